@@ -1,0 +1,33 @@
+/** The sandbox: one Hono app simulating the upstream ramp API, hosted ramp widget, payments API and pay pages. */
+import { Hono } from 'hono';
+import { requestId } from 'hono/request-id';
+import { controls } from './controls.ts';
+import { faultInjection } from './faults.ts';
+import { indexPage } from './index-page.ts';
+import { orderControls, payApi } from './pay-api.ts';
+import { payPage } from './pay-page.ts';
+import { rampApi } from './ramp-api.ts';
+import { rampWidget } from './ramp-widget.ts';
+import { type SandboxOptions, SandboxState } from './state.ts';
+
+export interface CreateSandboxOptions extends SandboxOptions {
+  /** Where the app is mounted in its host (`/sandbox` under `npm start`, empty standalone). */
+  mountPath?: string;
+}
+
+export function createSandbox(options: CreateSandboxOptions) {
+  const state = new SandboxState(options);
+  const app = new Hono()
+    .use('*', requestId({ headerName: 'Request-Id' }))
+    .use('*', faultInjection(state, options.mountPath ?? ''))
+    .route('/ramp/api/v1/merchant', rampApi(state))
+    .route('/ramp', rampWidget(state))
+    .route('/pay-api/v1', payApi(state))
+    .route('/pay', payPage(state))
+    .route('/control/orders', orderControls(state))
+    .route('/control', controls(state))
+    .get('/', (c) => c.html(indexPage(state)));
+  return { app, state };
+}
+
+export type SandboxApp = ReturnType<typeof createSandbox>['app'];

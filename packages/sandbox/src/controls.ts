@@ -1,0 +1,97 @@
+/** Controls for tests and demos: reset, the clock, fault injection, settings, webhook destinations, deliveries. */
+import { zValidator } from '@hono/zod-validator';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { faultRuleSchema } from './faults.ts';
+import type { SandboxState } from './state.ts';
+
+const settingsSchema = z
+  .object({
+    paymentMethodsShape: z.enum(['by-country', 'flat']),
+    webhookCasing: z.enum(['camel', 'snake']),
+    rampRateLimit: z.number().int().min(1).max(100_000),
+    retryDelaysMs: z.array(z.number().int().min(0).max(600_000)).max(20),
+    orderTtlMs: z.number().int().min(1000),
+  })
+  .partial();
+
+const clockSchema = z.object({
+  /** Pin the clock: ISO time or epoch milliseconds. */
+  now: z.union([z.iso.datetime({ offset: true }), z.number().int()]).optional(),
+  /** Move the clock forward by this many milliseconds. */
+  advanceMs: z.number().int().min(0).optional(),
+  /** Back to real time. */
+  reset: z.boolean().optional(),
+});
+
+const bad = (message: string) => ({ success: false, message });
+
+export function controls(state: SandboxState) {
+  const clockView = () => ({ now: new Date(state.now()).toISOString(), pinned: state.clock.pinned });
+
+  return new Hono()
+    .post('/reset', (c) => {
+      state.reset();
+      return c.json({ success: true, data: { reset: true } });
+    })
+    .get('/clock', (c) => c.json({ success: true, data: clockView() }))
+    .post(
+      '/clock',
+      zValidator('json', clockSchema, (r, c) => (r.success ? undefined : c.json(bad(r.error.message), 400))),
+      (c) => {
+        const body = c.req.valid('json');
+        if (body.reset) state.clock.reset();
+        if (body.now !== undefined)
+          state.clock.set(typeof body.now === 'number' ? body.now : Date.parse(body.now));
+        if (body.advanceMs) state.clock.advance(body.advanceMs);
+        return c.json({ success: true, data: clockView() });
+      },
+    )
+    .get('/faults', (c) => c.json({ success: true, data: state.faults }))
+    .post(
+      '/faults',
+      zValidator('json', faultRuleSchema, (r, c) =>
+        r.success ? undefined : c.json(bad(r.error.message), 400),
+      ),
+      (c) => {
+        state.faults.push(c.req.valid('json'));
+        return c.json({ success: true, data: state.faults });
+      },
+    )
+    .delete('/faults', (c) => {
+      state.faults = [];
+      return c.json({ success: true, data: [] });
+    })
+    .get('/settings', (c) => c.json({ success: true, data: state.settings }))
+    .patch(
+      '/settings',
+      zValidator('json', settingsSchema, (r, c) =>
+        r.success ? undefined : c.json(bad(r.error.message), 400),
+      ),
+      (c) => {
+        state.settings = { ...state.settings, ...c.req.valid('json') };
+        return c.json({ success: true, data: state.settings });
+      },
+    )
+    .put(
+      '/merchants/:id/webhook',
+      zValidator('json', z.object({ url: z.url() }), (r, c) =>
+        r.success ? undefined : c.json(bad(r.error.message), 400),
+      ),
+      (c) => {
+        state.webhookUrls.set(c.req.param('id'), c.req.valid('json').url);
+        return c.json({
+          success: true,
+          data: { merchantId: c.req.param('id'), url: c.req.valid('json').url },
+        });
+      },
+    )
+    .get('/deliveries', (c) => {
+      const merchant = c.req.query('merchant');
+      const kind = c.req.query('kind');
+      const list = state.deliveries.filter(
+        (d) => (!merchant || d.merchantId === merchant) && (!kind || d.kind === kind),
+      );
+      return c.json({ success: true, data: list });
+    });
+}

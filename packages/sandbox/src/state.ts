@@ -1,0 +1,75 @@
+/** What the whole sandbox shares: the clock, settings, injected faults, delivery log and reset hooks. */
+import { SettableClock } from './clock.ts';
+import type { Delivery } from './deliver.ts';
+import type { FaultRule } from './faults.ts';
+
+export interface SandboxSettings {
+  /** `get_payment_methods` without a country: keyed by country (what the live service does) or a flat list. */
+  paymentMethodsShape: 'by-country' | 'flat';
+  /** Payments webhooks: the newer camelCase payload or the older snake_case one. */
+  webhookCasing: 'camel' | 'snake';
+  /** Requests per second allowed on /api/v1/merchant/ per merchant key (the real limit is 100). */
+  rampRateLimit: number;
+  /** Delays between webhook/callback attempts; the real service waits minutes, the sandbox seconds. */
+  retryDelaysMs: number[];
+  /** How long a new payment order stays open. */
+  orderTtlMs: number;
+}
+
+export const defaultSettings = (): SandboxSettings => ({
+  paymentMethodsShape: 'by-country',
+  webhookCasing: 'camel',
+  rampRateLimit: 100,
+  retryDelaysMs: [500, 1000, 2000, 4000, 8000],
+  orderTtlMs: 30 * 60 * 1000,
+});
+
+export interface SandboxOptions {
+  /** Public URL where the sandbox is mounted, e.g. `http://localhost:8787/sandbox`; links are built on it. */
+  baseUrl: string;
+  /** Where each merchant's payments webhooks go until a control call changes it (`npm start`: the backend). */
+  defaultWebhookUrl?: string | undefined;
+  settings?: Partial<SandboxSettings>;
+}
+
+export class SandboxState {
+  readonly clock = new SettableClock();
+  readonly baseUrl: string;
+  readonly defaultWebhookUrl: string | undefined;
+  settings: SandboxSettings;
+  faults: FaultRule[] = [];
+  deliveries: Delivery[] = [];
+  /** Per-merchant payments webhook destinations set through the controls. */
+  readonly webhookUrls = new Map<string, string>();
+  readonly #initialSettings: Partial<SandboxSettings>;
+  readonly #resetHooks: Array<() => void> = [];
+
+  constructor(options: SandboxOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/$/, '');
+    this.defaultWebhookUrl = options.defaultWebhookUrl;
+    this.#initialSettings = options.settings ?? {};
+    this.settings = { ...defaultSettings(), ...this.#initialSettings };
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  webhookUrlFor(merchantId: string): string | undefined {
+    return this.webhookUrls.get(merchantId) ?? this.defaultWebhookUrl;
+  }
+
+  /** Lets each part of the sandbox drop its own state on reset. */
+  onReset(hook: () => void): void {
+    this.#resetHooks.push(hook);
+  }
+
+  reset(): void {
+    this.clock.reset();
+    this.settings = { ...defaultSettings(), ...this.#initialSettings };
+    this.faults = [];
+    this.deliveries = [];
+    this.webhookUrls.clear();
+    for (const hook of this.#resetHooks) hook();
+  }
+}

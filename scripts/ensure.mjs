@@ -1,0 +1,79 @@
+// Makes a fresh clone runnable: installs npm packages, finds (or installs) Chromium, builds the widget.
+// Plain Node with no dependencies, because it runs before anything is installed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...options });
+  if (result.status !== 0) {
+    throw new Error(`${cmd} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
+  }
+}
+
+function mtime(path) {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function newestIn(dir) {
+  let newest = 0;
+  if (!existsSync(dir)) return newest;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestIn(path) : mtime(path));
+  }
+  return newest;
+}
+
+/** npm ci when node_modules is missing or older than the lockfile. */
+export function ensureDeps() {
+  const marker = join(root, 'node_modules', '.package-lock.json');
+  const lock = join(root, 'package-lock.json');
+  if (existsSync(marker) && mtime(marker) >= mtime(lock)) return;
+  console.log('Installing npm packages…');
+  run('npm', [existsSync(lock) ? 'ci' : 'install', '--no-audit', '--no-fund']);
+}
+
+const chromiumCandidates = ['/usr/bin/chromium', '/usr/lib/chromium/chromium', '/usr/bin/chromium-browser'];
+
+/** The Chromium binary for browser tests; installs Debian's package when absent and we are root. */
+export function ensureChromium() {
+  const fromEnv = process.env.CHROME_PATH;
+  if (fromEnv && existsSync(fromEnv)) return fromEnv;
+  const found = chromiumCandidates.find((path) => existsSync(path));
+  if (found) return found;
+  if (typeof process.getuid === 'function' && process.getuid() === 0) {
+    console.log("Installing Debian's chromium for the browser tests…");
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'fonts-liberation'], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    const installed = chromiumCandidates.find((path) => existsSync(path));
+    if (installed) return installed;
+  }
+  throw new Error(
+    "Chromium is needed for the browser and end-to-end tests. Install Debian's package 'chromium' " +
+      '(sudo apt-get install chromium fonts-liberation) or set CHROME_PATH to a Chromium binary.',
+  );
+}
+
+/** Builds the widget (npm entries and the script-tag bundle) when its sources are newer than dist. */
+export function ensureWidgetBuilt({ force = false } = {}) {
+  const widget = join(root, 'packages', 'widget');
+  const built = mtime(join(widget, 'dist', 'crypto-checkout.js'));
+  const sources = Math.max(newestIn(join(widget, 'src')), mtime(join(root, 'vite.config.ts')));
+  if (!force && built && built >= sources) return;
+  console.log('Building the widget…');
+  run('npm', ['run', 'build', '--workspace', 'packages/widget']);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  ensureDeps();
+}

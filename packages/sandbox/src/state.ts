@@ -32,6 +32,12 @@ export interface SandboxOptions {
   settings?: Partial<SandboxSettings>;
 }
 
+/** Identifies one part's state in `SandboxState.part()`; declare it once as a module constant. */
+export interface PartKey<T> {
+  readonly name: string;
+  create(state: SandboxState): T;
+}
+
 export class SandboxState {
   readonly clock = new SettableClock();
   readonly baseUrl: string;
@@ -43,6 +49,7 @@ export class SandboxState {
   readonly webhookUrls = new Map<string, string>();
   readonly #initialSettings: Partial<SandboxSettings>;
   readonly #resetHooks: Array<() => void> = [];
+  readonly #parts = new Map<PartKey<unknown>, unknown>();
 
   constructor(options: SandboxOptions) {
     this.baseUrl = options.baseUrl.replace(/\/$/, '');
@@ -57,6 +64,15 @@ export class SandboxState {
 
   webhookUrlFor(merchantId: string): string | undefined {
     return this.webhookUrls.get(merchantId) ?? this.defaultWebhookUrl;
+  }
+
+  /**
+   * The one instance of a part's own state (e.g. the payments ledger) for this sandbox, created on first use.
+   * Sub-apps built separately from the same state (API, pages, controls) then share it without globals.
+   */
+  part<T>(key: PartKey<T>): T {
+    if (!this.#parts.has(key)) this.#parts.set(key, key.create(this));
+    return this.#parts.get(key) as T;
   }
 
   /** Lets each part of the sandbox drop its own state on reset. */

@@ -1,0 +1,156 @@
+/** The backend's configuration, parsed from the environment with zod; fails fast naming each bad variable. */
+import { z } from 'zod';
+
+const upstreamVars = [
+  'RAMP_API_URL',
+  'RAMP_WIDGET_URL',
+  'RAMP_PUBLIC_KEY',
+  'RAMP_SECRET_KEY',
+  'PAY_API_URL',
+  'PAY_API_KEY',
+  'PAY_WEBHOOK_SECRET',
+] as const;
+
+/** Keys of the sandbox's form (see packages/sandbox/README.md): one merchant, id `demo`. */
+export const sandboxKeys = {
+  RAMP_PUBLIC_KEY: 'pk_sandbox_demo',
+  RAMP_SECRET_KEY: 'sk_sandbox_demo',
+  PAY_API_KEY: 'pay_sandbox_demo',
+  PAY_WEBHOOK_SECRET: 'whsec_sandbox_demo',
+} as const;
+
+const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
+const secret = (name: string) => z.string().min(16, `${name} must be at least 16 characters`);
+
+const baseSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  /** Where shoppers and the upstream reach this backend (return routes, webhooks). */
+  PUBLIC_URL: url.optional(),
+  ALLOWED_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const origins: string[] = [];
+      for (const raw of (value ?? '')
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)) {
+        try {
+          const parsed = new URL(raw);
+          if (parsed.origin === 'null') throw new Error('opaque');
+          origins.push(parsed.origin);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: `"${raw}" is not an origin like https://shop.example` });
+        }
+      }
+      return origins;
+    }),
+  MARKUP: z.coerce
+    .number()
+    .min(0, 'MARKUP must be between 0 and 5')
+    .max(5, 'MARKUP must be between 0 and 5')
+    .default(0),
+  PRODUCTS_FILE: z.string().min(1).optional(),
+  CHECKOUT_TOKEN_SECRET: secret('CHECKOUT_TOKEN_SECRET').optional(),
+  ADMIN_TOKEN: secret('ADMIN_TOKEN').optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  DEFAULT_COUNTRY: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'DEFAULT_COUNTRY must be a 2-letter country code')
+    .transform((value) => value.toUpperCase())
+    .default('DE'),
+  /** Upstream ramp calls per second this backend allows itself (the upstream's limit is 100 for the merchant). */
+  UPSTREAM_BUDGET: z.coerce.number().int().min(1).max(100).default(90),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  RAMP_API_URL: url.optional(),
+  RAMP_WIDGET_URL: url.optional(),
+  RAMP_PUBLIC_KEY: z.string().min(1).optional(),
+  RAMP_SECRET_KEY: z.string().min(1).optional(),
+  PAY_API_URL: url.optional(),
+  PAY_API_KEY: z.string().min(1).optional(),
+  PAY_WEBHOOK_SECRET: z.string().min(1).optional(),
+});
+
+export interface Config {
+  mode: 'sandbox' | 'live';
+  port: number;
+  publicUrl: string;
+  allowedOrigins: string[];
+  markup: number;
+  productsFile: string;
+  checkoutTokenSecret: string;
+  adminToken: string;
+  dataDir: string;
+  defaultCountry: string;
+  upstreamBudget: number;
+  upstreamTimeoutMs: number;
+  ramp: { apiUrl: string; widgetUrl: string; publicKey: string; secretKey: string };
+  payments: { apiUrl: string; apiKey: string; webhookSecret: string };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const defaultProductsFile = new URL('../data/products.json', import.meta.url).pathname;
+
+/**
+ * Reads the configuration. With no upstream variable set it runs on the sandbox (mounted at
+ * `${PUBLIC_URL}/sandbox`); with some but not all set it refuses, listing what is missing, so it never
+ * falls back to the sandbox by accident when keys are given.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = baseSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`),
+    );
+  }
+  const vars = parsed.data;
+  const given = upstreamVars.filter((name) => vars[name] !== undefined);
+  const mode = given.length === 0 ? 'sandbox' : 'live';
+  const problems: string[] = [];
+  if (mode === 'live') {
+    for (const name of upstreamVars) {
+      if (vars[name] === undefined)
+        problems.push(`${name} is missing (the other upstream variables are set)`);
+    }
+    if (!vars.PUBLIC_URL) problems.push('PUBLIC_URL is missing (needed for return and webhook URLs)');
+    if (!vars.CHECKOUT_TOKEN_SECRET) problems.push('CHECKOUT_TOKEN_SECRET is missing');
+    if (!vars.ADMIN_TOKEN) problems.push('ADMIN_TOKEN is missing');
+    if (vars.ALLOWED_ORIGINS.length === 0)
+      problems.push('ALLOWED_ORIGINS is missing (the storefront origins)');
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const publicUrl = vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`;
+  const sandboxBase = `${publicUrl}/sandbox`;
+  return {
+    mode,
+    port: vars.PORT,
+    publicUrl,
+    allowedOrigins: vars.ALLOWED_ORIGINS.length ? vars.ALLOWED_ORIGINS : [new URL(publicUrl).origin],
+    markup: vars.MARKUP,
+    productsFile: vars.PRODUCTS_FILE ?? defaultProductsFile,
+    checkoutTokenSecret: vars.CHECKOUT_TOKEN_SECRET ?? 'sandbox-checkout-token-secret-not-for-production',
+    adminToken: vars.ADMIN_TOKEN ?? 'sandbox-admin-token-not-for-production',
+    dataDir: vars.DATA_DIR,
+    defaultCountry: vars.DEFAULT_COUNTRY,
+    upstreamBudget: vars.UPSTREAM_BUDGET,
+    upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS,
+    ramp: {
+      apiUrl: vars.RAMP_API_URL ?? `${sandboxBase}/ramp`,
+      widgetUrl: vars.RAMP_WIDGET_URL ?? `${sandboxBase}/ramp`,
+      publicKey: vars.RAMP_PUBLIC_KEY ?? sandboxKeys.RAMP_PUBLIC_KEY,
+      secretKey: vars.RAMP_SECRET_KEY ?? sandboxKeys.RAMP_SECRET_KEY,
+    },
+    payments: {
+      apiUrl: vars.PAY_API_URL ?? `${sandboxBase}/pay-api`,
+      apiKey: vars.PAY_API_KEY ?? sandboxKeys.PAY_API_KEY,
+      webhookSecret: vars.PAY_WEBHOOK_SECRET ?? sandboxKeys.PAY_WEBHOOK_SECRET,
+    },
+  };
+}

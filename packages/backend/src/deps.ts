@@ -1,0 +1,21 @@
+/** What `createApp` is given: everything with a side effect is injected, so tests swap it. */
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Store } from './store/store.ts';
+import type { PaymentsClient } from './upstream/payments-client.ts';
+import type { RampClient } from './upstream/ramp-client.ts';
+
+export interface AppDeps {
+  config: Config;
+  ramp: RampClient;
+  payments: PaymentsClient;
+  store: Store;
+  clock: Clock;
+}
+
+/** Hono context variables set by our middleware. */
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+  };
+}

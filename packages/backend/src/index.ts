@@ -1,0 +1,21 @@
+/**
+ * The package's public surface, free of side effects: build the app, read the config, and mint the tokens a
+ * merchant's own server hands to the browser (`createCheckoutToken`, `createCustomerToken`).
+ */
+export { type AppType, createApp } from './app.ts';
+export type { Clock } from './clock.ts';
+export { type Config, ConfigError, loadConfig } from './config.ts';
+export type { AppDeps } from './deps.ts';
+export { createFileStore } from './store/file-store.ts';
+export { createMemoryStore } from './store/memory-store.ts';
+export type { Collection, Store } from './store/store.ts';
+export {
+  type CheckoutTokenInput,
+  type CheckoutTokenPayload,
+  type CustomerTokenInput,
+  type CustomerTokenPayload,
+  createCheckoutToken,
+  createCustomerToken,
+  verifyCheckoutToken,
+  verifyCustomerToken,
+} from './tokens.ts';

@@ -1,0 +1,7 @@
+import { Hono } from 'hono';
+import type { AppDeps, AppEnv } from '../deps.ts';
+
+// Placeholder until written.
+export function orderRoutes(_deps: AppDeps) {
+  return new Hono<AppEnv>();
+}

@@ -1,0 +1,114 @@
+/**
+ * Checkout and customer tokens: what a merchant's own server mints so the browser can carry a price or a
+ * customer identity it cannot forge. Format: `base64url(JSON payload).base64url(HMAC-SHA256(secret, part 1))`,
+ * the payload carrying `typ` ('checkout' | 'customer'), `iat` and `exp` (epoch seconds).
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { AppError } from './errors.ts';
+
+/** A positive decimal amount as a string (`"49.00"`); numbers are accepted and written as strings. */
+const amount = z
+  .union([z.string(), z.number()])
+  .transform((value) => (typeof value === 'number' ? String(value) : value.trim()))
+  .pipe(
+    z
+      .string()
+      .regex(/^\d{1,12}(\.\d{1,8})?$/, 'must be a decimal amount like "49.00"')
+      .refine((value) => Number(value) > 0, 'must be greater than 0'),
+  );
+const currency = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, 'must be a 3-letter currency code')
+  .transform((value) => value.toUpperCase());
+const lifetime = z
+  .number()
+  .int()
+  .min(1)
+  .max(60 * 60 * 24 * 365);
+const secretSchema = z.string().min(16, 'the secret must be at least 16 characters');
+
+export const checkoutTokenInput = z.object({
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(2000).optional(),
+  imageUrl: z.url({ protocol: /^https?$/ }).optional(),
+  price: amount,
+  currency,
+  /** The merchant's own reference (a cart or order id); echoed back as the upstream order's externalId. */
+  reference: z.string().min(1).max(100).optional(),
+  expiresInSeconds: lifetime,
+});
+
+export const customerTokenInput = z.object({
+  /** The merchant's stable id for this customer; one payment route per customer and chain hangs on it. */
+  customerId: z.string().min(1).max(100),
+  email: z.email().optional(),
+  name: z.string().max(100).optional(),
+  expiresInSeconds: lifetime,
+});
+
+export type CheckoutTokenInput = z.input<typeof checkoutTokenInput>;
+export type CustomerTokenInput = z.input<typeof customerTokenInput>;
+
+const claims = { iat: z.number().int(), exp: z.number().int() };
+
+export const checkoutTokenPayload = checkoutTokenInput
+  .omit({ expiresInSeconds: true })
+  .extend({ typ: z.literal('checkout'), ...claims });
+export const customerTokenPayload = customerTokenInput
+  .omit({ expiresInSeconds: true })
+  .extend({ typ: z.literal('customer'), ...claims });
+
+export type CheckoutTokenPayload = z.output<typeof checkoutTokenPayload>;
+export type CustomerTokenPayload = z.output<typeof customerTokenPayload>;
+
+const sign = (body: string, secret: string) => createHmac('sha256', secret).update(body).digest('base64url');
+
+function mint(payload: object, secret: string): string {
+  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  return `${body}.${sign(body, secret)}`;
+}
+
+/** Mints a checkout token (throws a ZodError on bad input). `now` is for tests; defaults to the system clock. */
+export function createCheckoutToken(input: CheckoutTokenInput, secret: string, now = Date.now()): string {
+  const { expiresInSeconds, ...fields } = checkoutTokenInput.parse(input);
+  const iat = Math.floor(now / 1000);
+  return mint({ typ: 'checkout', ...fields, iat, exp: iat + expiresInSeconds }, secretSchema.parse(secret));
+}
+
+/** Mints a customer token, used for the customer's permanent deposit addresses. */
+export function createCustomerToken(input: CustomerTokenInput, secret: string, now = Date.now()): string {
+  const { expiresInSeconds, ...fields } = customerTokenInput.parse(input);
+  const iat = Math.floor(now / 1000);
+  return mint({ typ: 'customer', ...fields, iat, exp: iat + expiresInSeconds }, secretSchema.parse(secret));
+}
+
+const invalid = () => new AppError('TOKEN_INVALID', 'The token is not valid.');
+
+/** Signature first (constant time), then shape and type, then expiry: a forged token learns nothing more. */
+function open<S extends z.ZodType<{ exp: number }>>(token: string, secret: string, schema: S, now: number) {
+  const parts = token.split('.');
+  if (parts.length !== 2) throw invalid();
+  const [body = '', signature = ''] = parts;
+  const expected = Buffer.from(sign(body, secret));
+  const given = Buffer.from(signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw invalid();
+  if (parsed.data.exp * 1000 <= now) throw new AppError('TOKEN_EXPIRED', 'The token has expired.');
+  return parsed.data;
+}
+
+export function verifyCheckoutToken(token: string, secret: string, now = Date.now()): CheckoutTokenPayload {
+  return open(token, secret, checkoutTokenPayload, now);
+}
+
+export function verifyCustomerToken(token: string, secret: string, now = Date.now()): CustomerTokenPayload {
+  return open(token, secret, customerTokenPayload, now);
+}

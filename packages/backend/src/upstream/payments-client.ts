@@ -1,0 +1,4 @@
+// Placeholder until written.
+export interface PaymentsClient {
+  readonly kind: 'payments';
+}

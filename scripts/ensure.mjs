@@ -1,4 +1,5 @@
-// Makes a fresh clone runnable: installs npm packages, finds (or installs) Chromium, builds the widget.
+// Makes a fresh clone runnable: installs npm packages, finds (or installs) Chromium, builds the widget and
+// the demo.
 // Plain Node with no dependencies, because it runs before anything is installed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -68,10 +69,32 @@ export function ensureChromium() {
 export function ensureWidgetBuilt({ force = false } = {}) {
   const widget = join(root, 'packages', 'widget');
   const built = mtime(join(widget, 'dist', 'crypto-checkout.js'));
-  const sources = Math.max(newestIn(join(widget, 'src')), mtime(join(root, 'vite.config.ts')));
+  const sources = Math.max(
+    newestIn(join(widget, 'src')),
+    newestIn(join(widget, 'scripts')),
+    mtime(join(widget, 'package.json')),
+    mtime(join(widget, 'tsconfig.build.json')),
+    mtime(join(widget, 'custom-elements-manifest.config.mjs')),
+    mtime(join(root, 'vite.config.ts')),
+  );
   if (!force && built && built >= sources) return;
   console.log('Building the widget…');
   run('npm', ['run', 'build', '--workspace', 'packages/widget']);
+}
+
+/** Builds the demo's browser code (page scripts and the npm-import example) when its sources are newer. */
+export function ensureDemoBuilt({ force = false } = {}) {
+  const demo = join(root, 'demo');
+  const built = Math.min(mtime(join(demo, 'dist', 'shop.js')), mtime(join(demo, 'dist', 'npm-example.js')));
+  const sources = Math.max(
+    newestIn(join(demo, 'client')),
+    newestIn(join(demo, 'npm-example')),
+    mtime(join(demo, 'build.ts')),
+    mtime(join(root, 'packages', 'widget', 'dist', 'define.js')),
+  );
+  if (!force && built && built >= sources) return;
+  console.log('Building the demo…');
+  run('npm', ['run', 'build', '--workspace', 'demo']);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

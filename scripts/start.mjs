@@ -2,10 +2,11 @@
 // on one port (PORT, default 8787).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureDeps, ensureWidgetBuilt, root } from './ensure.mjs';
+import { ensureDeps, ensureDemoBuilt, ensureWidgetBuilt, root } from './ensure.mjs';
 
 ensureDeps();
 ensureWidgetBuilt();
+ensureDemoBuilt();
 
 const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'demo', 'server.ts')], {
   cwd: root,

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ensureChromium, ensureDeps, ensureWidgetBuilt, root } from './ensure.mjs';
+import { ensureChromium, ensureDeps, ensureDemoBuilt, ensureWidgetBuilt, root } from './ensure.mjs';
 
 const results = join(root, 'test-results');
 rmSync(results, { recursive: true, force: true });
@@ -88,6 +88,7 @@ try {
   ensureDeps();
   const chrome = order.some((s) => s === 'browser' || s === 'e2e') ? ensureChromium() : undefined;
   ensureWidgetBuilt();
+  if (order.includes('e2e')) ensureDemoBuilt();
   for (const name of order) {
     const outcome = suites[name](chrome);
     passed += outcome.passed;

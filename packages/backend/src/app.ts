@@ -1,7 +1,12 @@
 /** `createApp(deps)`: the backend's Hono app. `server.ts` is the Node entry that builds the deps. */
 import { Hono } from 'hono';
+import { requestId } from 'hono/request-id';
 import type { AppDeps, AppEnv } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
+import { accessLog } from './middleware/access-log.ts';
+import { clientRateLimit } from './middleware/rate-limit.ts';
+import { isServerOnly, limitBody, originGuard, publicCors, securityHeaders } from './middleware/security.ts';
+import { createOrderLedger } from './order-ledger.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { checkoutTokenRoutes } from './routes/checkout-tokens.ts';
@@ -14,20 +19,38 @@ import { rampSessionRoutes } from './routes/ramp-sessions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { widgetBundleRoutes } from './routes/widget-bundle.ts';
 
+const bodyLimit8k = limitBody(8 * 1024);
+const webhookBodyLimit = limitBody(64 * 1024);
+
 export function createApp(deps: AppDeps) {
+  // One ledger (with its status hub) shared by the routes that read or move orders.
+  const ledger = createOrderLedger(deps);
   const api = new Hono<AppEnv>()
     .route('/products', productRoutes(deps))
     .route('/catalog', catalogRoutes(deps))
     .route('/quotes', quoteRoutes(deps))
     .route('/ramp-sessions', rampSessionRoutes(deps))
     .route('/checkout-tokens', checkoutTokenRoutes(deps))
-    .route('/orders', orderRoutes(deps))
+    .route('/orders', orderRoutes(deps, ledger))
     .route('/deposit-addresses', depositAddressRoutes(deps))
-    .route('/webhooks', webhookRoutes(deps))
+    .route('/webhooks', webhookRoutes(deps, ledger))
     .route('/admin', adminRoutes(deps))
     .route('/', docsRoutes(deps));
 
+  const { config } = deps;
+  const rateLimit = clientRateLimit(config.rateLimitPerMinute);
   const app = new Hono<AppEnv>()
+    .use('*', requestId({ headerName: 'X-Request-Id' }))
+    .use('*', config.accessLog ? accessLog() : (_c, next) => next())
+    .use('*', securityHeaders(config))
+    .use('/api/*', publicCors(config))
+    .use('/api/*', originGuard(config))
+    // Server-only routes are not limited per IP: the upstream retries webhooks from few addresses.
+    .use('/api/*', (c, next) => (isServerOnly(c.req.path) ? next() : rateLimit(c, next)))
+    // Webhook payloads are bigger than anything a shopper sends, but still small.
+    .use('/api/*', (c, next) =>
+      (c.req.path.startsWith('/api/webhooks') ? webhookBodyLimit : bodyLimit8k)(c, next),
+    )
     .get('/healthz', (c) => c.json({ ok: true, upstream: deps.config.mode }))
     .route('/widget', widgetBundleRoutes(deps))
     .route('/api', api);

@@ -62,6 +62,10 @@ const baseSchema = z.object({
   /** Upstream ramp calls per second this backend allows itself (the upstream's limit is 100 for the merchant). */
   UPSTREAM_BUDGET: z.coerce.number().int().min(1).max(100).default(90),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Requests per minute one client (IP) may send to the public routes. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  /** One line per request on stdout (request id, method, path, status, time); `off` in tests. */
+  ACCESS_LOG: z.enum(['on', 'off']).default('on'),
   RAMP_API_URL: url.optional(),
   RAMP_WIDGET_URL: url.optional(),
   RAMP_PUBLIC_KEY: z.string().min(1).optional(),
@@ -84,6 +88,8 @@ export interface Config {
   defaultCountry: string;
   upstreamBudget: number;
   upstreamTimeoutMs: number;
+  rateLimitPerMinute: number;
+  accessLog: boolean;
   ramp: { apiUrl: string; widgetUrl: string; publicKey: string; secretKey: string };
   payments: { apiUrl: string; apiKey: string; webhookSecret: string };
 }
@@ -141,6 +147,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaultCountry: vars.DEFAULT_COUNTRY,
     upstreamBudget: vars.UPSTREAM_BUDGET,
     upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS,
+    rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
+    accessLog: vars.ACCESS_LOG === 'on',
     ramp: {
       apiUrl: vars.RAMP_API_URL ?? `${sandboxBase}/ramp`,
       widgetUrl: vars.RAMP_WIDGET_URL ?? `${sandboxBase}/ramp`,

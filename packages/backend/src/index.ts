@@ -6,6 +6,8 @@ export { type AppType, createApp } from './app.ts';
 export type { Clock } from './clock.ts';
 export { type Config, ConfigError, loadConfig } from './config.ts';
 export type { AppDeps } from './deps.ts';
+export type { OrderView } from './order-ledger.ts';
+export type { OrderStatus } from './order-status.ts';
 export { createFileStore } from './store/file-store.ts';
 export { createMemoryStore } from './store/memory-store.ts';
 export type { Collection, Store } from './store/store.ts';

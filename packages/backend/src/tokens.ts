@@ -12,20 +12,19 @@ const amount = z
   .union([z.string(), z.number()])
   .transform((value) => (typeof value === 'number' ? String(value) : value.trim()))
   .pipe(
-    z
-      .string()
-      .regex(/^\d{1,12}(\.\d{1,8})?$/, 'must be a decimal amount like "49.00"')
-      .refine((value) => Number(value) > 0, 'must be greater than 0'),
+    z.string().regex(/^(?=.*[1-9])\d{1,12}(\.\d{1,8})?$/, 'must be a positive decimal amount like "49.00"'),
   );
 const currency = z
   .string()
   .regex(/^[A-Za-z]{3}$/, 'must be a 3-letter currency code')
   .transform((value) => value.toUpperCase());
+/** Seconds until expiry; an hour unless the merchant says otherwise (a year at most). */
 const lifetime = z
   .number()
   .int()
   .min(1)
-  .max(60 * 60 * 24 * 365);
+  .max(60 * 60 * 24 * 365)
+  .default(60 * 60);
 const secretSchema = z.string().min(16, 'the secret must be at least 16 characters');
 
 export const checkoutTokenInput = z.object({

@@ -347,7 +347,26 @@ export const regionRestrictions: Readonly<Record<string, readonly string[]>> = {
 };
 
 const countryCodes = countries.map((c) => c.iso);
-const eea = ['IE', 'DE', 'FR', 'ES', 'IT', 'NL', 'BE', 'AT', 'PT', 'FI', 'DK', 'SE', 'NO', 'PL', 'CZ', 'RO', 'BG', 'HU'];
+const eea = [
+  'IE',
+  'DE',
+  'FR',
+  'ES',
+  'IT',
+  'NL',
+  'BE',
+  'AT',
+  'PT',
+  'FI',
+  'DK',
+  'SE',
+  'NO',
+  'PL',
+  'CZ',
+  'RO',
+  'BG',
+  'HU',
+];
 const europe = [...eea, 'GB', 'CH'];
 const latam = ['MX', 'BR', 'AR', 'CO'];
 const without = (list: readonly string[], ...drop: string[]) => list.filter((c) => !drop.includes(c));
@@ -383,7 +402,22 @@ export interface PaymentMethodSpec extends MethodSpec {
   payment_group: string;
 }
 
-const card = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'NZD', 'SEK', 'NOK', 'PLN', 'CZK', 'RON', 'HUF', 'CHF', 'TRY'];
+const card = [
+  'USD',
+  'EUR',
+  'GBP',
+  'CAD',
+  'AUD',
+  'NZD',
+  'SEK',
+  'NOK',
+  'PLN',
+  'CZK',
+  'RON',
+  'HUF',
+  'CHF',
+  'TRY',
+];
 const cardExtraCountries = ['DK', 'GB', 'CH', 'JP', 'BR', 'ID', 'BG', 'VN'];
 
 /** On-ramp methods. Per country, each group resolves to one slug (the countries of a group's slugs do not overlap). */

@@ -1,7 +1,303 @@
-import { Hono } from 'hono';
+/**
+ * The ramp merchant API (`/api/v1/merchant/...`): quotes, payment and payout methods, supported lists and the
+ * status of widget orders, behind the upstream's public-key auth and 100 req/s limit.
+ */
+import { zValidator } from '@hono/zod-validator';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { z } from 'zod';
+import {
+  countries,
+  cryptos,
+  cryptoTags,
+  type Fiat,
+  fiats,
+  findFiat,
+  type MethodSpec,
+  type PaymentMethodSpec,
+  paymentMethods,
+  payoutMethods,
+} from './catalog.ts';
+import { rampFail, rampOk } from './envelope.ts';
+import { merchantOf } from './keys.ts';
+import { baseFeeIn } from './quotes.ts';
+import { rampMerchantProfile } from './ramp-merchants.ts';
+import { callbackOf, rampStoreKey } from './ramp-orders.ts';
+import { priceBuy, priceSell } from './ramp-pricing.ts';
+import { RateLimiter } from './rate-limit.ts';
 import type { SandboxState } from './state.ts';
 
-// Placeholder until written.
-export function rampApi(_state: SandboxState) {
-  return new Hono();
+interface RampEnv {
+  Variables: {
+    /** The key as sent (body `api_key`/`apiKey`, or query `api_key`/`apiKey`), undefined when absent. */
+    apiKey: string | undefined;
+    /** The merchant id of a sandbox-form key; undefined when the key is absent or not a sandbox key. */
+    merchantId: string | undefined;
+  };
+}
+
+const keyFields = z.object({ api_key: z.string().optional(), apiKey: z.string().optional() });
+
+const malformedBody = Symbol('malformed');
+
+/** The key as sent, and whether a POST body was unreadable JSON (answered 400 once the rate limit has counted it). */
+async function sentKey(c: Context): Promise<{ key: string | undefined; malformed: boolean }> {
+  const fromQuery = c.req.query('api_key') ?? c.req.query('apiKey');
+  if (c.req.method !== 'POST') return { key: fromQuery, malformed: false };
+  // Hono caches the parsed body, so the validators after this read it again for free.
+  const body: unknown = await c.req.json().catch(() => malformedBody);
+  if (body === malformedBody) return { key: fromQuery, malformed: true };
+  const keys = keyFields.safeParse(body);
+  return {
+    key: fromQuery ?? (keys.success ? (keys.data.api_key ?? keys.data.apiKey) : undefined),
+    malformed: false,
+  };
+}
+
+function identify(limiter: RateLimiter): MiddlewareHandler<RampEnv> {
+  return async (c, next) => {
+    const { key: apiKey, malformed } = await sentKey(c);
+    const merchantId = merchantOf('rampPublic', apiKey);
+    c.set('apiKey', apiKey);
+    c.set('merchantId', merchantId);
+    const decision = rampMerchantProfile(merchantId).alwaysRateLimited
+      ? { allowed: false as const, retryAfterSeconds: 1 }
+      : limiter.hit(merchantId ?? 'anonymous');
+    if (!decision.allowed) {
+      c.header('Retry-After', String(decision.retryAfterSeconds));
+      return rampFail(c, 429, 'Too many requests');
+    }
+    if (malformed) return rampFail(c, 400, 'Malformed JSON in request body');
+    await next();
+  };
+}
+
+/** Refuses keys that are not of the sandbox form; `required` also refuses a missing key. */
+function auth(required: boolean): MiddlewareHandler<RampEnv> {
+  return async (c, next) => {
+    const apiKey = c.get('apiKey');
+    if (apiKey === undefined || apiKey === '') {
+      if (required) return rampFail(c, 401, 'Missing apiKey');
+    } else if (c.get('merchantId') === undefined) {
+      return rampFail(c, 401, 'Invalid apiKey');
+    }
+    await next();
+  };
+}
+
+/** Validation failures in the upstream's envelope, naming the first offending field. */
+const validation = <T extends z.ZodType>(target: 'json' | 'query', schema: T) =>
+  zValidator(target, schema, (result, c) => {
+    if (result.success) return undefined;
+    const issue = result.error.issues[0];
+    const field = issue?.path.join('.') ?? '';
+    return rampFail(c, 400, field ? `${field}: ${issue?.message}` : (issue?.message ?? 'Invalid request'));
+  });
+
+const amount = z.number().positive().finite();
+const code = z.string().trim().min(1);
+
+const pricingBody = z.object({
+  api_key: z.string().optional(),
+  apiKey: z.string().optional(),
+  payment_method: code,
+  region: z.string().trim().optional(),
+  fiat_currency: code.optional(),
+  fiat_amount: amount.optional(),
+  crypto_currency: code,
+  crypto_amount: amount.optional(),
+  markup: z.number().finite().optional(),
+});
+
+const sellPricingBody = z.object({
+  api_key: z.string().optional(),
+  apiKey: z.string().optional(),
+  payout_method: code,
+  crypto_currency: code,
+  fiat_amount: amount.optional(),
+  fiat_currency: code.optional(),
+  crypto_amount: amount.optional(),
+  markup: z.number().finite().optional(),
+  region: z.string().trim().optional(),
+});
+
+const countryFilter = z.object({
+  slug: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'must be a 2-letter country code')
+    .optional(),
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'must be a 2-letter country code')
+    .optional(),
+});
+
+const statusBody = z.object({
+  order_id: code,
+  api_key: z.string().optional(),
+  apiKey: z.string().optional(),
+});
+
+export function rampApi(state: SandboxState) {
+  const ramp = state.part(rampStoreKey);
+  const limiter = new RateLimiter(() => state.settings.rampRateLimit);
+  state.onReset(() => limiter.clear());
+
+  const image = (icon: string, variant: '' | 'light') =>
+    `${state.baseUrl}/ramp/images/payment/${icon}${variant}.svg`;
+
+  function baseFee(method: MethodSpec): Record<string, number> | null {
+    switch (method.baseFeeShape) {
+      case 'base_fee-key':
+        return { base_fee: method.baseFeeEur };
+      case 'null':
+        return null;
+      default:
+        return Object.fromEntries(
+          method.currency
+            .map((iso) => findFiat(iso))
+            .filter((fiat): fiat is Fiat => fiat !== undefined)
+            .map((fiat) => [fiat.iso, baseFeeIn(method, fiat)]),
+        );
+    }
+  }
+
+  const payoutView = (method: MethodSpec) => ({
+    id: method.id,
+    name: method.name,
+    fee: method.fee,
+    slug: method.slug,
+    default: method.default,
+    currency: method.currency,
+    base_fee: baseFee(method),
+    disabled: method.disabled,
+    min_amount: method.min_amount,
+    max_amount: method.max_amount,
+    img_url: image(method.icon, ''),
+    img_url_light: image(method.icon, 'light'),
+  });
+
+  const paymentView = (method: PaymentMethodSpec) => ({
+    id: method.id,
+    name: method.name,
+    fee: method.fee,
+    slug: method.slug,
+    default: method.default,
+    currency: method.currency,
+    base_fee: baseFee(method),
+    disabled: method.disabled,
+    ...(method.min_fee !== undefined ? { min_fee: method.min_fee } : {}),
+    min_amount: method.min_amount,
+    max_amount: method.max_amount,
+    payment_group: method.payment_group,
+    img_url: image(method.icon, ''),
+    img_url_light: image(method.icon, 'light'),
+    ...(method.kyc_required !== undefined ? { kyc_required: method.kyc_required } : {}),
+    ...(method.order !== undefined ? { order: method.order } : {}),
+  });
+
+  /** Country → methods, in catalog order; countries without any method are left out. */
+  function byCountry<M extends MethodSpec, V>(methods: readonly M[], view: (m: M) => V) {
+    const grouped: Record<string, V[]> = {};
+    for (const { iso } of countries) {
+      const available = methods.filter((m) => m.countries.includes(iso));
+      if (available.length > 0) grouped[iso] = available.map(view);
+    }
+    return grouped;
+  }
+
+  const merchantPaymentMethods = (merchantId: string | undefined) => {
+    const groups = rampMerchantProfile(merchantId).paymentGroups;
+    return groups ? paymentMethods.filter((m) => groups.includes(m.payment_group)) : paymentMethods;
+  };
+
+  const merchantPayoutMethods = (merchantId: string | undefined) => {
+    const slugs = rampMerchantProfile(merchantId).payoutSlugs;
+    return slugs ? payoutMethods.filter((m) => slugs.includes(m.slug)) : payoutMethods;
+  };
+
+  return (
+    new Hono<RampEnv>()
+      .use('*', identify(limiter))
+      .post('/pricing', auth(true), validation('json', pricingBody), (c) => {
+        const body = c.req.valid('json');
+        const priced = priceBuy({
+          merchantId: c.get('merchantId'),
+          paymentGroup: body.payment_method,
+          region: body.region || undefined,
+          fiatCurrency: body.fiat_currency,
+          cryptoCurrency: body.crypto_currency,
+          fiatAmount: body.fiat_amount,
+          cryptoAmount: body.crypto_amount,
+          markup: body.markup,
+          at: state.now(),
+        });
+        return priced.ok ? rampOk(c, priced.quote) : rampFail(c, priced.status, priced.message);
+      })
+      .post('/sell/pricing', auth(false), validation('json', sellPricingBody), (c) => {
+        const body = c.req.valid('json');
+        const priced = priceSell({
+          merchantId: c.get('merchantId'),
+          payoutMethod: body.payout_method,
+          region: body.region || undefined,
+          fiatCurrency: body.fiat_currency,
+          cryptoCurrency: body.crypto_currency,
+          fiatAmount: body.fiat_amount,
+          cryptoAmount: body.crypto_amount,
+          markup: body.markup,
+          at: state.now(),
+        });
+        return priced.ok ? rampOk(c, priced.quote) : rampFail(c, priced.status, priced.message);
+      })
+      .get('/get_payment_methods', auth(false), validation('query', countryFilter), (c) => {
+        const { country, slug } = c.req.valid('query');
+        const methods = merchantPaymentMethods(c.get('merchantId'));
+        const only = (country ?? slug)?.toUpperCase();
+        if (only) return rampOk(c, methods.filter((m) => m.countries.includes(only)).map(paymentView));
+        if (state.settings.paymentMethodsShape === 'flat') return rampOk(c, methods.map(paymentView));
+        return rampOk(c, byCountry(methods, paymentView));
+      })
+      .get('/sell/get_payout_methods', auth(false), validation('query', countryFilter), (c) => {
+        const { country, slug } = c.req.valid('query');
+        const methods = merchantPayoutMethods(c.get('merchantId'));
+        const only = (slug ?? country)?.toUpperCase();
+        if (only) return rampOk(c, methods.filter((m) => m.countries.includes(only)).map(payoutView));
+        return rampOk(c, byCountry(methods, payoutView));
+      })
+      .get('/get_supported', auth(false), (c) =>
+        rampOk(c, {
+          supported_fiats: fiats.map(({ iso, name }) => ({ iso, name })),
+          supported_cryptos: cryptos.map((crypto) => ({
+            id: crypto.id,
+            name: crypto.name,
+            iso: crypto.iso,
+            type: crypto.type,
+            network: crypto.network,
+            network_fee: crypto.network_fee,
+            tags: cryptoTags(crypto),
+          })),
+          supported_countries: countries.map(({ iso, name, currency }) => ({ iso, name, currency })),
+        }),
+      )
+      .post('/get_status', auth(true), validation('json', statusBody), (c) => {
+        const merchantId = c.get('merchantId')!;
+        const order = ramp.order(c.req.valid('json').order_id, merchantId);
+        if (!order) return rampFail(c, 404, 'Order not found');
+        return rampOk(c, {
+          ...callbackOf(order),
+          transaction_id: order.transactionId,
+          markup_fiat_value: order.quote.markup_fiat_value,
+          processing_fee: order.quote.processing_fee,
+        });
+      })
+      // A sub-app's notFound is not used once mounted, hence a catch-all for unknown merchant endpoints.
+      .all('*', (c) => rampFail(c, 404, 'Not found'))
+      .onError((error, c) => {
+        if (error instanceof HTTPException && error.status < 500) {
+          return rampFail(c, error.status, error.message || 'Bad request');
+        }
+        console.error('ramp API error', error);
+        return rampFail(c, 500, 'Internal server error');
+      })
+  );
 }

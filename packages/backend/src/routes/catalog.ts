@@ -1,7 +1,207 @@
-import { Hono } from 'hono';
+/** `GET /api/catalog`: what the widget can offer a shopper in their country, normalised from the ramp catalog. */
+import { type Context, Hono } from 'hono';
+import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../deps.ts';
+import { validate } from '../middleware/validate.ts';
+import { depositChains, networkName } from '../schemas/chains.ts';
+import { countryCode, decimalString } from '../schemas/money.ts';
+import { describeRoute } from '../schemas/openapi-registry.ts';
+import type { RampMethod, RampSupported } from '../schemas/upstream-ramp.ts';
 
-// Placeholder until written.
-export function catalogRoutes(_deps: AppDeps) {
-  return new Hono<AppEnv>();
+export const methodSchema = z.object({
+  id: z.string().describe('Payment group (buy) or payout slug (sell): what quotes and ramp sessions take'),
+  name: z.string(),
+  feePercent: z.string(),
+  fixedFee: z.string().describe('EUR'),
+  min: z.string().nullable().describe('EUR'),
+  max: z.string().nullable().describe('EUR'),
+  limits: z.object({ currency: z.literal('EUR'), min: z.string().nullable(), max: z.string().nullable() }),
+  currencies: z.array(z.string()),
+  icon: z.string().nullable(),
+  iconLight: z.string().nullable(),
+  isDefault: z.boolean(),
+});
+export type Method = z.infer<typeof methodSchema>;
+
+export const catalogSchema = z.object({
+  country: z.string(),
+  countries: z.array(z.object({ code: z.string(), name: z.string(), currency: z.string() })),
+  fiats: z.array(z.object({ code: z.string(), name: z.string() })),
+  cryptos: z.array(
+    z.object({
+      code: z.string(),
+      symbol: z.string(),
+      name: z.string(),
+      network: z.string(),
+      networkName: z.string(),
+      type: z.enum(['token', 'coin']),
+      networkFee: z.string().describe('EUR'),
+      icon: z.string().nullable(),
+    }),
+  ),
+  paymentMethods: z.array(methodSchema),
+  payoutMethods: z.array(methodSchema),
+  chains: z.array(z.object({ id: z.string(), name: z.string() })),
+  defaults: z.object({
+    country: z.string(),
+    fiat: z.string(),
+    crypto: z.string(),
+    paymentMethod: z.string().nullable(),
+    payoutMethod: z.string().nullable(),
+  }),
+});
+export type Catalog = z.infer<typeof catalogSchema>;
+
+export const catalogQuery = z.object({
+  country: countryCode.optional().describe('ISO 3166 alpha-2; else taken from request headers'),
+});
+
+export const catalogDocs = [
+  describeRoute({
+    method: 'get',
+    path: '/api/catalog',
+    tag: 'Ramp',
+    summary: 'Countries, currencies and the payment and payout methods of a country',
+    description:
+      'The country comes from `?country`, else the `cf-ipcountry`, `x-vercel-ip-country`, `x-country` or ' +
+      '`accept-language` headers, else DEFAULT_COUNTRY. Methods are those of that country only.',
+    request: { query: catalogQuery },
+    responses: { 200: { description: 'The catalog', schema: catalogSchema } },
+    errors: ['VALIDATION_FAILED', 'UPSTREAM_ERROR', 'UPSTREAM_BUSY', 'UPSTREAM_TIMEOUT'],
+  }),
+];
+
+const isCountry = (value: string | undefined): value is string => !!value && /^[A-Za-z]{2}$/.test(value);
+
+/**
+ * The shopper's country from request headers: CDN geolocation first (`cf-ipcountry`, `x-vercel-ip-country`,
+ * `x-country`), then the region of the first `accept-language` tag that has one. Cloudflare's `XX`/`T1`
+ * (unknown, Tor) are not countries.
+ */
+export function countryFromHeaders(c: Context): string | undefined {
+  for (const name of ['cf-ipcountry', 'x-vercel-ip-country', 'x-country']) {
+    const value = c.req.header(name)?.trim().toUpperCase();
+    if (isCountry(value) && value !== 'XX' && value !== 'T1') return value;
+  }
+  for (const tag of (c.req.header('accept-language') ?? '').split(',')) {
+    const region = /^[a-z]{2,3}[-_]([a-z]{2})\b/i.exec(tag.trim().split(';')[0] ?? '')?.[1];
+    if (region) return region.toUpperCase();
+  }
+  return undefined;
+}
+
+/** A ramp method as API.md's `Method`; `id` is the group for buy and the slug for sell. */
+export function toMethod(method: RampMethod, side: 'buy' | 'sell'): Method {
+  const min = method.minEur === null ? null : decimalString(method.minEur, 2);
+  const max = method.maxEur === null ? null : decimalString(method.maxEur, 2);
+  return {
+    id: side === 'buy' ? method.group : method.slug,
+    name: method.name,
+    feePercent: decimalString(method.feePercent, 4),
+    fixedFee: method.fixedFeeEur.toFixed(2),
+    min,
+    max,
+    limits: { currency: 'EUR', min, max },
+    currencies: method.currencies,
+    icon: method.icon,
+    iconLight: method.iconLight,
+    isDefault: method.isDefault,
+  };
+}
+
+/** Enabled methods, one per id (a group may have several slugs), default first, then the upstream's order. */
+export function offered(methods: RampMethod[], side: 'buy' | 'sell'): Method[] {
+  const byId = new Map<string, Method>();
+  const sorted = methods
+    .filter((method) => !method.disabled)
+    .sort(
+      (a, b) =>
+        Number(b.isDefault) - Number(a.isDefault) ||
+        (a.order ?? Number.MAX_SAFE_INTEGER) - (b.order ?? Number.MAX_SAFE_INTEGER),
+    );
+  for (const method of sorted) {
+    const normalised = toMethod(method, side);
+    if (!byId.has(normalised.id)) byId.set(normalised.id, normalised);
+  }
+  return [...byId.values()];
+}
+
+/** `USDC_BASE` → `USDC`; bare codes stay. */
+const symbolOf = (code: string) => code.split('_')[0] ?? code;
+
+function cryptosOf(supported: RampSupported): Catalog['cryptos'] {
+  return supported.supported_cryptos.map((crypto) => {
+    const network = (crypto.network ?? '').toLowerCase();
+    return {
+      code: crypto.iso,
+      symbol: crypto.symbol ?? symbolOf(crypto.iso),
+      name: crypto.name ?? crypto.iso,
+      network,
+      networkName: crypto.network_name ?? networkName(network),
+      type: crypto.type === 'token' ? 'token' : 'coin',
+      networkFee: (crypto.network_fee ?? 0).toFixed(2),
+      icon: crypto.img_url ?? crypto.icon ?? null,
+    };
+  });
+}
+
+/** The preferred default crypto: a cheap stablecoin the checkout is built around, else the first listed. */
+const preferredCryptos = ['USDC_BASE', 'USDC_POLYGON', 'USDC_SOLANA', 'ETH', 'BTC'];
+
+export async function buildCatalog(deps: AppDeps, country: string): Promise<Catalog> {
+  const [supported, payment, payout] = await Promise.all([
+    deps.ramp.supported(),
+    deps.ramp.paymentMethods(country),
+    deps.ramp.payoutMethods(country),
+  ]);
+  const countries = supported.supported_countries.map((entry) => ({
+    code: entry.iso.toUpperCase(),
+    name: entry.name ?? entry.iso,
+    currency: (entry.currency ?? 'EUR').toUpperCase(),
+  }));
+  const fiats = supported.supported_fiats.map((entry) => ({
+    code: entry.iso.toUpperCase(),
+    name: entry.name ?? entry.iso,
+  }));
+  const cryptos = cryptosOf(supported);
+  const paymentMethods = offered(payment, 'buy');
+  const payoutMethods = offered(payout, 'sell');
+  const home = countries.find((entry) => entry.code === country);
+  // The country's own currency when its methods take it; else the first currency its default method takes.
+  const firstMethod = paymentMethods[0];
+  const fiat =
+    home && (!firstMethod || firstMethod.currencies.includes(home.currency))
+      ? home.currency
+      : (firstMethod?.currencies[0] ?? home?.currency ?? 'EUR');
+  const codes = new Set(cryptos.map((crypto) => crypto.code));
+  return {
+    country,
+    countries,
+    fiats,
+    cryptos,
+    paymentMethods,
+    payoutMethods,
+    chains: depositChains.map((chain) => ({ id: chain.id, name: chain.name })),
+    defaults: {
+      country,
+      fiat,
+      crypto: preferredCryptos.find((code) => codes.has(code)) ?? cryptos[0]?.code ?? 'USDC_BASE',
+      paymentMethod: paymentMethods[0]?.id ?? null,
+      payoutMethod: payoutMethods[0]?.id ?? null,
+    },
+  };
+}
+
+export function catalogRoutes(deps: AppDeps) {
+  return new Hono<AppEnv>().get('/', validate('query', catalogQuery), async (c) => {
+    const country = c.req.valid('query').country ?? countryFromHeaders(c) ?? deps.config.defaultCountry;
+    const catalog = await buildCatalog(deps, country);
+    // A header-derived country the ramp does not serve falls back to the configured default.
+    if (!c.req.valid('query').country && !catalog.countries.some((entry) => entry.code === country)) {
+      return c.json(await buildCatalog(deps, deps.config.defaultCountry));
+    }
+    c.header('Cache-Control', 'private, max-age=60');
+    c.header('Vary', 'Accept-Language, CF-IPCountry, X-Vercel-IP-Country, X-Country');
+    return c.json(catalog);
+  });
 }

@@ -1,7 +1,170 @@
+/**
+ * `GET /api/openapi.json` (OpenAPI 3.1 built from the route modules' descriptors, i.e. from the zod schemas the
+ * routes validate with) and `GET /api/docs`, a readable reference rendered here, with no script and no CDN.
+ */
 import { Hono } from 'hono';
+import { html, raw } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../deps.ts';
+import {
+  buildOpenApi,
+  describeRoute,
+  type OpenApiDocument,
+  type RouteDoc,
+} from '../schemas/openapi-registry.ts';
+import { serverOnlyRouteDocs } from '../schemas/openapi-routes.ts';
+import { catalogDocs } from './catalog.ts';
+import { productDocs } from './products.ts';
+import { quoteDocs } from './quotes.ts';
+import { rampSessionDocs } from './ramp-sessions.ts';
+import { widgetBundleDocs } from './widget-bundle.ts';
 
-// Placeholder until written.
-export function docsRoutes(_deps: AppDeps) {
-  return new Hono<AppEnv>();
+const docsDocs = [
+  describeRoute({
+    method: 'get',
+    path: '/api/openapi.json',
+    tag: 'Reference',
+    summary: 'This document',
+    responses: { 200: { description: 'OpenAPI 3.1', contentType: 'application/json' } },
+  }),
+  describeRoute({
+    method: 'get',
+    path: '/api/docs',
+    tag: 'Reference',
+    summary: 'A readable rendering of this document',
+    responses: { 200: { description: 'HTML', contentType: 'text/html' } },
+  }),
+  describeRoute({
+    method: 'get',
+    path: '/healthz',
+    tag: 'Reference',
+    summary: 'Liveness, and whether the upstream is the sandbox',
+    responses: {
+      200: {
+        description: 'Up',
+        schema: z.object({ ok: z.literal(true), upstream: z.enum(['sandbox', 'live']) }),
+      },
+    },
+  }),
+];
+
+/** Every route of the app, in the order the reference shows them. */
+export const allRouteDocs: readonly RouteDoc[] = [
+  ...productDocs,
+  ...catalogDocs,
+  ...quoteDocs,
+  ...rampSessionDocs,
+  ...serverOnlyRouteDocs,
+  ...widgetBundleDocs,
+  ...docsDocs,
+];
+
+const description = `The backend of \`<crypto-checkout>\`: it holds the upstream keys, prices server-side, rations
+the upstream and verifies webhooks. Money amounts are decimal strings; every error uses one envelope
+\`{ "error": { "code", "message", "requestId", "issues"?, "details"? } }\`.`;
+
+type Operation = {
+  summary: string;
+  description?: string;
+  parameters: Array<{ name: string; in: string; required: boolean; description?: string; schema: unknown }>;
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
+  security?: Array<Record<string, unknown>>;
+};
+
+const pretty = (value: unknown) => JSON.stringify(value, null, 2);
+
+function renderOperation(
+  method: string,
+  path: string,
+  op: Operation,
+): HtmlEscapedString | Promise<HtmlEscapedString> {
+  const id = `${method}-${path}`.replace(/[^a-z0-9]+/gi, '-');
+  return html`<section id="${id}">
+    <h3><span class="method ${method}">${method.toUpperCase()}</span> <code>${path}</code></h3>
+    <p>${op.summary}</p>
+    ${op.description ? html`<p class="muted">${op.description}</p>` : ''}
+    ${op.security ? html`<p class="muted">Auth: ${Object.keys(op.security[0] ?? {}).join(', ')}</p>` : ''}
+    ${
+      op.parameters.length
+        ? html`<table><tr><th>parameter</th><th>in</th><th>required</th><th>notes</th></tr>
+          ${op.parameters.map(
+            (p) =>
+              html`<tr><td><code>${p.name}</code></td><td>${p.in}</td><td>${p.required ? 'yes' : 'no'}</td><td>${p.description ?? ''}</td></tr>`,
+          )}</table>`
+        : ''
+    }
+    ${
+      op.requestBody
+        ? html`<details open><summary>Request body</summary><pre>${pretty(
+            Object.values(op.requestBody.content)[0]?.schema,
+          )}</pre></details>`
+        : ''
+    }
+    <details><summary>Responses</summary><table>
+      ${Object.entries(op.responses).map(
+        ([status, response]) =>
+          html`<tr><td><code>${status}</code></td><td>${response.description}${
+            response.content && Number(status) < 400
+              ? html`<pre>${pretty(Object.values(response.content)[0]?.schema)}</pre>`
+              : ''
+          }</td></tr>`,
+      )}
+    </table></details>
+  </section>`;
+}
+
+function renderDocs(document: OpenApiDocument) {
+  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Operation })),
+  );
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${document.info.title}</title>
+<style>
+  :root { color-scheme: light dark; font: 15px/1.5 system-ui, sans-serif; }
+  body { max-width: 960px; margin: 2rem auto; padding: 0 1rem; }
+  code, pre { font: 13px ui-monospace, monospace; }
+  pre { background: color-mix(in srgb, currentColor 6%, transparent); padding: .75rem; overflow: auto; border-radius: 6px; }
+  section { border-top: 1px solid color-mix(in srgb, currentColor 15%, transparent); padding: .5rem 0 1rem; }
+  table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
+  td, th { text-align: left; vertical-align: top; padding: .25rem .5rem; border-bottom: 1px solid color-mix(in srgb, currentColor 10%, transparent); }
+  .method { font: 700 12px ui-monospace, monospace; padding: .1rem .4rem; border-radius: 4px; color: #fff; background: #2563eb; }
+  .method.post { background: #16a34a; } .method.delete { background: #dc2626; }
+  .muted { opacity: .75; } nav a { margin-right: .75rem; }
+</style></head>
+<body>
+<h1>${document.info.title} <small class="muted">${document.info.version}</small></h1>
+<p>${document.info.description}</p>
+<p>Machine-readable: <a href="./openapi.json">openapi.json</a> (OpenAPI ${document.openapi}).</p>
+<nav>${operations.map(
+    ({ path, method }) =>
+      html`<a href="#${`${method}-${path}`.replace(/[^a-z0-9]+/gi, '-')}">${method.toUpperCase()} ${path}</a> `,
+  )}</nav>
+${operations.map(({ path, method, op }) => renderOperation(method, path, op))}
+<section><h2>Error codes</h2><pre>${pretty(document.components.schemas.Error)}</pre></section>
+${raw('</body></html>')}`;
+}
+
+export function docsRoutes(deps: AppDeps) {
+  // Built once per app: the descriptors are static.
+  const document = buildOpenApi(allRouteDocs, {
+    title: 'crypto-checkout backend API',
+    version: '0.1.0',
+    description,
+    serverUrl: deps.config.publicUrl,
+  });
+  return new Hono<AppEnv>()
+    .get('/openapi.json', (c) => {
+      c.header('Cache-Control', 'public, max-age=300');
+      return c.json(document);
+    })
+    .get('/docs', async (c) => {
+      c.header(
+        'Content-Security-Policy',
+        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      );
+      return c.html(await renderDocs(document));
+    });
 }

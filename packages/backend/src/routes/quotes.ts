@@ -1,7 +1,372 @@
+/**
+ * `POST /api/quotes/buy` and `/sell`: validated input, the method checked against the country's catalog, limits
+ * checked before any upstream call, markup from config only, and one normalised quote out.
+ *
+ * FX for the limit check (method limits are EUR): EUR is exact; other fiats use the rate the ramp's own
+ * quotes revealed (`fiat_amount_excl_fees` EUR ÷ `_local`, learned from every quote in that fiat), else a
+ * rough rate from the catalog's per-currency fee tables, checked with a tolerance so a rough rate never refuses
+ * a valid amount. With no rate at all the upstream checks the limits and its refusal is mapped to the same codes.
+ */
 import { Hono } from 'hono';
+import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../deps.ts';
+import { AppError } from '../errors.ts';
+import { validate } from '../middleware/validate.ts';
+import {
+  countryCode,
+  cryptoCode,
+  currencyCode,
+  decimalString,
+  fiatDigits,
+  fiatString,
+  methodId,
+  positiveDecimal,
+} from '../schemas/money.ts';
+import { describeRoute } from '../schemas/openapi-registry.ts';
+import type { RampBuyQuote, RampMethod, RampSellQuote } from '../schemas/upstream-ramp.ts';
+import { refusalKind, UpstreamRefusal } from '../upstream/http.ts';
 
-// Placeholder until written.
-export function quoteRoutes(_deps: AppDeps) {
-  return new Hono<AppEnv>();
+/** How long the widget may show a quote before asking again. */
+const QUOTE_REFRESH_MS = 30_000;
+/** A rough FX rate (from fee tables) refuses only amounts this far outside the limits. */
+const ROUGH_FX_TOLERANCE = 0.05;
+/** The fiat value a crypto-amount sell is first priced at, to learn the rate (EUR). */
+const SELL_REFERENCE_EUR = 100;
+
+const exactlyOneAmount = <T extends { fiatAmount?: number | undefined; cryptoAmount?: number | undefined }>(
+  body: T,
+  ctx: z.RefinementCtx,
+) => {
+  if ((body.fiatAmount === undefined) === (body.cryptoAmount === undefined)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [body.fiatAmount === undefined ? 'fiatAmount' : 'cryptoAmount'],
+      message: 'give exactly one of fiatAmount and cryptoAmount',
+    });
+  }
+};
+
+const quoteFields = {
+  country: countryCode,
+  fiat: currencyCode,
+  crypto: cryptoCode,
+  fiatAmount: positiveDecimal.optional().describe('What the shopper typed, in `fiat` (a decimal string)'),
+  cryptoAmount: positiveDecimal.optional().describe('What the shopper typed, in `crypto` (a decimal string)'),
+};
+
+// z.object drops unknown keys: a client-sent `markup` or `price` never reaches the handler.
+export const buyQuoteBody = z
+  .object({ paymentMethod: methodId.describe('Payment group from the catalog'), ...quoteFields })
+  .superRefine(exactlyOneAmount);
+export const sellQuoteBody = z
+  .object({ payoutMethod: methodId.describe('Payout method id from the catalog'), ...quoteFields })
+  .superRefine(exactlyOneAmount);
+
+export const quoteSchema = z.object({
+  side: z.enum(['buy', 'sell']),
+  input: z.enum(['fiat', 'crypto']),
+  estimate: z.boolean(),
+  fiat: z.object({
+    currency: z.string(),
+    amount: z.string().describe('Before fees'),
+    total: z.string().describe('buy: paid incl. fees; sell: received after fees'),
+  }),
+  crypto: z.object({ currency: z.string(), amount: z.string() }),
+  rate: z.string().describe('Price of 1 crypto unit in fiat'),
+  fees: z.object({
+    processing: z.string(),
+    network: z.string(),
+    markup: z.string(),
+    total: z.string(),
+    currency: z.string(),
+  }),
+  paymentMethod: z.string(),
+  paymentGroup: z.string(),
+  pricedAt: z.string(),
+  expiresAt: z.string(),
+});
+export type Quote = z.infer<typeof quoteSchema>;
+
+const quoteErrors = [
+  'VALIDATION_FAILED',
+  'METHOD_UNAVAILABLE',
+  'AMOUNT_TOO_LOW',
+  'AMOUNT_TOO_HIGH',
+  'QUOTE_UNAVAILABLE',
+  'UPSTREAM_ERROR',
+  'UPSTREAM_BUSY',
+  'UPSTREAM_TIMEOUT',
+] as const;
+
+export const quoteDocs = [
+  describeRoute({
+    method: 'post',
+    path: '/api/quotes/buy',
+    tag: 'Ramp',
+    summary: 'Price buying crypto with fiat',
+    description:
+      'Exactly one of fiatAmount/cryptoAmount. Limits are checked before any upstream call. Markup comes from ' +
+      'MARKUP; a client-sent markup or price is ignored.',
+    request: { body: buyQuoteBody },
+    responses: { 200: { description: 'The quote', schema: quoteSchema } },
+    errors: [...quoteErrors],
+  }),
+  describeRoute({
+    method: 'post',
+    path: '/api/quotes/sell',
+    tag: 'Ramp',
+    summary: 'Price selling crypto for fiat',
+    description:
+      'The upstream prices sells by fiat amount: a quote for a crypto amount is derived from a reference quote ' +
+      'and marked `estimate: true`.',
+    request: { body: sellQuoteBody },
+    responses: { 200: { description: 'The quote', schema: quoteSchema } },
+    errors: [...quoteErrors],
+  }),
+];
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/** The method a shopper picked, if the country offers it enabled and it takes the fiat. */
+function pickMethod(methods: RampMethod[], id: string, fiat: string, side: 'buy' | 'sell'): RampMethod {
+  const candidates = methods.filter(
+    (method) => !method.disabled && (method.group === id || method.slug === id),
+  );
+  if (candidates.length === 0) {
+    throw new AppError(
+      'METHOD_UNAVAILABLE',
+      `The ${side === 'buy' ? 'payment' : 'payout'} method is not offered in this country.`,
+    );
+  }
+  const method = candidates.find((candidate) => candidate.currencies.includes(fiat));
+  if (!method) throw new AppError('METHOD_UNAVAILABLE', `The method does not take ${fiat}.`);
+  return method;
+}
+
+interface Limits {
+  details: {
+    min: string | null;
+    max: string | null;
+    currency: string;
+    minEur: string | null;
+    maxEur: string | null;
+  };
+}
+
+function limitDetails(method: RampMethod, fiat: string, eurPerUnit: number | undefined): Limits['details'] {
+  const digits = fiatDigits(fiat);
+  const inFiat = (eur: number | null, round: (value: number) => number) =>
+    eur === null || !eurPerUnit
+      ? null
+      : (round((eur / eurPerUnit) * 10 ** digits) / 10 ** digits).toFixed(digits);
+  const known = eurPerUnit !== undefined;
+  return {
+    min: known ? inFiat(method.minEur, Math.ceil) : method.minEur === null ? null : method.minEur.toFixed(2),
+    max: known ? inFiat(method.maxEur, Math.floor) : method.maxEur === null ? null : method.maxEur.toFixed(2),
+    currency: known ? fiat : 'EUR',
+    minEur: method.minEur === null ? null : method.minEur.toFixed(2),
+    maxEur: method.maxEur === null ? null : method.maxEur.toFixed(2),
+  };
+}
+
+function tooLow(details: Limits['details']): AppError {
+  return new AppError(
+    'AMOUNT_TOO_LOW',
+    `The amount is below the method's minimum of ${details.min} ${details.currency}.`,
+    {
+      details,
+    },
+  );
+}
+
+function tooHigh(details: Limits['details']): AppError {
+  return new AppError(
+    'AMOUNT_TOO_HIGH',
+    `The amount is above the method's maximum of ${details.max} ${details.currency}.`,
+    {
+      details,
+    },
+  );
+}
+
+export function quoteRoutes(deps: AppDeps) {
+  const { ramp, config, clock } = deps;
+
+  /** Refuses a fiat amount outside the method's EUR limits, when a rate tells us (see the file comment). */
+  function checkLimits(method: RampMethod, fiat: string, amount: number): void {
+    const fx = ramp.fx(fiat);
+    if (!fx) return;
+    const eur = amount * fx.eurPerUnit;
+    const slack = fx.exact ? 0 : ROUGH_FX_TOLERANCE;
+    const details = limitDetails(method, fiat, fx.eurPerUnit);
+    if (method.minEur !== null && eur < method.minEur * (1 - slack) - 1e-9) throw tooLow(details);
+    if (method.maxEur !== null && eur > method.maxEur * (1 + slack) + 1e-9) throw tooHigh(details);
+  }
+
+  /** An upstream refusal to price: its limits → our limit codes, anything else → QUOTE_UNAVAILABLE. */
+  function mapRefusal(error: unknown, method: RampMethod, fiat: string): never {
+    if (error instanceof UpstreamRefusal && error.upstreamStatus < 500) {
+      const kind = refusalKind(error.upstreamMessage);
+      const details = limitDetails(method, fiat, ramp.fx(fiat)?.eurPerUnit);
+      if (kind === 'amount_too_low') throw tooLow(details);
+      if (kind === 'amount_too_high') throw tooHigh(details);
+      throw new AppError(
+        'QUOTE_UNAVAILABLE',
+        'This quote is not available right now; try another amount or method.',
+      );
+    }
+    throw error;
+  }
+
+  /** A crypto the ramp does not list is the client's mistake (422), not a refused quote (502). */
+  async function checkCrypto(code: string): Promise<void> {
+    const { supported_cryptos: cryptos } = await ramp.supported();
+    const known = cryptos.some(
+      (crypto) =>
+        crypto.iso.toUpperCase() === code || (crypto.tags ?? []).some((tag) => tag.toUpperCase() === code),
+    );
+    if (!known) {
+      throw new AppError('VALIDATION_FAILED', 'crypto: is not supported', {
+        issues: [{ path: 'crypto', message: 'is not supported' }],
+      });
+    }
+  }
+
+  const stamps = () => {
+    const now = clock.now();
+    return {
+      pricedAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + QUOTE_REFRESH_MS).toISOString(),
+    };
+  };
+
+  function buyView(
+    quote: RampBuyQuote,
+    method: RampMethod,
+    fiat: string,
+    crypto: string,
+    input: 'fiat' | 'crypto',
+  ): Quote {
+    const processing = quote.processing_fee ?? 0;
+    const network = quote.network_fee_local ?? 0;
+    const markup = quote.markup_fiat_value ?? 0;
+    return {
+      side: 'buy',
+      input,
+      estimate: false,
+      fiat: {
+        currency: fiat,
+        amount: fiatString(quote.fiat_amount_excl_fees_local, fiat),
+        total: fiatString(quote.fiat_amount_incl_fees_local, fiat),
+      },
+      crypto: { currency: quote.crypto_currency ?? crypto, amount: decimalString(quote.crypto_amount, 10) },
+      rate: decimalString(quote.crypto_unit_price, 8),
+      fees: {
+        processing: fiatString(processing, fiat),
+        network: fiatString(network, fiat),
+        markup: fiatString(markup, fiat),
+        total: fiatString(round2(processing + network + markup), fiat),
+        currency: fiat,
+      },
+      paymentMethod: quote.payment_method ?? method.slug,
+      paymentGroup: quote.payment_group ?? method.group,
+      ...stamps(),
+    };
+  }
+
+  function sellView(
+    quote: RampSellQuote,
+    method: RampMethod,
+    fiat: string,
+    crypto: string,
+    input: 'fiat' | 'crypto',
+    cryptoAmount?: number,
+  ): Quote {
+    const processing = quote.processing_fee ?? 0;
+    const markup = quote.markup_fiat_value ?? 0;
+    // The sell network fee is in crypto (facts.md §2.4); shown in fiat at the quote's rate.
+    const network = round2((quote.network_fee ?? 0) * quote.crypto_unit_price);
+    const value = quote.fiat_amount_incl_fees_local ?? quote.fiat_amount_incl_fees ?? 0;
+    const received = quote.fiat_amount_excl_fees_local ?? quote.fiat_amount_excl_fees ?? 0;
+    return {
+      side: 'sell',
+      input,
+      estimate: input === 'crypto',
+      fiat: { currency: fiat, amount: fiatString(value, fiat), total: fiatString(received, fiat) },
+      crypto: {
+        currency: quote.crypto_currency ?? crypto,
+        amount: decimalString(cryptoAmount ?? quote.crypto_amount, 10),
+      },
+      rate: decimalString(quote.crypto_unit_price, 8),
+      fees: {
+        processing: fiatString(processing, fiat),
+        network: fiatString(network, fiat),
+        markup: fiatString(markup, fiat),
+        total: fiatString(round2(processing + network + markup), fiat),
+        currency: fiat,
+      },
+      paymentMethod: method.slug,
+      paymentGroup: method.group,
+      ...stamps(),
+    };
+  }
+
+  return new Hono<AppEnv>()
+    .post('/buy', validate('json', buyQuoteBody), async (c) => {
+      const body = c.req.valid('json');
+      const [methods] = await Promise.all([ramp.paymentMethods(body.country), checkCrypto(body.crypto)]);
+      const method = pickMethod(methods, body.paymentMethod, body.fiat, 'buy');
+      if (body.fiatAmount !== undefined) checkLimits(method, body.fiat, body.fiatAmount);
+      const quote = await ramp
+        .buyQuote({
+          method: method.group,
+          region: body.country,
+          fiat: body.fiat,
+          crypto: body.crypto,
+          fiatAmount: body.fiatAmount,
+          cryptoAmount: body.cryptoAmount,
+          markup: config.markup,
+        })
+        .catch((error: unknown) => mapRefusal(error, method, body.fiat));
+      return c.json(
+        buyView(quote, method, body.fiat, body.crypto, body.fiatAmount !== undefined ? 'fiat' : 'crypto'),
+      );
+    })
+    .post('/sell', validate('json', sellQuoteBody), async (c) => {
+      const body = c.req.valid('json');
+      const [methods] = await Promise.all([ramp.payoutMethods(body.country), checkCrypto(body.crypto)]);
+      const method = pickMethod(methods, body.payoutMethod, body.fiat, 'sell');
+      const price = (fiatAmount: number) =>
+        ramp
+          .sellQuote({
+            method: method.slug,
+            fiat: body.fiat,
+            crypto: body.crypto,
+            fiatAmount,
+            markup: config.markup,
+          })
+          .catch((error: unknown) => mapRefusal(error, method, body.fiat));
+
+      if (body.fiatAmount !== undefined) {
+        checkLimits(method, body.fiat, body.fiatAmount);
+        return c.json(sellView(await price(body.fiatAmount), method, body.fiat, body.crypto, 'fiat'));
+      }
+      // A crypto amount: price a reference fiat amount (shared by every shopper for a few seconds), derive the
+      // fiat the crypto is worth, check the limits, then price that amount so the fees are the real ones.
+      const cryptoAmount = body.cryptoAmount as number;
+      const fx = ramp.fx(body.fiat);
+      const referenceEur = Math.min(
+        Math.max(SELL_REFERENCE_EUR, (method.minEur ?? 0) * 1.5),
+        method.maxEur ?? Number.POSITIVE_INFINITY,
+      );
+      const reference = await price(fx ? round2(referenceEur / fx.eurPerUnit) : SELL_REFERENCE_EUR);
+      const networkFee = reference.network_fee ?? 0;
+      const digits = fiatDigits(body.fiat);
+      const worth =
+        Math.floor(Math.max(0, cryptoAmount - networkFee) * reference.crypto_unit_price * 10 ** digits) /
+        10 ** digits;
+      if (worth <= 0) throw tooLow(limitDetails(method, body.fiat, ramp.fx(body.fiat)?.eurPerUnit));
+      checkLimits(method, body.fiat, worth);
+      return c.json(sellView(await price(worth), method, body.fiat, body.crypto, 'crypto', cryptoAmount));
+    });
 }

@@ -1,7 +1,149 @@
+/**
+ * `POST /api/ramp-sessions`: a signed ramp widget URL (facts.md §3) for the widget to embed. The secret key
+ * signs it here; the browser only ever sees the public key and the signature.
+ */
 import { Hono } from 'hono';
+import { z } from 'zod';
+import type { Config } from '../config.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
+import { AppError } from '../errors.ts';
+import { validate } from '../middleware/validate.ts';
+import {
+  countryCode,
+  cryptoCode,
+  currencyCode,
+  decimalString,
+  fiatDigits,
+  methodId,
+  positiveDecimal,
+} from '../schemas/money.ts';
+import { describeRoute } from '../schemas/openapi-registry.ts';
+import { countryFromHeaders } from './catalog.ts';
 
-// Placeholder until written.
-export function rampSessionRoutes(_deps: AppDeps) {
-  return new Hono<AppEnv>();
+export const rampSessionBody = z
+  .object({
+    side: z.enum(['buy', 'sell']),
+    method: methodId.optional().describe('Payment group (buy) or payout method (sell) from the catalog'),
+    country: countryCode.optional().describe('Else from request headers, else DEFAULT_COUNTRY'),
+    fiat: currencyCode,
+    crypto: cryptoCode,
+    fiatAmount: positiveDecimal.optional(),
+    cryptoAmount: positiveDecimal.optional(),
+    walletAddress: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9:,_.-]{10,300}$/, 'must be a wallet address (or SYMBOL:address,…)')
+      .optional()
+      .describe('Required to buy: where the crypto goes'),
+    email: z.email().max(254).optional(),
+    returnUrl: z
+      .url({ protocol: /^https?$/ })
+      .max(2000)
+      .optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.fiatAmount !== undefined && body.cryptoAmount !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cryptoAmount'],
+        message: 'give at most one of fiatAmount and cryptoAmount',
+      });
+    }
+    if (body.side === 'buy' && !body.walletAddress) {
+      ctx.addIssue({ code: 'custom', path: ['walletAddress'], message: 'is required to buy' });
+    }
+  });
+
+export const rampSessionSchema = z.object({
+  url: z.string().describe('The signed widget URL to load in an iframe'),
+  origin: z.string().describe('The widget origin, for postMessage checks'),
+  expiresAt: z.string().optional(),
+});
+
+export const rampSessionDocs = [
+  describeRoute({
+    method: 'post',
+    path: '/api/ramp-sessions',
+    tag: 'Ramp',
+    summary: 'A signed ramp widget URL (buy or sell) to embed',
+    request: { body: rampSessionBody },
+    responses: { 200: { description: 'The signed URL', schema: rampSessionSchema } },
+    errors: [
+      'VALIDATION_FAILED',
+      'METHOD_UNAVAILABLE',
+      'RETURN_URL_NOT_ALLOWED',
+      'UPSTREAM_ERROR',
+      'UPSTREAM_BUSY',
+      'UPSTREAM_TIMEOUT',
+    ],
+  }),
+];
+
+/** True when `url` is on one of the allowed storefront origins (or this backend). */
+export function isAllowedReturnUrl(config: Config, url: string): boolean {
+  try {
+    const origin = new URL(url).origin;
+    return config.allowedOrigins.includes(origin) || origin === new URL(config.publicUrl).origin;
+  } catch {
+    return false;
+  }
+}
+
+export function rampSessionRoutes(deps: AppDeps) {
+  const { config, ramp } = deps;
+  const responseUrl = `${config.publicUrl}/api/webhooks/ramp`;
+
+  return new Hono<AppEnv>().post('/', validate('json', rampSessionBody), async (c) => {
+    const body = c.req.valid('json');
+    if (body.returnUrl && !isAllowedReturnUrl(config, body.returnUrl)) {
+      throw new AppError('RETURN_URL_NOT_ALLOWED', 'returnUrl must be on an allowed storefront origin.');
+    }
+    const country = body.country ?? countryFromHeaders(c) ?? config.defaultCountry;
+    if (body.method) {
+      const methods =
+        body.side === 'buy' ? await ramp.paymentMethods(country) : await ramp.payoutMethods(country);
+      const offered = methods.filter(
+        (method) => !method.disabled && (method.group === body.method || method.slug === body.method),
+      );
+      if (!offered.some((method) => method.currencies.includes(body.fiat))) {
+        throw new AppError('METHOD_UNAVAILABLE', 'This method is not offered for that country and currency.');
+      }
+    }
+    const fiatAmount =
+      body.fiatAmount === undefined ? undefined : body.fiatAmount.toFixed(Math.min(2, fiatDigits(body.fiat)));
+    const url =
+      body.side === 'buy'
+        ? ramp.signWidgetUrl('buy', {
+            apiKey: config.ramp.publicKey,
+            currencyCode: body.crypto,
+            walletAddress: body.walletAddress,
+            method: body.method,
+            baseCurrencyCode: body.fiat,
+            baseCurrencyAmount: fiatAmount,
+            // The widget takes at most 6 decimals here (facts.md §3.2).
+            quoteCurrencyAmount:
+              body.cryptoAmount === undefined ? undefined : decimalString(body.cryptoAmount, 6),
+            baseCountry: country,
+            email: body.email,
+            markup: config.markup || undefined,
+            redirectUrl: body.returnUrl,
+            responseUrl,
+          })
+        : ramp.signWidgetUrl('sell', {
+            apiKey: config.ramp.publicKey,
+            method: body.method,
+            baseCountry: country,
+            fiatCurrencyCode: body.fiat,
+            cryptoCurrencyCode: body.crypto,
+            cryptoCurrencyAmount:
+              body.cryptoAmount === undefined ? undefined : decimalString(body.cryptoAmount, 18),
+            fiatCurrencyAmount: body.cryptoAmount === undefined ? fiatAmount : undefined,
+            email: body.email,
+            markup: config.markup || undefined,
+            redirectUrl: body.returnUrl,
+            responseUrl,
+          });
+    c.header('Cache-Control', 'no-store');
+    return c.json({ url, origin: ramp.widgetOrigin });
+  });
 }

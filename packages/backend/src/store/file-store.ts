@@ -21,7 +21,7 @@ import type { Collection, Store } from './store.ts';
 
 type Data = Record<string, unknown>;
 
-const collectionNames: readonly Collection[] = ['idempotency', 'orders', 'routes', 'webhooks'];
+const collectionNames: readonly Collection[] = ['idempotency', 'orders', 'routes', 'webhooks', 'ramp-orders'];
 
 export async function createFileStore(dataDir: string): Promise<Store> {
   await mkdir(dataDir, { recursive: true });
@@ -36,7 +36,8 @@ export async function createFileStore(dataDir: string): Promise<Store> {
     await db.read();
     const data: unknown = db.data;
     // A file edited by hand into `null` or an array must not poison the collection.
-    const entries = data !== null && typeof data === 'object' && !Array.isArray(data) ? Object.entries(data) : [];
+    const entries =
+      data !== null && typeof data === 'object' && !Array.isArray(data) ? Object.entries(data) : [];
     files.set(name, db);
     maps.set(name, new Map(entries));
     tails.set(name, Promise.resolve());

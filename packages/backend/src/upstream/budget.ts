@@ -121,9 +121,13 @@ export class UpstreamBudget {
   }
 
   #busy(waitMs: number): AppError {
-    return new AppError('UPSTREAM_BUSY', 'Too many requests to the payment provider right now; try again shortly.', {
-      retryAfter: Math.max(1, Math.ceil(waitMs / 1000)),
-    });
+    return new AppError(
+      'UPSTREAM_BUSY',
+      'Too many requests to the payment provider right now; try again shortly.',
+      {
+        retryAfter: Math.max(1, Math.ceil(waitMs / 1000)),
+      },
+    );
   }
 
   #grant(now: number): void {

@@ -1,4 +1,359 @@
-// Placeholder until written.
+/**
+ * The ramp API client (facts.md §2, §3): catalog reads cached and refreshed in the background, identical quotes
+ * joined and cached for a few seconds, every call through the shared upstream budget, and widget URLs signed
+ * with the secret key (which never leaves this module).
+ */
+import { createHmac } from 'node:crypto';
+import type { z } from 'zod';
+import type { Clock } from '../clock.ts';
+import {
+  buyQuoteData,
+  type MethodsByCountry,
+  methodsData,
+  type RampBuyQuote,
+  type RampMethod,
+  type RampSellQuote,
+  type RampSupported,
+  sellQuoteData,
+  supportedData,
+} from '../schemas/upstream-ramp.ts';
+import type { BudgetStats, UpstreamBudget } from './budget.ts';
+import { createUpstreamHttp, envelope, type UpstreamHttp } from './http.ts';
+
+export interface BuyQuoteRequest {
+  /** A payment group (`creditcard`); the upstream resolves the slug for the region. */
+  method: string;
+  region: string;
+  fiat: string;
+  crypto: string;
+  fiatAmount?: number | undefined;
+  cryptoAmount?: number | undefined;
+  /** Percent, 0 to 5, from config only. */
+  markup: number;
+}
+
+export interface SellQuoteRequest {
+  /** A payout slug (`bank-transfer`). */
+  method: string;
+  fiat: string;
+  crypto: string;
+  fiatAmount?: number | undefined;
+  cryptoAmount?: number | undefined;
+  markup: number;
+}
+
+export type WidgetSide = 'buy' | 'sell';
+
+/** EUR value of one unit of a fiat, and whether it came from a priced quote (exact) or a fee table (rough). */
+export interface FxRate {
+  eurPerUnit: number;
+  exact: boolean;
+}
+
 export interface RampClient {
-  readonly kind: 'ramp';
+  supported(): Promise<RampSupported>;
+  /** On-ramp methods of a country (all countries' methods, deduplicated, without one). */
+  paymentMethods(country?: string): Promise<RampMethod[]>;
+  /** Off-ramp methods of a country (all, deduplicated, without one). */
+  payoutMethods(country?: string): Promise<RampMethod[]>;
+  buyQuote(request: BuyQuoteRequest): Promise<RampBuyQuote>;
+  sellQuote(request: SellQuoteRequest): Promise<RampSellQuote>;
+  /** The EUR value of one unit of `fiat`, as far as the quotes and catalog seen so far tell. */
+  fx(fiat: string): FxRate | undefined;
+  /** A signed widget URL (facts.md §3.1): `params` in order, `apiKey` first, `signature` appended last. */
+  signWidgetUrl(side: WidgetSide, params: Record<string, string | number | boolean | undefined>): string;
+  /** Where the widget is served from (for postMessage origin checks). */
+  readonly widgetOrigin: string;
+  budgetStats(): BudgetStats;
+  close(): Promise<void>;
+}
+
+export interface RampClientOptions {
+  apiUrl: string;
+  widgetUrl: string;
+  publicKey: string;
+  secretKey: string;
+  timeoutMs: number;
+  /** Shared by every ramp call of this process. */
+  budget: UpstreamBudget;
+  clock: Clock;
+  /** Catalog entries are fresh this long, then served stale while one refresh runs (default 5 min). */
+  catalogTtlMs?: number;
+  /** Past this age a stale catalog is not served any more; callers wait for the refresh (default 1 h). */
+  catalogMaxStaleMs?: number;
+  /** How long a priced quote answers identical requests (default 5 s). */
+  quoteTtlMs?: number;
+  /** Test seam: the HTTP layer. */
+  http?: UpstreamHttp;
+  log?: (line: string) => void;
+}
+
+const MERCHANT = '/api/v1/merchant';
+
+/**
+ * One cached value refreshed in the background: fresh → served; stale → served while one refresh runs; too
+ * old or absent → callers wait for the one flight.
+ */
+class Refreshing<T> {
+  #value: { data: T; at: number } | undefined;
+  #flight: Promise<T> | undefined;
+
+  constructor(
+    private readonly load: () => Promise<T>,
+    private readonly clock: Clock,
+    private readonly ttlMs: number,
+    private readonly maxStaleMs: number,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  get(): Promise<T> {
+    const age = this.#value ? this.clock.now() - this.#value.at : Number.POSITIVE_INFINITY;
+    if (this.#value && age < this.ttlMs) return Promise.resolve(this.#value.data);
+    const flight = this.#refresh();
+    if (this.#value && age < this.maxStaleMs) {
+      flight.catch((error: Error) => this.log(`[ramp] background catalog refresh failed: ${error.message}`));
+      return Promise.resolve(this.#value.data);
+    }
+    return flight;
+  }
+
+  #refresh(): Promise<T> {
+    this.#flight ??= this.load()
+      .then((data) => {
+        this.#value = { data, at: this.clock.now() };
+        return data;
+      })
+      .finally(() => {
+        this.#flight = undefined;
+      });
+    return this.#flight;
+  }
+}
+
+/** Joins identical requests in flight and keeps their answers for a short time. Failures are not kept. */
+class Joiner<T> {
+  readonly #entries = new Map<string, { promise: Promise<T>; expiresAt: number }>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly ttlMs: number,
+  ) {}
+
+  run(key: string, load: () => Promise<T>): Promise<T> {
+    const now = this.clock.now();
+    const hit = this.#entries.get(key);
+    if (hit && hit.expiresAt > now) return hit.promise;
+    if (this.#entries.size > 500) this.#sweep(now);
+    // In flight the entry never expires; it gets its TTL once it settles.
+    const entry = { promise: load(), expiresAt: Number.POSITIVE_INFINITY };
+    this.#entries.set(key, entry);
+    entry.promise.then(
+      () => {
+        entry.expiresAt = this.clock.now() + this.ttlMs;
+      },
+      () => {
+        if (this.#entries.get(key) === entry) this.#entries.delete(key);
+      },
+    );
+    return entry.promise;
+  }
+
+  #sweep(now: number): void {
+    for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key);
+  }
+}
+
+const uniqueBySlug = (byCountry: MethodsByCountry): RampMethod[] => {
+  const seen = new Map<string, RampMethod>();
+  for (const list of Object.values(byCountry)) for (const method of list) seen.set(method.slug, method);
+  return [...seen.values()];
+};
+
+/** Whether the list says where methods are offered (keyed by country, or flat entries naming countries). */
+const knowsCountries = (byCountry: MethodsByCountry) => Object.keys(byCountry).some((key) => key !== '*');
+
+/** The methods of one country: its own list, plus methods a flat list gave without saying where. */
+const ofCountry = (byCountry: MethodsByCountry, country: string | undefined): RampMethod[] =>
+  country
+    ? [...(byCountry[country.toUpperCase()] ?? []), ...(byCountry['*'] ?? [])]
+    : uniqueBySlug(byCountry);
+
+export function createRampClient(options: RampClientOptions): RampClient {
+  const log = options.log ?? ((line: string) => console.warn(line));
+  const http =
+    options.http ??
+    createUpstreamHttp({
+      name: 'ramp',
+      baseUrl: options.apiUrl,
+      timeoutMs: options.timeoutMs,
+      budget: options.budget,
+      log,
+    });
+  const ttl = options.catalogTtlMs ?? 5 * 60_000;
+  const maxStale = options.catalogMaxStaleMs ?? 60 * 60_000;
+  const read = <T>(path: string, schema: z.ZodType<T>, query: Record<string, string> = {}) =>
+    new Refreshing(
+      () => http.get(path, { query, schema: envelope(schema), retry: true }),
+      options.clock,
+      ttl,
+      maxStale,
+      log,
+    );
+
+  // Both casings of the key parameter are in use upstream (facts.md §2.1 `apiKey`, §2.3 `api_key`).
+  const supported = read(`${MERCHANT}/get_supported`, supportedData, { api_key: options.publicKey });
+  const paymentMethods = read(`${MERCHANT}/get_payment_methods`, methodsData, { apiKey: options.publicKey });
+  const payoutMethods = read(`${MERCHANT}/sell/get_payout_methods`, methodsData, {
+    api_key: options.publicKey,
+  });
+
+  // A flat list without countries cannot say which methods a country has: then ask per country (the
+  // spec's `slug=<country>` filter for payouts; `country` for payment methods), each cached the same way.
+  const paymentByCountry = new Map<string, Refreshing<MethodsByCountry>>();
+  const payoutByCountry = new Map<string, Refreshing<MethodsByCountry>>();
+  const perCountry = (
+    caches: Map<string, Refreshing<MethodsByCountry>>,
+    endpoint: string,
+    param: string,
+    country: string,
+  ) => {
+    const code = country.toUpperCase();
+    let cache = caches.get(code);
+    if (!cache) {
+      cache = read(`${MERCHANT}/${endpoint}`, methodsData, { apiKey: options.publicKey, [param]: code });
+      caches.set(code, cache);
+    }
+    return cache.get();
+  };
+
+  const buyQuotes = new Joiner<RampBuyQuote>(options.clock, options.quoteTtlMs ?? 5000);
+  const sellQuotes = new Joiner<RampSellQuote>(options.clock, options.quoteTtlMs ?? 5000);
+  /** Learned from priced quotes: EUR per unit of each fiat. Per client instance, never module-wide. */
+  const learnedFx = new Map<string, number>();
+  let roughFx: Map<string, number> | undefined;
+
+  const learn = (fiat: string, eur: number | null | undefined, local: number | null | undefined) => {
+    if (eur && local && eur > 0 && local > 0) learnedFx.set(fiat.toUpperCase(), eur / local);
+  };
+
+  const widget = new URL(options.widgetUrl);
+
+  return {
+    widgetOrigin: widget.origin,
+
+    supported: () => supported.get(),
+
+    paymentMethods: async (country) => {
+      const byCountry = await paymentMethods.get();
+      // A fee table per currency (base_fee {EUR: 0.35, USD: 0.4}) gives rough FX until a quote gives exact.
+      roughFx ??= roughFxFrom(byCountry);
+      if (!country || knowsCountries(byCountry)) return ofCountry(byCountry, country);
+      return ofCountry(
+        await perCountry(paymentByCountry, 'get_payment_methods', 'country', country),
+        country,
+      );
+    },
+
+    payoutMethods: async (country) => {
+      const byCountry = await payoutMethods.get();
+      if (!country || knowsCountries(byCountry)) return ofCountry(byCountry, country);
+      return ofCountry(
+        await perCountry(payoutByCountry, 'sell/get_payout_methods', 'slug', country),
+        country,
+      );
+    },
+
+    buyQuote: (request) => {
+      const body = {
+        api_key: options.publicKey,
+        payment_method: request.method,
+        region: request.region.toUpperCase(),
+        fiat_currency: request.fiat.toUpperCase(),
+        crypto_currency: request.crypto,
+        ...(request.fiatAmount !== undefined ? { fiat_amount: request.fiatAmount } : {}),
+        ...(request.cryptoAmount !== undefined ? { crypto_amount: request.cryptoAmount } : {}),
+        markup: request.markup,
+      };
+      return buyQuotes.run(JSON.stringify(body), async () => {
+        const quote = await http.post(`${MERCHANT}/pricing`, {
+          body,
+          schema: envelope(buyQuoteData),
+          retry: true,
+        });
+        learn(body.fiat_currency, quote.fiat_amount_excl_fees, quote.fiat_amount_excl_fees_local);
+        return quote;
+      });
+    },
+
+    sellQuote: (request) => {
+      const body = {
+        api_key: options.publicKey,
+        payout_method: request.method,
+        fiat_currency: request.fiat.toUpperCase(),
+        crypto_currency: request.crypto,
+        ...(request.fiatAmount !== undefined ? { fiat_amount: request.fiatAmount } : {}),
+        ...(request.cryptoAmount !== undefined ? { crypto_amount: request.cryptoAmount } : {}),
+        markup: request.markup,
+      };
+      return sellQuotes.run(JSON.stringify(body), async () => {
+        const quote = await http.post(`${MERCHANT}/sell/pricing`, {
+          body,
+          schema: envelope(sellQuoteData),
+          retry: true,
+        });
+        learn(body.fiat_currency, quote.fiat_amount_incl_fees, quote.fiat_amount_incl_fees_local);
+        return quote;
+      });
+    },
+
+    fx: (fiat) => {
+      const code = fiat.toUpperCase();
+      if (code === 'EUR') return { eurPerUnit: 1, exact: true };
+      const exact = learnedFx.get(code);
+      if (exact) return { eurPerUnit: exact, exact: true };
+      const rough = roughFx?.get(code);
+      return rough ? { eurPerUnit: rough, exact: false } : undefined;
+    },
+
+    signWidgetUrl: (side, params) => signedWidgetUrl(options.widgetUrl, side, params, options.secretKey),
+
+    budgetStats: () => options.budget.stats(),
+
+    close: async () => options.budget.close(),
+  };
+}
+
+/** EUR per unit of each currency, from methods whose fixed fee is listed per currency next to EUR. */
+function roughFxFrom(byCountry: MethodsByCountry): Map<string, number> {
+  const rates = new Map<string, number>();
+  for (const method of uniqueBySlug(byCountry)) {
+    const eur = method.fixedFeeByCurrency['EUR'] ?? method.fixedFeeEur;
+    // Tiny fees rounded to cents say little about the rate.
+    if (!eur || eur < 0.2) continue;
+    for (const [code, local] of Object.entries(method.fixedFeeByCurrency)) {
+      if (local > 0 && code !== 'EUR' && !rates.has(code)) rates.set(code, eur / local);
+    }
+  }
+  return rates;
+}
+
+/**
+ * base64 HMAC-SHA256 with the secret key over `"?" + query` exactly as it appears in the URL (already
+ * percent-encoded), appended last as `&signature=` (facts.md §3.1).
+ */
+export function signedWidgetUrl(
+  widgetUrl: string,
+  side: WidgetSide,
+  params: Record<string, string | number | boolean | undefined>,
+  secretKey: string,
+): string {
+  const query = Object.entries(params)
+    .filter(
+      (entry): entry is [string, string | number | boolean] => entry[1] !== undefined && entry[1] !== '',
+    )
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
+    .join('&');
+  const signature = createHmac('sha256', secretKey).update(`?${query}`).digest('base64');
+  const base = widgetUrl.replace(/\/+$/, '');
+  return `${base}/${side === 'sell' ? 'sell' : ''}?${query}&signature=${encodeURIComponent(signature)}`;
 }

@@ -1,0 +1,4 @@
+/** Pages that only show the element: list its events beside it. */
+import { attachEventLog } from './lib/event-log.ts';
+
+attachEventLog();

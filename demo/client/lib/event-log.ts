@@ -1,0 +1,54 @@
+/** Shows the element's events in a list on the page, the way a merchant would watch them while integrating. */
+
+const eventNames = [
+  'checkout-ready',
+  'checkout-quote',
+  'checkout-order',
+  'checkout-status',
+  'checkout-complete',
+  'checkout-error',
+  'checkout-close',
+] as const;
+
+export type CheckoutEventName = (typeof eventNames)[number];
+
+/** A short, readable summary of an event's detail (the full detail goes in the title). */
+function summarise(name: CheckoutEventName, detail: Record<string, unknown>): string {
+  const pick = (...keys: string[]) =>
+    keys
+      .filter((key) => detail[key] !== undefined && typeof detail[key] !== 'object')
+      .map((key) => `${key}=${String(detail[key])}`)
+      .join(' ');
+  switch (name) {
+    case 'checkout-quote': {
+      const fiat = detail['fiat'] as { amount?: string; total?: string; currency?: string } | undefined;
+      const crypto = detail['crypto'] as { amount?: string; currency?: string } | undefined;
+      return `${fiat?.total ?? fiat?.amount ?? '?'} ${fiat?.currency ?? ''} ⇄ ${crypto?.amount ?? '?'} ${crypto?.currency ?? ''}`;
+    }
+    case 'checkout-ready':
+      return pick('mode', 'country');
+    default:
+      return pick('kind', 'orderId', 'status', 'final', 'code', 'message', 'reason');
+  }
+}
+
+export function attachEventLog(target: EventTarget = document): void {
+  const list = document.querySelector<HTMLOListElement>('#event-log');
+  const empty = document.querySelector<HTMLElement>('#event-log-empty');
+  if (!list) return;
+  for (const name of eventNames) {
+    target.addEventListener(name, (event) => {
+      const detail = ((event as CustomEvent).detail ?? {}) as Record<string, unknown>;
+      const item = document.createElement('li');
+      item.dataset['event'] = name;
+      item.title = JSON.stringify(detail, null, 2);
+      const label = document.createElement('span');
+      label.className = 'event-name';
+      label.textContent = name;
+      item.append(label, ` ${summarise(name, detail)}`);
+      list.prepend(item);
+      while (list.children.length > 40) list.lastElementChild?.remove();
+      if (empty) empty.hidden = true;
+    });
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Browser-facing hardening: Hono's `cors` (allowlist) and `secureHeaders`, a refusal of foreign origins on
+ * public routes, and the body limit. Webhooks and admin routes never get CORS: only servers call them.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { secureHeaders } from 'hono/secure-headers';
+import type { Config } from '../config.ts';
+import type { AppEnv } from '../deps.ts';
+import { AppError } from '../errors.ts';
+
+/** Routes only servers call (the upstream, the merchant's back office). */
+export const isServerOnly = (path: string) =>
+  path.startsWith('/api/webhooks') || path.startsWith('/api/admin');
+
+/** Pages designed to be framed by the merchant's shop: the order return page. */
+const isFramedPage = (path: string) => /^\/api\/orders\/[^/]+\/return$/.test(path);
+
+/** Static assets any page of an allowed shop may load without CORS (script tag, img tag). */
+const isStaticAsset = (path: string) =>
+  path.startsWith('/widget/') || path.startsWith('/api/products/images/');
+
+export function publicCors(config: Config): MiddlewareHandler<AppEnv> {
+  const handler = cors({
+    origin: config.allowedOrigins,
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowHeaders: ['Content-Type', 'Idempotency-Key', 'X-Status-Token', 'X-Request-Id'],
+    exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy'],
+    maxAge: 600,
+  });
+  return async (c, next) => (isServerOnly(c.req.path) ? next() : handler(c, next));
+}
+
+/**
+ * A browser request from a foreign origin to a public API route is refused (403 FORBIDDEN) rather than only
+ * unreadable: CORS stops the page reading the answer, not the request creating an order. Requests without an
+ * Origin header (servers, same-origin GETs, script tags) pass.
+ */
+export function originGuard(config: Config): MiddlewareHandler<AppEnv> {
+  const allowed = new Set([...config.allowedOrigins, new URL(config.publicUrl).origin]);
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    const path = c.req.path;
+    if (
+      origin &&
+      !allowed.has(origin) &&
+      !isServerOnly(path) &&
+      !isStaticAsset(path) &&
+      c.req.method !== 'OPTIONS'
+    ) {
+      throw new AppError('FORBIDDEN', 'This origin is not allowed to use this checkout.');
+    }
+    await next();
+  };
+}
+
+/**
+ * `secureHeaders` with what this backend serves in mind: JSON and our own HTML pages may not be framed, except
+ * the return page, which the shop's iframe shows (framed only by the allowed origins). Resources are
+ * `cross-origin` so shops can load the widget script and product images. `overwrite: false` lets a page set its
+ * own CSP (the docs page, the return page).
+ */
+export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
+  const strict = secureHeaders({
+    overwrite: false,
+    crossOriginResourcePolicy: 'cross-origin',
+    xFrameOptions: 'DENY',
+    contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+    referrerPolicy: 'no-referrer',
+  });
+  const framed = secureHeaders({
+    overwrite: false,
+    crossOriginResourcePolicy: 'cross-origin',
+    crossOriginOpenerPolicy: false,
+    xFrameOptions: false,
+    contentSecurityPolicy: {
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'unsafe-inline'"],
+      styleSrc: ["'unsafe-inline'"],
+      frameAncestors: ["'self'", ...config.allowedOrigins],
+    },
+    referrerPolicy: 'no-referrer',
+  });
+  return async (c, next) => (isFramedPage(c.req.path) ? framed(c, next) : strict(c, next));
+}
+
+/** Bodies over `maxBytes` are refused with 413 PAYLOAD_TOO_LARGE before the handler reads them. */
+export function limitBody(maxBytes: number): MiddlewareHandler<AppEnv> {
+  return bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw new AppError('PAYLOAD_TOO_LARGE', `The request body is over ${Math.round(maxBytes / 1024)} kB.`);
+    },
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * Builds a running backend from a config: the real upstream clients over HTTP, the store, the clock, the app,
+ * and in sandbox mode the sandbox mounted in the same app at `/sandbox` (imported only here, dynamically, so
+ * production code never loads it). `server.ts` and the demo server call `createRuntime`; tests call
+ * `createDeps` with a memory store.
+ */
+import type { Hono } from 'hono';
+import { createApp } from './app.ts';
+import { type Clock, systemClock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { AppDeps, AppEnv } from './deps.ts';
+import { handleError, handleNotFound } from './errors.ts';
+import { createFileStore } from './store/file-store.ts';
+import type { Store } from './store/store.ts';
+import { UpstreamBudget } from './upstream/budget.ts';
+import { createPaymentsClient } from './upstream/payments-client.ts';
+import { createRampClient } from './upstream/ramp-client.ts';
+
+export interface DepsOverrides {
+  store: Store;
+  clock?: Clock;
+}
+
+/** The deps of one app: one upstream budget shared by all ramp calls of this process. */
+export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
+  const clock = overrides.clock ?? systemClock;
+  const budget = new UpstreamBudget({ perSecond: config.upstreamBudget });
+  return {
+    config,
+    clock,
+    store: overrides.store,
+    ramp: createRampClient({
+      apiUrl: config.ramp.apiUrl,
+      widgetUrl: config.ramp.widgetUrl,
+      publicKey: config.ramp.publicKey,
+      secretKey: config.ramp.secretKey,
+      timeoutMs: config.upstreamTimeoutMs,
+      budget,
+      clock,
+    }),
+    // The payments API has no documented rate limit, so it does not spend the ramp budget.
+    payments: createPaymentsClient({
+      apiUrl: config.payments.apiUrl,
+      apiKey: config.payments.apiKey,
+      timeoutMs: config.upstreamTimeoutMs,
+    }),
+  };
+}
+
+export interface Runtime {
+  app: Hono<AppEnv>;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+export async function createRuntime(config: Config): Promise<Runtime> {
+  const store = await createFileStore(config.dataDir);
+  const deps = createDeps(config, { store });
+  const backend = createApp(deps);
+  if (config.mode !== 'sandbox') {
+    return { app: backend, deps, close: () => closeDeps(deps) };
+  }
+  const { createSandbox } = await import('@crypto-checkout/sandbox');
+  const sandbox = createSandbox({
+    baseUrl: `${config.publicUrl}/sandbox`,
+    mountPath: '/sandbox',
+    defaultWebhookUrl: `${config.publicUrl}/api/webhooks/payments`,
+  });
+  // The sandbox is mounted in front so the backend's middleware (CORS, rate limit, body limit) leaves it be.
+  const { Hono } = await import('hono');
+  const app = new Hono<AppEnv>()
+    .get('/sandbox/', (c) => c.redirect('/sandbox', 301))
+    .route('/sandbox', sandbox.app)
+    .route('/', backend);
+  app.onError(handleError);
+  app.notFound(handleNotFound);
+  return { app, deps, close: () => closeDeps(deps) };
+}
+
+async function closeDeps(deps: AppDeps): Promise<void> {
+  await deps.ramp.close();
+  await deps.store.close();
+}

@@ -1,0 +1,35 @@
+/** The Node entry: environment → config → runtime (deps, app, sandbox when no upstream is configured) → serve. */
+import { serve } from '@hono/node-server';
+import { ConfigError, loadConfig } from './config.ts';
+import { createRuntime } from './runtime.ts';
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (error) {
+  // A refused configuration is the operator's to fix: the message names each variable, no stack needed.
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+}
+
+const runtime = await createRuntime(config);
+const server = serve({ fetch: runtime.app.fetch, port: config.port }, (info) => {
+  const base = config.publicUrl;
+  console.log(`crypto-checkout backend listening on port ${info.port}`);
+  console.log(`  API           ${base}/api/  (reference: ${base}/api/docs)`);
+  console.log(`  widget bundle ${base}/widget/crypto-checkout.js`);
+  if (config.mode === 'sandbox') {
+    console.log('  UPSTREAM: the offline SANDBOX (no RAMP_*/PAY_* variables are set); no real money moves.');
+    console.log(`  sandbox       ${base}/sandbox  (controls: ${base}/sandbox/control/)`);
+  } else {
+    console.log(`  UPSTREAM: live — ramp ${config.ramp.apiUrl}, payments ${config.payments.apiUrl}`);
+  }
+  console.log(`  allowed origins ${config.allowedOrigins.join(', ')}`);
+});
+
+const shutdown = () => {
+  server.close();
+  runtime.close().finally(() => process.exit(0));
+};
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);

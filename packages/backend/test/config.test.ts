@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+const live = {
+  RAMP_API_URL: 'https://ramp.example',
+  RAMP_WIDGET_URL: 'https://ramp.example',
+  RAMP_PUBLIC_KEY: 'pk_live_x',
+  RAMP_SECRET_KEY: 'sk_live_x',
+  PAY_API_URL: 'https://pay.example',
+  PAY_API_KEY: 'pay_x',
+  PAY_WEBHOOK_SECRET: 'whsec_x',
+  PUBLIC_URL: 'https://checkout.example',
+  ALLOWED_ORIGINS: 'https://shop.example',
+  CHECKOUT_TOKEN_SECRET: 'a-checkout-secret-long-enough',
+  ADMIN_TOKEN: 'an-admin-token-long-enough',
+};
+
+const problemsOf = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error.problems.join('\n');
+  }
+  assert.fail('loadConfig accepted the environment');
+};
+
+describe('config', () => {
+  test('with no upstream variable it runs on the sandbox mounted under PUBLIC_URL', () => {
+    const config = loadConfig({ PORT: '9000' });
+    assert.equal(config.mode, 'sandbox');
+    assert.equal(config.ramp.apiUrl, 'http://localhost:9000/sandbox/ramp');
+    assert.match(config.ramp.publicKey, /^pk_sandbox_/);
+    assert.equal(config.upstreamBudget, 90);
+    assert.equal(config.upstreamTimeoutMs, 10_000);
+  });
+
+  test('with all upstream variables it runs live', () => {
+    assert.equal(loadConfig(live).mode, 'live');
+  });
+
+  test('with some but not all upstream variables it refuses, naming each missing one', () => {
+    const problems = problemsOf({ RAMP_API_URL: 'https://ramp.example', PAY_API_KEY: 'pay_x' });
+    for (const name of [
+      'RAMP_WIDGET_URL',
+      'RAMP_PUBLIC_KEY',
+      'RAMP_SECRET_KEY',
+      'PAY_API_URL',
+      'PAY_WEBHOOK_SECRET',
+    ]) {
+      assert.match(problems, new RegExp(name));
+    }
+    assert.doesNotMatch(problems, /RAMP_API_URL is missing/);
+  });
+
+  test('a bad MARKUP is named', () => {
+    assert.match(problemsOf({ ...live, MARKUP: '7' }), /MARKUP.*between 0 and 5/);
+    assert.match(problemsOf({ ...live, MARKUP: 'lots' }), /MARKUP/);
+  });
+
+  test('a bad budget or timeout is named', () => {
+    assert.match(problemsOf({ UPSTREAM_BUDGET: '0' }), /UPSTREAM_BUDGET/);
+    assert.match(problemsOf({ UPSTREAM_TIMEOUT_MS: 'soon' }), /UPSTREAM_TIMEOUT_MS/);
+  });
+});

@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createApp } from '../src/app.ts';
+import { allowedOrigin, json, type Stack, startStack } from './support.ts';
+
+describe('hardening', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(() => stack.close());
+
+  test('CORS only for allowed origins, and never on webhooks or admin', async () => {
+    const allowed = await stack.api('/api/catalog?country=DE', { headers: { origin: allowedOrigin } });
+    assert.equal(allowed.headers.get('access-control-allow-origin'), allowedOrigin);
+    const preflight = await stack.api('/api/quotes/buy', {
+      method: 'OPTIONS',
+      headers: {
+        origin: allowedOrigin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    assert.equal(preflight.headers.get('access-control-allow-origin'), allowedOrigin);
+    const foreign = await stack.api('/api/catalog?country=DE', {
+      headers: { origin: 'https://evil.example' },
+    });
+    assert.equal(foreign.status, 403);
+    assert.equal(foreign.headers.get('access-control-allow-origin'), null);
+    assert.equal((await json<{ error: { code: string } }>(foreign)).error.code, 'FORBIDDEN');
+    const foreignPreflight = await stack.api('/api/orders', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    assert.equal(foreignPreflight.headers.get('access-control-allow-origin'), null);
+    const webhook = await stack.api('/api/webhooks/payments', {
+      method: 'OPTIONS',
+      headers: { origin: allowedOrigin, 'access-control-request-method': 'POST' },
+    });
+    assert.equal(webhook.headers.get('access-control-allow-origin'), null);
+    const admin = await stack.api('/api/admin/orders', { headers: { origin: allowedOrigin } });
+    assert.equal(admin.headers.get('access-control-allow-origin'), null);
+  });
+
+  test('request ids are echoed and carried by errors; security headers are set', async () => {
+    const response = await stack.api('/api/products/nope', { headers: { 'x-request-id': 'test-req-123' } });
+    assert.equal(response.status, 404);
+    assert.equal(response.headers.get('x-request-id'), 'test-req-123');
+    assert.equal((await json<{ error: { requestId: string } }>(response)).error.requestId, 'test-req-123');
+    assert.equal(response.headers.get('x-frame-options'), 'DENY');
+    assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(response.headers.get('cross-origin-resource-policy'), 'cross-origin');
+  });
+
+  test('a body over the limit is 413 in the envelope', async () => {
+    const response = await stack.api('/api/quotes/buy', {
+      method: 'POST',
+      json: { paymentMethod: 'creditcard', padding: 'x'.repeat(20_000) },
+    });
+    assert.equal(response.status, 413);
+    assert.equal((await json<{ error: { code: string } }>(response)).error.code, 'PAYLOAD_TOO_LARGE');
+  });
+
+  test('a client over its rate limit gets 429 RATE_LIMITED with Retry-After', async () => {
+    const limited = await startStack({ env: { RATE_LIMIT_PER_MINUTE: '5' } });
+    try {
+      const statuses: number[] = [];
+      let last: Response | undefined;
+      for (let i = 0; i < 7; i += 1) {
+        last = await limited.api('/api/products');
+        statuses.push(last.status);
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
+      assert.ok(Number(last?.headers.get('retry-after')) >= 1);
+      assert.equal((await json<{ error: { code: string } }>(last as Response)).error.code, 'RATE_LIMITED');
+      // Webhooks are not limited per IP.
+      const webhook = await limited.api('/api/webhooks/payments', { method: 'POST', json: {} });
+      assert.notEqual(webhook.status, 429);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('no secret in any response body or header', async () => {
+    const secrets = [
+      stack.config.ramp.secretKey,
+      stack.config.payments.apiKey,
+      stack.config.payments.webhookSecret,
+    ];
+    const calls: Array<[string, RequestInit & { json?: unknown }]> = [
+      ['/api/catalog?country=DE', {}],
+      ['/api/products', {}],
+      ['/api/openapi.json', {}],
+      ['/api/docs', {}],
+      ['/healthz', {}],
+      [
+        '/api/quotes/buy',
+        {
+          method: 'POST',
+          json: { paymentMethod: 'creditcard', country: 'DE', fiat: 'EUR', crypto: 'ETH', fiatAmount: '40' },
+        },
+      ],
+      [
+        '/api/quotes/sell',
+        {
+          method: 'POST',
+          json: {
+            payoutMethod: 'bank-transfer',
+            country: 'DE',
+            fiat: 'EUR',
+            crypto: 'ETH',
+            cryptoAmount: '0.02',
+          },
+        },
+      ],
+      [
+        '/api/ramp-sessions',
+        {
+          method: 'POST',
+          json: {
+            side: 'buy',
+            fiat: 'EUR',
+            crypto: 'ETH',
+            walletAddress: '0x000000000000000000000000000000000000dEaD',
+          },
+        },
+      ],
+      ['/api/quotes/buy', { method: 'POST', json: { nonsense: true } }],
+    ];
+    await stack.control('POST', '/faults', { route: '/ramp/api/v1/merchant/sell/pricing', status: 500 });
+    calls.push([
+      '/api/quotes/sell',
+      {
+        method: 'POST',
+        json: { payoutMethod: 'bank-transfer', country: 'DE', fiat: 'EUR', crypto: 'ETH', fiatAmount: '55' },
+      },
+    ]);
+    try {
+      for (const [path, init] of calls) {
+        const response = await stack.api(path, init);
+        const text = `${[...response.headers.entries()].join('\n')}\n${await response.text()}`;
+        for (const secret of secrets) assert.ok(!text.includes(secret), `${path} leaks a secret`);
+        assert.doesNotMatch(text, /sk_sandbox|pay_sandbox|whsec_/, path);
+      }
+    } finally {
+      await stack.control('DELETE', '/faults');
+    }
+  });
+
+  test('openapi.json lists every route of the app', async () => {
+    const document = await json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>(
+      await stack.api('/api/openapi.json'),
+    );
+    assert.equal(document.openapi, '3.1.0');
+    const app = createApp(stack.deps);
+    const routes = app.routes
+      .filter((route) => route.method !== 'ALL' && !route.path.endsWith('*'))
+      .map(
+        (route) =>
+          `${route.method.toLowerCase()} ${route.path.replace(/:([A-Za-z]+)/g, '{$1}').replace(/\/$/, '') || '/'}`,
+      );
+    assert.ok(routes.length > 15);
+    for (const route of new Set(routes)) {
+      const [method, path] = route.split(' ') as [string, string];
+      assert.ok(document.paths[path]?.[method], `${route} is documented`);
+    }
+    const quote = document.paths['/api/quotes/buy']?.['post'] as {
+      requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+    };
+    assert.ok(
+      quote.requestBody.content['application/json']?.schema.properties['fiatAmount'],
+      'built from the zod schema',
+    );
+    const docs = await stack.api('/api/docs');
+    assert.equal(docs.status, 200);
+    assert.match(await docs.text(), /\/api\/quotes\/buy/);
+  });
+
+  test('product images are served locally; the widget bundle answers 200 or a 404 envelope', async () => {
+    const { products } = await json<{ products: Array<{ image: string }> }>(await stack.api('/api/products'));
+    assert.equal(products.length, 6);
+    for (const product of products)
+      assert.ok(product.image.startsWith(`${stack.backendUrl}/api/products/images/`));
+    const image = await fetch(products[0]?.image ?? '');
+    assert.equal(image.status, 200);
+    assert.equal(image.headers.get('content-type'), 'image/svg+xml');
+    const traversal = await stack.api('/api/products/images/..%2Fproducts.json');
+    assert.notEqual(traversal.status, 200);
+    const bundle = await stack.api('/widget/crypto-checkout.js', { headers: { 'accept-encoding': 'gzip' } });
+    if (bundle.status === 200) {
+      assert.ok(bundle.headers.get('etag'));
+      assert.match(bundle.headers.get('cache-control') ?? '', /max-age=/);
+      const again = await stack.api('/widget/crypto-checkout.js', {
+        headers: { 'if-none-match': bundle.headers.get('etag') ?? '' },
+      });
+      assert.equal(again.status, 304);
+    } else {
+      assert.equal(bundle.status, 404);
+      assert.equal((await json<{ error: { code: string } }>(bundle)).error.code, 'NOT_FOUND');
+    }
+  });
+});

@@ -1,0 +1,241 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { json, type Stack, startStack } from './support.ts';
+
+interface Quote {
+  side: string;
+  input: string;
+  estimate: boolean;
+  fiat: { currency: string; amount: string; total: string };
+  crypto: { currency: string; amount: string };
+  rate: string;
+  fees: { processing: string; network: string; markup: string; total: string; currency: string };
+  paymentMethod: string;
+  paymentGroup: string;
+  pricedAt: string;
+  expiresAt: string;
+}
+interface ErrorBody {
+  error: {
+    code: string;
+    message: string;
+    requestId: string;
+    issues?: Array<{ path: string }>;
+    details?: Record<string, string>;
+  };
+}
+
+const buy = (extra: Record<string, unknown> = {}) => ({
+  paymentMethod: 'creditcard',
+  country: 'DE',
+  fiat: 'EUR',
+  crypto: 'ETH',
+  fiatAmount: '100.00',
+  ...extra,
+});
+
+describe('POST /api/quotes', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ env: { MARKUP: '1' } });
+  });
+  after(() => stack.close());
+  beforeEach(() => stack.control('DELETE', '/faults'));
+
+  const quote = (side: 'buy' | 'sell', body: unknown, headers: Record<string, string> = {}) =>
+    stack.api(`/api/quotes/${side}`, { method: 'POST', json: body, headers });
+
+  test('buy by fiat amount: amounts as decimal strings, fees broken down, markup from MARKUP', async () => {
+    const response = await quote('buy', buy());
+    assert.equal(response.status, 200);
+    const body = await json<Quote>(response);
+    assert.equal(body.side, 'buy');
+    assert.equal(body.input, 'fiat');
+    assert.equal(body.estimate, false);
+    assert.equal(body.fiat.amount, '100.00');
+    assert.equal(body.fees.markup, '1.00', 'MARKUP=1 is 1% of 100');
+    assert.equal(Number(body.fiat.total), 100 + Number(body.fees.processing) + Number(body.fees.markup));
+    assert.match(body.crypto.amount, /^0\.\d+$/);
+    assert.ok(Number(body.rate) > 1000);
+    assert.equal(body.paymentGroup, 'creditcard');
+    assert.ok(Date.parse(body.expiresAt) > Date.parse(body.pricedAt));
+  });
+
+  test('buy by crypto amount', async () => {
+    const body = await json<Quote>(await quote('buy', buy({ fiatAmount: undefined, cryptoAmount: '0.05' })));
+    assert.equal(body.input, 'crypto');
+    assert.equal(body.crypto.amount, '0.05');
+    assert.ok(Number(body.fiat.amount) > 100);
+  });
+
+  test('sell by fiat amount, and by crypto amount (derived, an estimate)', async () => {
+    const byFiat = await json<Quote>(
+      await quote('sell', {
+        payoutMethod: 'bank-transfer',
+        country: 'DE',
+        fiat: 'EUR',
+        crypto: 'ETH',
+        fiatAmount: '200',
+      }),
+    );
+    assert.equal(byFiat.side, 'sell');
+    assert.equal(byFiat.estimate, false);
+    assert.equal(byFiat.fiat.amount, '200.00');
+    assert.ok(Number(byFiat.fiat.total) < 200, 'received after fees');
+    const byCrypto = await json<Quote>(
+      await quote('sell', {
+        payoutMethod: 'bank-transfer',
+        country: 'DE',
+        fiat: 'EUR',
+        crypto: 'ETH',
+        cryptoAmount: '0.1',
+      }),
+    );
+    assert.equal(byCrypto.input, 'crypto');
+    assert.equal(byCrypto.estimate, true);
+    assert.equal(byCrypto.crypto.amount, '0.1');
+    const worth = 0.1 * Number(byCrypto.rate);
+    assert.ok(Math.abs(Number(byCrypto.fiat.amount) - worth) < 0.02, `${byCrypto.fiat.amount} ≈ ${worth}`);
+  });
+
+  test('a client-sent markup or price changes nothing', async () => {
+    const plain = await json<Quote>(await quote('buy', buy({ fiatAmount: '150.00' })));
+    const forged = await json<Quote>(
+      await quote('buy', buy({ fiatAmount: '150.00', markup: 0, price: '0.01', fees: { markup: '0' } })),
+    );
+    assert.equal(forged.fees.markup, plain.fees.markup);
+    assert.equal(forged.fiat.total, plain.fiat.total);
+    assert.equal(forged.rate, plain.rate);
+  });
+
+  test('limits are refused before any upstream call', async () => {
+    await quote('buy', buy({ fiatAmount: '50' })); // warm the catalog
+    const before = stack.deps.ramp.budgetStats().granted;
+    const low = await quote('buy', buy({ fiatAmount: '2' }));
+    assert.equal(low.status, 422);
+    const lowBody = await json<ErrorBody>(low);
+    assert.equal(lowBody.error.code, 'AMOUNT_TOO_LOW');
+    assert.equal(lowBody.error.details?.['currency'], 'EUR');
+    assert.equal(lowBody.error.details?.['min'], '7.00');
+    const high = await quote('buy', buy({ fiatAmount: '250000' }));
+    assert.equal((await json<ErrorBody>(high)).error.code, 'AMOUNT_TOO_HIGH');
+    const sellLow = await quote('sell', {
+      payoutMethod: 'bank-transfer',
+      country: 'DE',
+      fiat: 'EUR',
+      crypto: 'ETH',
+      fiatAmount: '1',
+    });
+    assert.equal((await json<ErrorBody>(sellLow)).error.code, 'AMOUNT_TOO_LOW');
+    assert.equal(stack.deps.ramp.budgetStats().granted, before, 'no upstream call was made');
+  });
+
+  test('a method the country does not offer, or a fiat it does not take', async () => {
+    const pix = await quote('buy', buy({ paymentMethod: 'pix' }));
+    assert.equal(pix.status, 422);
+    assert.equal((await json<ErrorBody>(pix)).error.code, 'METHOD_UNAVAILABLE');
+    const fiat = await quote('buy', buy({ fiat: 'BRL' }));
+    assert.equal((await json<ErrorBody>(fiat)).error.code, 'METHOD_UNAVAILABLE');
+  });
+
+  test('validation failures are 422 with the field issues', async () => {
+    const both = await json<ErrorBody>(await quote('buy', buy({ cryptoAmount: '1' })));
+    assert.equal(both.error.code, 'VALIDATION_FAILED');
+    const negative = await json<ErrorBody>(await quote('buy', buy({ fiatAmount: '-5' })));
+    assert.deepEqual(
+      negative.error.issues?.map((issue) => issue.path),
+      ['fiatAmount'],
+    );
+    const missing = await json<ErrorBody>(await quote('buy', { fiatAmount: '10' }));
+    assert.ok((missing.error.issues ?? []).length >= 3);
+    const notJson = await stack.api('/api/quotes/buy', {
+      method: 'POST',
+      body: '{oops',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(notJson.status, 400);
+  });
+
+  test('identical concurrent quotes are joined into one upstream call', async () => {
+    const before = stack.deps.ramp.budgetStats().granted;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => quote('buy', buy({ fiatAmount: '123.45' }))),
+    );
+    assert.ok(answers.every((answer) => answer.status === 200));
+    assert.equal(stack.deps.ramp.budgetStats().granted - before, 1);
+  });
+
+  test('upstream faults map to 502, 504 and 503', async () => {
+    const pricing = '/ramp/api/v1/merchant/pricing';
+    const cases: Array<[Record<string, unknown>, number, string]> = [
+      [{ status: 500 }, 502, 'UPSTREAM_ERROR'],
+      [{ status: 200, body: 'malformed' }, 502, 'UPSTREAM_ERROR'],
+      [{ body: 'html403' }, 502, 'UPSTREAM_ERROR'],
+      [{ status: 400 }, 502, 'QUOTE_UNAVAILABLE'],
+      [{ status: 429 }, 503, 'UPSTREAM_BUSY'],
+    ];
+    let amount = 60;
+    for (const [fault, status, code] of cases) {
+      await stack.control('POST', '/faults', { route: pricing, ...fault });
+      amount += 1; // a fresh amount each time, so no cached quote answers
+      const response = await quote('buy', buy({ fiatAmount: String(amount) }));
+      assert.equal(response.status, status, JSON.stringify(fault));
+      const body = await json<ErrorBody>(response);
+      assert.equal(body.error.code, code, JSON.stringify(fault));
+      assert.doesNotMatch(
+        body.error.message,
+        /Injected fault|<html|cdn-cgi/i,
+        'upstream bodies are not echoed',
+      );
+      if (status === 503) assert.ok(Number(response.headers.get('retry-after')) >= 1);
+      await stack.control('DELETE', '/faults');
+    }
+    // A retried read survives one transient failure.
+    await stack.control('POST', '/faults', { route: pricing, status: 503, times: 1 });
+    assert.equal((await quote('buy', buy({ fiatAmount: '77' }))).status, 200);
+  });
+
+  test('a slow upstream is a 504', async () => {
+    const slow = await startStack({ env: { UPSTREAM_TIMEOUT_MS: '300' } });
+    try {
+      await slow.control('POST', '/faults', { route: '/ramp/api/v1/merchant/pricing', latencyMs: 1500 });
+      const response = await slow.api('/api/quotes/buy', { method: 'POST', json: buy() });
+      assert.equal(response.status, 504);
+      assert.equal((await json<ErrorBody>(response)).error.code, 'UPSTREAM_TIMEOUT');
+    } finally {
+      await slow.control('DELETE', '/faults');
+      await slow.close();
+    }
+  });
+});
+
+describe('the upstream budget under a burst', () => {
+  test('budget 5/s, 30 concurrent distinct quotes: some 503 with Retry-After, never over budget', async () => {
+    const stack = await startStack({ env: { UPSTREAM_BUDGET: '5' } });
+    try {
+      await stack.api('/api/catalog?country=DE');
+      await new Promise((resolve) => setTimeout(resolve, 1100)); // let the catalog calls leave the window
+      const started = Date.now();
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, index) =>
+          stack.api('/api/quotes/buy', { method: 'POST', json: buy({ fiatAmount: String(20 + index) }) }),
+        ),
+      );
+      const statuses = answers.map((answer) => answer.status);
+      const busy = answers.filter((answer) => answer.status === 503);
+      assert.ok(statuses.filter((status) => status === 200).length >= 5, statuses.join(','));
+      assert.ok(busy.length > 0, statuses.join(','));
+      for (const answer of busy) assert.ok(Number(answer.headers.get('retry-after')) >= 1);
+      assert.ok(
+        statuses.every((status) => status === 200 || status === 503),
+        statuses.join(','),
+      );
+      const stats = stack.deps.ramp.budgetStats();
+      assert.ok(stats.maxInWindow <= 5, `max ${stats.maxInWindow} in a window`);
+      assert.equal(stats.throttledByUpstream, 0);
+      assert.ok(Date.now() - started < 3000, 'nobody waits long');
+    } finally {
+      await stack.close();
+    }
+  });
+});

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { allowedOrigin, json, type Stack, startStack } from './support.ts';
+
+interface Session {
+  url: string;
+  origin: string;
+}
+
+describe('POST /api/ramp-sessions', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(() => stack.close());
+
+  const session = (body: Record<string, unknown>) =>
+    stack.api('/api/ramp-sessions', { method: 'POST', json: body });
+  const wallet = '0x000000000000000000000000000000000000dEaD';
+
+  test('a buy URL the sandbox widget accepts; a tampered one it refuses', async () => {
+    const response = await session({
+      side: 'buy',
+      method: 'creditcard',
+      country: 'DE',
+      fiat: 'EUR',
+      crypto: 'USDC_BASE',
+      fiatAmount: '50',
+      walletAddress: wallet,
+      returnUrl: `${allowedOrigin}/thanks?x=1`,
+    });
+    assert.equal(response.status, 200);
+    const body = await json<Session>(response);
+    assert.equal(body.origin, new URL(stack.sandboxUrl).origin);
+    const url = new URL(body.url);
+    assert.equal(url.pathname, '/ramp/');
+    assert.equal(url.searchParams.get('apiKey'), stack.config.ramp.publicKey);
+    assert.equal(url.searchParams.get('baseCurrencyAmount'), '50.00');
+    assert.equal(url.searchParams.get('responseUrl'), `${stack.backendUrl}/api/webhooks/ramp`);
+    assert.ok(body.url.includes('&signature='));
+    assert.ok(body.url.lastIndexOf('&signature=') > body.url.lastIndexOf('&responseUrl='), 'signature last');
+    assert.equal((await fetch(body.url)).status, 200);
+    const tampered = body.url.replace('baseCurrencyAmount=50.00', 'baseCurrencyAmount=5000.00');
+    assert.equal((await fetch(tampered)).status, 403);
+  });
+
+  test('a sell URL the sandbox widget accepts', async () => {
+    const body = await json<Session>(
+      await session({
+        side: 'sell',
+        method: 'bank-transfer',
+        country: 'DE',
+        fiat: 'EUR',
+        crypto: 'ETH',
+        cryptoAmount: '0.05',
+      }),
+    );
+    assert.equal(new URL(body.url).pathname, '/ramp/sell');
+    assert.equal((await fetch(body.url)).status, 200);
+  });
+
+  test('a foreign returnUrl, a missing wallet, an unavailable method are refused', async () => {
+    const base = { side: 'buy', fiat: 'EUR', crypto: 'ETH', country: 'DE', walletAddress: wallet };
+    const foreign = await session({ ...base, returnUrl: 'https://evil.example/steal' });
+    assert.equal(foreign.status, 422);
+    assert.equal((await json<{ error: { code: string } }>(foreign)).error.code, 'RETURN_URL_NOT_ALLOWED');
+    const noWallet = await session({ ...base, walletAddress: undefined });
+    assert.equal((await json<{ error: { code: string } }>(noWallet)).error.code, 'VALIDATION_FAILED');
+    const pix = await session({ ...base, method: 'pix' });
+    assert.equal((await json<{ error: { code: string } }>(pix)).error.code, 'METHOD_UNAVAILABLE');
+  });
+});

@@ -1,0 +1,85 @@
+/** Ramp API throttling and injected faults over real HTTP. */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { json, type RunningSandbox, startSandbox } from './support.ts';
+
+let sandbox: RunningSandbox;
+let api: string;
+before(async () => {
+  sandbox = await startSandbox();
+  api = `${sandbox.baseUrl}/ramp/api/v1/merchant`;
+});
+after(() => sandbox.close());
+beforeEach(async () => {
+  await json(`${sandbox.baseUrl}/control/reset`, { method: 'POST' });
+});
+
+const supported = (key?: string) => fetch(`${api}/get_supported${key ? `?api_key=${key}` : ''}`);
+
+test('more than rampRateLimit requests in a second get 429 with Retry-After, per merchant', async () => {
+  await json(`${sandbox.baseUrl}/control/settings`, { method: 'PATCH', body: { rampRateLimit: 5 } });
+  const responses = await Promise.all(Array.from({ length: 8 }, () => supported('pk_sandbox_busy')));
+  const statuses = responses.map((r) => r.status).sort();
+  assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429, 429]);
+  const throttled = responses.find((r) => r.status === 429)!;
+  assert.deepEqual(await throttled.json(), { success: false, message: 'Too many requests' });
+  assert.ok(Number(throttled.headers.get('retry-after')) >= 1);
+  await Promise.all(responses.filter((r) => r !== throttled).map((r) => r.body?.cancel()));
+
+  assert.equal((await supported('pk_sandbox_quiet')).status, 200, 'another merchant has its own budget');
+  assert.equal((await supported()).status, 200, 'so do anonymous callers');
+  const pricing = await json(`${api}/pricing`, { body: { api_key: 'pk_sandbox_busy' } });
+  assert.equal(pricing.status, 429, 'the limit covers every /merchant/ endpoint, POSTs too');
+
+  await sleep(1050);
+  assert.equal((await supported('pk_sandbox_busy')).status, 200, 'the window moves on');
+});
+
+test('the default limit is 100 per second', async () => {
+  const responses = await Promise.all(Array.from({ length: 103 }, () => supported('pk_sandbox_default')));
+  assert.equal(responses.filter((r) => r.status === 429).length, 3);
+  await Promise.all(responses.map((r) => r.body?.cancel()));
+});
+
+test('pk_sandbox_ratelimited is always throttled', async () => {
+  const response = await supported('pk_sandbox_ratelimited');
+  assert.equal(response.status, 429);
+  assert.equal(response.headers.get('retry-after'), '1');
+  const quote = await json(`${api}/pricing`, {
+    body: {
+      api_key: 'pk_sandbox_ratelimited',
+      payment_method: 'creditcard',
+      region: 'DE',
+      fiat_amount: 50,
+      crypto_currency: 'BTC',
+    },
+  });
+  assert.equal(quote.status, 429);
+});
+
+test('faults injected on a ramp route: a status once, then an HTML challenge, then normal again', async () => {
+  const body = {
+    api_key: 'pk_sandbox_f',
+    payment_method: 'creditcard',
+    region: 'DE',
+    fiat_amount: 50,
+    crypto_currency: 'BTC',
+  };
+  const rule = await json(`${sandbox.baseUrl}/control/faults`, {
+    body: { route: '/ramp/api/v1/merchant/pricing', status: 503, times: 1 },
+  });
+  assert.equal(rule.status, 200);
+  const failed = await json<{ success: boolean }>(`${api}/pricing`, { body });
+  assert.equal(failed.status, 503);
+  assert.equal(failed.body.success, false);
+  assert.equal((await json(`${api}/pricing`, { body })).status, 200, 'times: 1 applies once');
+
+  await json(`${sandbox.baseUrl}/control/faults`, {
+    body: { route: '/ramp/api/v1/merchant/*', body: 'html403', times: 1 },
+  });
+  const challenge = await fetch(`${api}/get_supported`);
+  assert.equal(challenge.status, 403);
+  assert.match(await challenge.text(), /cdn-cgi\/challenge-platform/);
+  assert.equal((await supported()).status, 200);
+});

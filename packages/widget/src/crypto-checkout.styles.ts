@@ -1,0 +1,74 @@
+import { css } from 'lit';
+
+// Public tokens (--checkout-*) are read once into private --_* variables; light-dark() picks the theme's default.
+export const styles = css`
+  :host { display: block; }
+  :host([hidden]), [hidden] { display: none !important; }
+  .base {
+    --_accent: var(--checkout-accent, #4f46e5);
+    --_radius: var(--checkout-radius, 10px);
+    --_font: var(--checkout-font-family, system-ui, sans-serif);
+    --_surface: var(--checkout-surface, light-dark(#fff, #18181b));
+    --_text: var(--checkout-text, light-dark(#18181b, #f4f4f5));
+    --_danger: var(--checkout-danger, light-dark(#b42318, #ff9b8f));
+    --_line: color-mix(in srgb, var(--_text) 30%, transparent);
+    --_r: calc(var(--_radius) * 0.6);
+    color-scheme: light;
+    font: 15px/1.45 var(--_font);
+    color: var(--_text);
+    background: var(--_surface);
+    border-radius: var(--_radius);
+    padding: 16px;
+  }
+  .dark { color-scheme: dark; }
+  .auto { color-scheme: light dark; }
+  .base, form, .form, .deposit, fieldset, .skeleton { display: grid; gap: 12px; margin: 0; }
+  .row { display: grid; grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 12px; }
+  .field { display: grid; gap: 4px; position: relative; }
+  label, legend { font-size: 13px; font-weight: 600; }
+  input, select, button { font: inherit; color: inherit; box-sizing: border-box; min-height: 40px; border-radius: var(--_r); }
+  input, select { width: 100%; padding: 8px 10px; background: var(--_surface); border: 1px solid var(--_line); }
+  [aria-invalid='true'] { border-color: var(--_danger); }
+  button { cursor: pointer; padding: 8px 14px; border: 1px solid var(--_line); background: none; }
+  .primary { background: var(--_accent); border-color: var(--_accent); color: #fff; font-weight: 600; }
+  button:disabled { opacity: 0.55; cursor: not-allowed; }
+  :focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
+  fieldset { border: 0; padding: 0; gap: 6px; }
+  .method, [role='option'] { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-radius: var(--_r); }
+  .method { flex-wrap: wrap; border: 1px solid var(--_line); font-weight: 400; }
+  .method:has(:checked), [aria-selected='true'] { outline: 2px solid var(--_accent); }
+  .method input { width: auto; min-height: 0; margin: 0; accent-color: var(--_accent); }
+  small, .fresh, .desc { font-size: 13px; margin: 0; }
+  .method small, .net { margin-inline-start: auto; }
+  .combo-input, .copy, .error, .status, .product { display: flex; align-items: center; gap: 8px; }
+  [role='listbox'] { position: absolute; z-index: 2; top: 100%; inset-inline: 0; max-height: 240px; overflow: auto; margin: 4px 0 0; padding: 4px; list-style: none; background: var(--_surface); border: 1px solid var(--_line); border-radius: var(--_r); box-shadow: 0 8px 24px #0003; }
+  [role='option'] { cursor: pointer; }
+  .net { font-size: 12px; padding: 0 6px; border: 1px solid var(--_line); border-radius: 99px; }
+  .msg:empty { display: none; }
+  .msg, .error { color: var(--_danger); margin: 0; }
+  .error, .status { justify-content: space-between; }
+  p { margin: 0; }
+  dl { margin: 0; display: grid; gap: 2px; }
+  dl div { display: flex; justify-content: space-between; gap: 8px; }
+  dd { margin: 0; font-variant-numeric: tabular-nums; }
+  dl div:last-child, .name, .price { font-weight: 700; }
+  .product > div { flex: 1; }
+  .product img, .qr, iframe { border-radius: var(--_r); object-fit: cover; }
+  .status { padding: 10px 12px; border: 1px solid var(--_line); border-radius: var(--_r); }
+  .expired, .failed, .underpaid { border-color: var(--_danger); }
+  .paid, .overpaid { border-color: var(--_accent); }
+  .copy input, #memo { font: 13px ui-monospace, monospace; }
+  .qr { justify-self: center; background: #fff; padding: 8px; }
+  .skeleton { gap: 8px; }
+  .skeleton i { height: 40px; border-radius: var(--_r); background: var(--_line); animation: pulse 1.2s ease-in-out infinite alternate; }
+  @keyframes pulse { to { opacity: 0.4; } }
+  .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  iframe { width: 100%; height: 560px; border: 0; background: #fff; }
+  dialog { width: min(600px, 100vw - 24px); padding: 8px; border: 0; border-radius: var(--_radius); background: var(--_surface); color: var(--_text); }
+  dialog::backdrop { background: #0009; }
+  .bar { display: flex; justify-content: flex-end; }
+  .close { font-size: 20px; line-height: 1; }
+  .fallback { margin-top: 8px; text-align: center; }
+  a { color: inherit; }
+  @media (prefers-reduced-motion: reduce) { * { animation: none !important; transition: none !important; } }
+`;

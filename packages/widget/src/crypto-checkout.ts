@@ -1,0 +1,870 @@
+import { Task, TaskStatus } from '@lit/task';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import {
+  ApiError,
+  createDepositAddress,
+  createOrder,
+  createRampSession,
+  getCatalog,
+  getProduct,
+  verifyToken,
+} from './api/client.ts';
+import type { Catalog, Crypto, Method, Order, OrderStatus, OrderView, Product, Quote } from './api/types.ts';
+import { type Display, FrameController, type FrameMessage } from './controllers/frame-controller.ts';
+import { OrderStatusController } from './controllers/order-status-controller.ts';
+import { QuoteController, type QuoteRequest } from './controllers/quote-controller.ts';
+import { styles } from './crypto-checkout.styles.ts';
+import {
+  CheckoutCloseEvent,
+  type CheckoutCompleteDetail,
+  CheckoutCompleteEvent,
+  CheckoutErrorEvent,
+  type CheckoutMode,
+  CheckoutOrderEvent,
+  CheckoutQuoteEvent,
+  CheckoutReadyEvent,
+  CheckoutStatusEvent,
+} from './events.ts';
+import { formatAgo, formatCrypto, formatMoney, parseAmount, toInputValue } from './internal/format.ts';
+import { checkLimits, type LimitBreach } from './internal/limits.ts';
+import { errorKey, type MessageKey, msg } from './internal/messages.ts';
+
+type Theme = 'light' | 'dark' | 'auto';
+
+const STATUSES: OrderStatus[] = [
+  'pending',
+  'awaiting_payment',
+  'underpaid',
+  'paid',
+  'overpaid',
+  'expired',
+  'failed',
+];
+
+/** The error a failed call turns into: the backend's code, or INTERNAL for anything else. */
+const toApiError = (e: unknown): ApiError =>
+  e instanceof ApiError ? e : new ApiError('INTERNAL', String(e));
+
+/** A key a double click cannot split: one per payment attempt. */
+function newKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(
+    '',
+  );
+}
+
+/**
+ * An embeddable crypto checkout: buy or sell crypto through a ramp, pay for a product with crypto, or show a
+ * customer's permanent deposit address. It talks only to the merchant's backend (`api`) and never holds a key.
+ *
+ * @summary Buy, sell, pay or deposit crypto, with one element.
+ *
+ * @fires {CheckoutReadyEvent} checkout-ready - The catalog or product has loaded.
+ * @fires {CheckoutQuoteEvent} checkout-quote - A new quote is shown; `detail` is the backend's quote.
+ * @fires {CheckoutOrderEvent} checkout-order - An order or ramp session was created; its page is being shown.
+ * @fires {CheckoutStatusEvent} checkout-status - The order's status changed.
+ * @fires {CheckoutCompleteEvent} checkout-complete - The checkout ended; cancelable (stays instead of going to `return-url`).
+ * @fires {CheckoutErrorEvent} checkout-error - Something failed: `{ code, message, retryable }`.
+ * @fires {CheckoutCloseEvent} checkout-close - The modal was closed.
+ *
+ * @csspart base - The wrapper of everything.
+ * @csspart form - The form of the current mode.
+ * @csspart quote - The quote: rate, fees, total and freshness.
+ * @csspart button - The main action button.
+ * @csspart status - The order status and outcome.
+ * @csspart frame - The iframe showing the payment or ramp page.
+ * @csspart dialog - The modal dialog around the frame.
+ *
+ * @cssprop [--checkout-accent=#4f46e5] - Buttons, focus rings and selection.
+ * @cssprop [--checkout-radius=10px] - Corner radius.
+ * @cssprop [--checkout-font-family=system-ui, sans-serif] - Font.
+ * @cssprop [--checkout-surface=#fff] - Background (dark theme: #18181b).
+ * @cssprop [--checkout-text=#18181b] - Text colour (dark theme: #f4f4f5).
+ * @cssprop [--checkout-danger=#b42318] - Errors and limit messages (dark theme: #ff9b8f).
+ */
+export class CryptoCheckout extends LitElement {
+  static override styles = styles;
+  static override properties = {
+    api: {},
+    mode: {},
+    product: {},
+    checkoutToken: { attribute: 'checkout-token' },
+    customerToken: { attribute: 'customer-token' },
+    fiat: {},
+    crypto: {},
+    amount: {},
+    country: {},
+    paymentMethod: { attribute: 'payment-method' },
+    payoutMethod: { attribute: 'payout-method' },
+    walletAddress: { attribute: 'wallet-address' },
+    display: {},
+    returnUrl: { attribute: 'return-url' },
+    locale: {},
+    theme: { reflect: true },
+    _fiatText: { state: true },
+    _cryptoText: { state: true },
+    _input: { state: true },
+    _query: { state: true },
+    _comboOpen: { state: true },
+    _active: { state: true },
+    _chain: { state: true },
+    _busy: { state: true },
+    _actionError: { state: true },
+    _order: { state: true },
+    _outcome: { state: true },
+    _copied: { state: true },
+  };
+
+  /** Base URL of the merchant's backend API. */
+  api = '/api';
+  /** What the element does: `buy`, `sell`, `pay` or `deposit`. */
+  mode: CheckoutMode = 'pay';
+  /** Product id to pay for (pay mode). */
+  product = '';
+  /** A merchant-minted checkout token to pay (pay mode); wins over `product`. */
+  checkoutToken = '';
+  /** A merchant-minted customer token (deposit mode). */
+  customerToken = '';
+  /** Fiat currency code; the country's default when empty. Updated when the shopper picks one. */
+  fiat = '';
+  /** Crypto code (`USDC_BASE`) or symbol; the catalog's default when empty. Updated when the shopper picks one. */
+  crypto = '';
+  /** Initial fiat amount, a decimal string (buy, sell). */
+  amount = '';
+  /** ISO country code; the backend guesses it when empty. Updated when the shopper picks one. */
+  country = '';
+  /** Payment method id (buy); the country's default when empty. */
+  paymentMethod = '';
+  /** Payout method id (sell); the country's default when empty. */
+  payoutMethod = '';
+  /** Wallet address passed to the ramp (buy). */
+  walletAddress = '';
+  /** How the payment or ramp page is shown: `inline`, `modal`, `redirect` or `auto`. */
+  display: Display = 'inline';
+  /** Where to go when the checkout ends; `orderId` and `status` are added to it. */
+  returnUrl = '';
+  /** BCP 47 locale for text and numbers; the page's `lang`, else the browser's, when empty. */
+  locale = '';
+  /** Colour scheme: `light`, `dark` or `auto` (follows the system). */
+  theme: Theme = 'light';
+
+  private _fiatText = '';
+  private _cryptoText = '';
+  private _input: 'fiat' | 'crypto' = 'fiat';
+  private _query = '';
+  private _comboOpen = false;
+  private _active = 0;
+  private _chain = '';
+  private _busy = false;
+  private _actionError?: ApiError;
+  private _order?: Order;
+  private _outcome?: string;
+  private _copied = false;
+
+  /** The limit breach or invalid amount found before any request. */
+  private _amountIssue?: LimitBreach | 'invalid';
+  private _payKey?: { key: string; body: string };
+  private _payInFlight?: Promise<void>;
+  private _rampOrderId?: string;
+  private _completed = '';
+
+  private _quotes = new QuoteController(
+    this,
+    (q) => this._onQuote(q),
+    (e) => this._emitError(e),
+  );
+  private _status = new OrderStatusController(this, (v) => this._onStatus(v));
+  private _frame = new FrameController(
+    this,
+    (m) => this._onFrameMessage(m),
+    (url) => this._navigate(url),
+  );
+
+  private _catalog = new Task(this, {
+    task: ([api, mode, country], { signal }) =>
+      mode === 'pay' ? Promise.resolve(undefined) : getCatalog(api, country, signal),
+    args: () => [this.api, this.mode, this.country] as const,
+    onComplete: (c) => {
+      if (c) this.dispatchEvent(new CheckoutReadyEvent({ mode: this.mode, country: c.country }));
+    },
+    onError: (e) => this._emitError(e),
+  });
+
+  private _product = new Task(this, {
+    task: async ([api, mode, id, token], { signal }): Promise<Product | undefined> => {
+      if (mode !== 'pay') return undefined;
+      if (token) return (await verifyToken(api, token, signal)).product;
+      if (id) return getProduct(api, id, signal);
+      throw new ApiError('NOT_FOUND', 'no product or checkout-token');
+    },
+    args: () => [this.api, this.mode, this.product, this.checkoutToken] as const,
+    onComplete: (p) => {
+      if (p) {
+        const { name, price, currency } = p;
+        this.dispatchEvent(new CheckoutReadyEvent({ mode: 'pay', product: { name, price, currency } }));
+      }
+    },
+    onError: (e) => this._emitError(e),
+  });
+
+  private _address = new Task(this, {
+    task: ([api, mode, token, chain], { signal }) =>
+      mode !== 'deposit' || !chain
+        ? Promise.resolve(undefined)
+        : token
+          ? createDepositAddress(api, token, chain, signal)
+          : Promise.reject(new ApiError('TOKEN_INVALID', 'no customer-token')),
+    args: () => [this.api, this.mode, this.customerToken, this._chainId] as const,
+    onError: (e) => this._emitError(e),
+  });
+
+  /** Sends the whole page to `url`. */
+  protected _navigate(url: string): void {
+    location.assign(url);
+  }
+
+  private get _loc(): string {
+    return this.locale || document.documentElement.lang || navigator.language || 'en';
+  }
+
+  private _t(key: MessageKey, arg?: string): string {
+    return msg(this._loc, key, arg);
+  }
+
+  private get _chainId(): string {
+    return this._chain || this._catalog.value?.chains[0]?.id || '';
+  }
+
+  /** `return-url` made absolute (the backend only accepts full URLs on the shop's origins). */
+  private _returnTo(): { returnUrl?: string } {
+    return this.returnUrl ? { returnUrl: new URL(this.returnUrl, location.href).href } : {};
+  }
+
+  private _emitError(e: unknown): void {
+    const err = toApiError(e);
+    const message = this._t(errorKey(err.code));
+    this.dispatchEvent(new CheckoutErrorEvent({ code: err.code, message, retryable: err.retryable }));
+  }
+
+  /** The shopper's effective choices in buy/sell: what they picked, else the catalog's defaults. */
+  private _selection(c: Catalog) {
+    const sell = this.mode === 'sell';
+    const fiat = c.fiats.some((f) => f.code === this.fiat) ? this.fiat : c.defaults.fiat;
+    const find = (code: string) => c.cryptos.find((x) => x.code === code || x.symbol === code);
+    const crypto = find(this.crypto) ?? find(c.defaults.crypto) ?? c.cryptos[0];
+    const methods = (sell ? c.payoutMethods : c.paymentMethods).filter(
+      (m) => !m.currencies.length || m.currencies.includes(fiat),
+    );
+    const byId = (id: string | null) => methods.find((m) => m.id === id);
+    const method =
+      byId(sell ? this.payoutMethod : this.paymentMethod) ??
+      byId(sell ? c.defaults.payoutMethod : c.defaults.paymentMethod) ??
+      methods.find((m) => m.isDefault) ??
+      methods[0];
+    return { fiat, crypto, methods, method };
+  }
+
+  override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('amount')) {
+      this._fiatText = this.amount ? toInputValue(this.amount, this._loc) : '';
+      this._input = 'fiat';
+    }
+    if (changed.has('mode')) {
+      this._frame.close();
+      this._order = undefined;
+      this._outcome = undefined;
+    }
+    // The quote request follows the current choices; the controller ignores a request it already has.
+    this._amountIssue = undefined;
+    this._quotes.set(this._quoteRequest());
+  }
+
+  private _quoteRequest(): QuoteRequest | undefined {
+    const c = this._catalog.value;
+    const side = this.mode === 'buy' || this.mode === 'sell' ? this.mode : undefined;
+    if (!c || !side) return undefined;
+    const { fiat, crypto, method } = this._selection(c);
+    const text = this._input === 'fiat' ? this._fiatText : this._cryptoText;
+    const amount = parseAmount(text, this._loc);
+    if (!amount || !crypto || !method) {
+      if (text.trim() && !amount) this._amountIssue = 'invalid';
+      return undefined;
+    }
+    if (this._input === 'fiat') this._amountIssue = checkLimits(method, fiat, amount) ?? undefined;
+    if (this._amountIssue) return undefined;
+    return {
+      api: this.api,
+      side,
+      body: {
+        [side === 'buy' ? 'paymentMethod' : 'payoutMethod']: method.id,
+        country: c.country,
+        fiat,
+        crypto: crypto.code,
+        [this._input === 'fiat' ? 'fiatAmount' : 'cryptoAmount']: amount,
+      },
+    };
+  }
+
+  private _onQuote(q: Quote): void {
+    if (q.input === 'fiat') this._cryptoText = toInputValue(q.crypto.amount, this._loc);
+    else this._fiatText = toInputValue(q.fiat.amount, this._loc);
+    this.dispatchEvent(new CheckoutQuoteEvent(q));
+  }
+
+  // ---- actions ----
+
+  private async _continue(e: Event): Promise<void> {
+    e.preventDefault();
+    const c = this._catalog.value;
+    const q = this._quotes.quote;
+    if (!c || !q || this._busy || (this.mode !== 'buy' && this.mode !== 'sell')) return;
+    const side = this.mode;
+    const { method } = this._selection(c);
+    this._busy = true;
+    this._actionError = undefined;
+    try {
+      const s = await createRampSession(this.api, {
+        side,
+        method: method?.id,
+        country: c.country,
+        fiat: q.fiat.currency,
+        crypto: q.crypto.currency,
+        ...(q.input === 'fiat' ? { fiatAmount: q.fiat.amount } : { cryptoAmount: q.crypto.amount }),
+        ...(this.walletAddress ? { walletAddress: this.walletAddress } : {}),
+        ...this._returnTo(),
+      });
+      this._rampOrderId = undefined;
+      this._completed = '';
+      this.dispatchEvent(new CheckoutOrderEvent({ kind: side, url: s.url, expiresAt: s.expiresAt }));
+      this._frame.open(s.url, [s.origin || new URL(s.url).origin], this.display);
+    } catch (err) {
+      this._actionError = toApiError(err);
+      this._emitError(err);
+    } finally {
+      this._busy = false;
+    }
+  }
+
+  private _onPay(e: Event): Promise<void> {
+    e.preventDefault();
+    // A second click while the first is in flight joins it: one attempt, one key, one order.
+    this._payInFlight ??= this._createOrder(e.target as HTMLFormElement).finally(() => {
+      this._payInFlight = undefined;
+    });
+    return this._payInFlight;
+  }
+
+  private async _createOrder(form: HTMLFormElement): Promise<void> {
+    const data = new FormData(form);
+    const name = String(data.get('name') ?? '').trim();
+    const email = String(data.get('email') ?? '').trim();
+    const body = {
+      ...(this.checkoutToken ? { checkoutToken: this.checkoutToken } : { product: this.product }),
+      customer: {
+        ...(name ? { name } : {}),
+        ...(email ? { email } : {}),
+        ...(this.country ? { country: this.country } : {}),
+        lang: this._loc.slice(0, 2),
+      },
+      ...this._returnTo(),
+    };
+    const json = JSON.stringify(body);
+    // Retrying the same body after a failure reuses the key, so a lost answer cannot make a second order.
+    if (this._payKey?.body !== json) this._payKey = { key: newKey(), body: json };
+    this._busy = true;
+    this._actionError = undefined;
+    try {
+      const order = await createOrder(this.api, body, this._payKey.key);
+      this._order = order;
+      this._outcome = undefined;
+      this._completed = '';
+      this.dispatchEvent(
+        new CheckoutOrderEvent({
+          kind: 'pay',
+          orderId: order.orderId,
+          status: order.status,
+          url: order.link,
+          expiresAt: order.expiresAt,
+          amount: order.product.price,
+          currency: order.product.currency,
+        }),
+      );
+      this._status.follow(this.api, order.orderId, order.statusToken);
+      const apiOrigin = new URL(this.api, location.href).origin;
+      this._frame.open(order.link, [new URL(order.link).origin, apiOrigin], this.display);
+    } catch (err) {
+      this._actionError = toApiError(err);
+      this._emitError(err);
+    } finally {
+      this._busy = false;
+    }
+  }
+
+  /** Starts over after an expired or failed payment: a new attempt gets a new key. */
+  private _again(): void {
+    this._status.stop();
+    this._frame.close();
+    this._order = undefined;
+    this._outcome = undefined;
+    this._payKey = undefined;
+  }
+
+  private _onStatus(v: OrderView): void {
+    this._outcome = v.status;
+    this.dispatchEvent(
+      new CheckoutStatusEvent({
+        orderId: v.orderId,
+        status: v.status,
+        final: v.final,
+        ...(v.paid ? { paid: v.paid } : {}),
+      }),
+    );
+    if (v.final) {
+      this._frame.close();
+      this._complete({ kind: 'pay', orderId: v.orderId, status: v.status });
+    }
+  }
+
+  private _complete(detail: CheckoutCompleteDetail): void {
+    const once = `${detail.kind}:${detail.orderId ?? ''}`;
+    if (this._completed === once) return;
+    this._completed = once;
+    let returnUrl: string | undefined;
+    if (this.returnUrl) {
+      const url = new URL(this.returnUrl, location.href);
+      if (detail.orderId) url.searchParams.set('orderId', detail.orderId);
+      url.searchParams.set('status', detail.status);
+      returnUrl = url.href;
+    }
+    const event = new CheckoutCompleteEvent({ ...detail, ...(returnUrl ? { returnUrl } : {}) });
+    this.dispatchEvent(event);
+    if (returnUrl && !event.defaultPrevented) this._navigate(returnUrl);
+  }
+
+  private _onFrameMessage(m: FrameMessage): void {
+    const data = (m.data && typeof m.data === 'object' ? m.data : {}) as Record<string, unknown>;
+    switch (m.type) {
+      case 'crypto-checkout:return': {
+        // The backend's return page inside the frame: the payer is done with the payment page.
+        const order = this._order;
+        if (!order || m.orderId !== order.orderId) return;
+        const status = STATUSES.find((s) => s === m.status) ?? this._status.view?.status ?? order.status;
+        this._frame.close();
+        this._status.refresh();
+        this._complete({ kind: 'pay', orderId: order.orderId, status });
+        return;
+      }
+      case 'SWAPPED_ORDER_STATUS':
+        // A hint only: the backend says what the status is.
+        this._status.refresh();
+        return;
+      case 'SWAPPED_ORDER_DATA':
+        if (typeof data.order_id === 'string') this._rampOrderId = data.order_id;
+        return;
+      case 'SWAPPED_TRANSACTION_SUCCESSFUL':
+      case 'SWAPPED_WITHDRAWAL_SUCCESSFUL':
+        this._outcome = 'done';
+        this._complete({
+          kind: this.mode === 'sell' ? 'sell' : 'buy',
+          status: 'completed',
+          ...(this._rampOrderId ? { orderId: this._rampOrderId } : {}),
+        });
+        return;
+      case 'SWAPPED_CLOSE':
+        this._frame.close();
+        this.dispatchEvent(new CheckoutCloseEvent({ reason: 'page' }));
+    }
+  }
+
+  private _onDialogClose(): void {
+    if (!this._frame.url) return;
+    this._frame.close();
+    this.dispatchEvent(new CheckoutCloseEvent({ reason: 'user' }));
+  }
+
+  private async _copy(address: string): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(address);
+    } catch {
+      // No Clipboard API (insecure context, permissions): copy from the selected field instead.
+      const field = this.renderRoot.querySelector<HTMLInputElement>('#address');
+      field?.select();
+      document.execCommand('copy');
+    }
+    this._copied = true;
+    setTimeout(() => {
+      this._copied = false;
+    }, 2500);
+  }
+
+  // ---- rendering ----
+
+  override render(): TemplateResult {
+    return html`<div part="base" class="base ${this.theme}" lang=${this._loc}>
+      ${this.mode === 'pay' ? this._renderPay() : this.mode === 'deposit' ? this._renderDeposit() : this._renderRamp()}
+      ${this._renderFrame()}
+    </div>`;
+  }
+
+  private _skeleton(): TemplateResult {
+    return html`<div class="skeleton" role="status">
+      <span class="sr">${this._t('loading')}</span><i></i><i></i><i></i>
+    </div>`;
+  }
+
+  private _error(e: unknown, retry?: () => void): TemplateResult {
+    const err = toApiError(e);
+    return html`<div class="error" role="alert">
+      <p>${this._t(errorKey(err.code))}</p>
+      ${retry && err.retryable ? html`<button type="button" @click=${retry}>${this._t('retry')}</button>` : nothing}
+    </div>`;
+  }
+
+  private _money(amount: string, currency: string): string {
+    return formatMoney(amount, currency, this._loc);
+  }
+
+  private _renderRamp(): TemplateResult {
+    const c = this._catalog.value;
+    if (!c) {
+      return this._catalog.status === TaskStatus.ERROR
+        ? this._error(this._catalog.error, () => this._catalog.run())
+        : this._skeleton();
+    }
+    const sell = this.mode === 'sell';
+    const { fiat, crypto, methods, method } = this._selection(c);
+    const q = this._quotes;
+    const fiatField = this._amountField('fiat', `${this._t(sell ? 'get' : 'pay')} (${fiat})`, this._fiatText);
+    const cryptoField = this._amountField(
+      'crypto',
+      `${this._t(sell ? 'sell' : 'get')} (${crypto?.symbol ?? ''})`,
+      this._cryptoText,
+    );
+    return html`<form part="form" @submit=${this._continue} aria-busy=${this._catalog.status === TaskStatus.PENDING ? 'true' : 'false'}>
+      ${this._catalog.status === TaskStatus.ERROR ? this._error(this._catalog.error, () => this._catalog.run()) : nothing}
+      <div class="row">
+        ${this._select('country', this._t('country'), c.country, c.countries, (v) => {
+          this.country = v;
+          this.fiat = '';
+          this.paymentMethod = '';
+          this.payoutMethod = '';
+        })}
+        ${this._select('currency', this._t('fiat'), fiat, c.fiats, (v) => {
+          this.fiat = v;
+        })}
+      </div>
+      ${this._combo(c.cryptos, crypto)}
+      ${
+        methods.length
+          ? html`<fieldset class="methods">
+              <legend>${this._t(sell ? 'payoutMethod' : 'paymentMethod')}</legend>
+              ${methods.map((m) => this._method(m, m === method))}
+            </fieldset>
+            <div class="row">${sell ? [cryptoField, fiatField] : [fiatField, cryptoField]}</div>
+            <p id="amount-msg" class="msg" role="alert">${this._amountMessage()}</p>
+            ${this._renderQuote(q.quote, crypto)}
+            ${this._actionError ? this._error(this._actionError) : nothing}
+            <button part="button" class="primary" ?disabled=${!q.quote || this._busy}>${this._t('continue')}</button>
+            ${this._outcome === 'done' ? html`<p part="status" class="status paid" role="status">${this._t('done')}</p>` : nothing}`
+          : html`<p class="empty" role="status">${this._t('empty')}</p>`
+      }
+    </form>`;
+  }
+
+  private _select(
+    id: string,
+    label: string,
+    value: string,
+    options: { code: string; name: string }[],
+    onChange: (value: string) => void,
+  ): TemplateResult {
+    return html`<div class="field">
+      <label for=${id}>${label}</label>
+      <select id=${id} @change=${(e: Event) => onChange((e.target as HTMLSelectElement).value)}>
+        ${options.map((o) => html`<option value=${o.code} ?selected=${o.code === value}>${o.name}</option>`)}
+      </select>
+    </div>`;
+  }
+
+  private _amountField(which: 'fiat' | 'crypto', label: string, value: string): TemplateResult {
+    const invalid = this._input === which && !!(this._amountIssue || this._limitError());
+    return html`<div class="field">
+      <label for=${which}>${label}</label>
+      <input
+        id=${which}
+        inputmode="decimal"
+        autocomplete="off"
+        placeholder="0"
+        .value=${value}
+        aria-invalid=${invalid ? 'true' : 'false'}
+        aria-describedby="amount-msg"
+        @input=${(e: Event) => {
+          const v = (e.target as HTMLInputElement).value;
+          this._input = which;
+          if (which === 'fiat') this._fiatText = v;
+          else this._cryptoText = v;
+        }}
+      />
+    </div>`;
+  }
+
+  /** The backend's AMOUNT_TOO_LOW/HIGH for a currency the widget could not check itself. */
+  private _limitError(): ApiError | undefined {
+    const e = this._quotes.error;
+    return e && (e.code === 'AMOUNT_TOO_LOW' || e.code === 'AMOUNT_TOO_HIGH') ? e : undefined;
+  }
+
+  private _amountMessage(): string {
+    const issue = this._amountIssue;
+    if (issue === 'invalid') return this._t('invalid');
+    if (issue)
+      return this._t(
+        issue.code === 'AMOUNT_TOO_LOW' ? 'min' : 'max',
+        this._money(issue.limit, issue.currency),
+      );
+    const e = this._limitError();
+    if (!e) return '';
+    const low = e.code === 'AMOUNT_TOO_LOW';
+    const limit = low ? e.details?.min : e.details?.max;
+    return limit && e.details?.currency
+      ? this._t(low ? 'min' : 'max', this._money(limit, e.details.currency))
+      : this._t('eInput');
+  }
+
+  private _method(m: Method, checked: boolean): TemplateResult {
+    const l = m.limits ?? { currency: 'EUR', min: m.min, max: m.max };
+    return html`<label class="method">
+      <input
+        type="radio"
+        name="method"
+        .checked=${checked}
+        @change=${() => {
+          if (this.mode === 'sell') this.payoutMethod = m.id;
+          else this.paymentMethod = m.id;
+        }}
+      />
+      ${m.icon ? html`<img src=${m.icon} alt="" width="24" height="24" />` : nothing}
+      <span>${m.name}</span>
+      <small>${m.feePercent}% + ${this._money(m.fixedFee, 'EUR')} ·
+        ${this._money(l.min, l.currency)}–${this._money(l.max, l.currency)}</small>
+    </label>`;
+  }
+
+  private _cryptoLabel = (x: Crypto) => `${x.symbol} · ${x.networkName}`;
+
+  private _combo(cryptos: Crypto[], selected: Crypto | undefined): TemplateResult {
+    const query = this._query.trim().toLowerCase();
+    const list = this._comboOpen
+      ? cryptos.filter((x) =>
+          `${x.code} ${x.symbol} ${x.name} ${x.networkName}`.toLowerCase().includes(query),
+        )
+      : [];
+    const active = Math.min(this._active, list.length - 1);
+    const pick = (x: Crypto | undefined) => {
+      if (x) this.crypto = x.code;
+      this._comboOpen = false;
+      this._query = '';
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        if (!this._comboOpen) this._comboOpen = true;
+        else this._active = Math.max(0, Math.min(list.length - 1, active + (e.key === 'ArrowDown' ? 1 : -1)));
+      } else if (e.key === 'Enter' && this._comboOpen) {
+        e.preventDefault();
+        pick(list[active]);
+      } else if (e.key === 'Escape' && this._comboOpen) {
+        e.stopPropagation();
+        pick(undefined);
+      }
+    };
+    return html`<div class="field combo">
+      <label for="crypto-search">${this._t('crypto')}</label>
+      <div class="combo-input">
+        ${selected?.icon ? html`<img src=${selected.icon} alt="" width="20" height="20" />` : nothing}
+        <input
+          id="crypto-search"
+          role="combobox"
+          autocomplete="off"
+          aria-autocomplete="list"
+          aria-controls="crypto-list"
+          aria-expanded=${this._comboOpen ? 'true' : 'false'}
+          aria-activedescendant=${list[active] ? `opt-${active}` : nothing}
+          .value=${this._comboOpen ? this._query : selected ? this._cryptoLabel(selected) : ''}
+          @input=${(e: Event) => {
+            this._query = (e.target as HTMLInputElement).value;
+            this._comboOpen = true;
+            this._active = 0;
+          }}
+          @click=${() => {
+            this._comboOpen = !this._comboOpen;
+          }}
+          @keydown=${onKey}
+          @blur=${() => pick(undefined)}
+        />
+      </div>
+      <ul id="crypto-list" role="listbox" aria-label=${this._t('crypto')} ?hidden=${!list.length}>
+        ${list.map(
+          (x, i) => html`<li
+            id="opt-${i}"
+            role="option"
+            aria-selected=${i === active ? 'true' : 'false'}
+            @mousedown=${(e: Event) => e.preventDefault()}
+            @click=${() => pick(x)}
+          >
+            ${x.icon ? html`<img src=${x.icon} alt="" width="20" height="20" />` : nothing}
+            <b>${x.symbol}</b> ${x.name} <span class="net">${x.networkName}</span>
+          </li>`,
+        )}
+      </ul>
+    </div>`;
+  }
+
+  private _renderQuote(quote: Quote | undefined, crypto: Crypto | undefined): TemplateResult {
+    const q = this._quotes;
+    const err = q.error && !this._limitError() ? q.error : undefined;
+    const row = (key: MessageKey, value: string) =>
+      html`<div><dt>${this._t(key)}</dt><dd>${value}</dd></div>`;
+    const m = (v: string) => (quote ? this._money(v, quote.fees.currency) : '');
+    return html`<div part="quote" class="quote" aria-busy=${q.pending ? 'true' : 'false'}>
+      <dl aria-live="polite" aria-atomic="true">
+        ${
+          quote
+            ? [
+                row(
+                  'rate',
+                  `1 ${crypto?.symbol ?? quote.crypto.currency} = ${this._money(quote.rate, quote.fiat.currency)}`,
+                ),
+                row('processing', m(quote.fees.processing)),
+                row('network', m(quote.fees.network)),
+                row('markup', m(quote.fees.markup)),
+                row(
+                  'total',
+                  `${quote.estimate ? '≈ ' : ''}${this._money(quote.fiat.total, quote.fiat.currency)} → ${formatCrypto(
+                    quote.crypto.amount,
+                    crypto?.symbol ?? quote.crypto.currency,
+                    this._loc,
+                  )}`,
+                ),
+              ]
+            : nothing
+        }
+      </dl>
+      ${quote ? html`<p class="fresh">${this._t('updated', formatAgo((Date.now() - q.receivedAt) / 1000, this._loc))}</p>` : nothing}
+      ${!quote && q.pending ? html`<div class="skeleton"><i></i><i></i></div>` : nothing}
+      ${err ? this._error(err, () => q.retry()) : nothing}
+    </div>`;
+  }
+
+  private _renderPay(): TemplateResult {
+    const p = this._product.value;
+    if (!p) {
+      return this._product.status === TaskStatus.ERROR
+        ? this._error(this._product.error, () => this._product.run())
+        : this._skeleton();
+    }
+    const order = this._order;
+    const outcome = this._outcome ?? order?.status;
+    const retry = outcome === 'expired' || outcome === 'failed';
+    return html`<form part="form" @submit=${this._onPay}>
+      <div class="product">
+        ${p.image ? html`<img src=${p.image} alt="" width="56" height="56" />` : nothing}
+        <div>
+          <p class="name">${p.name}</p>
+          ${p.description ? html`<p class="desc">${p.description}</p>` : nothing}
+        </div>
+        <p class="price">${this._money(p.price, p.currency)}</p>
+      </div>
+      ${
+        order
+          ? html`<div part="status" class="status ${outcome}" role="status">
+              <p>${this._t(outcome === 'awaiting_payment' || !outcome ? 'pending' : (outcome as MessageKey))}</p>
+              ${retry ? html`<button type="button" @click=${this._again}>${this._t('retry')}</button>` : nothing}
+            </div>`
+          : html`<div class="field">
+                <label for="name">${this._t('name')}</label>
+                <input id="name" name="name" autocomplete="name" />
+              </div>
+              <div class="field">
+                <label for="email">${this._t('email')}</label>
+                <input id="email" name="email" type="email" autocomplete="email" />
+              </div>
+              ${this._actionError ? this._error(this._actionError) : nothing}
+              <button part="button" class="primary" ?disabled=${this._busy}>${this._t('payCrypto')}</button>`
+      }
+    </form>`;
+  }
+
+  private _renderDeposit(): TemplateResult {
+    const c = this._catalog.value;
+    if (!c) {
+      return this._catalog.status === TaskStatus.ERROR
+        ? this._error(this._catalog.error, () => this._catalog.run())
+        : this._skeleton();
+    }
+    const a = this._address.value;
+    const chain = this._chainId;
+    return html`<div part="form" class="form">
+      ${this._select(
+        'chain',
+        this._t('chain'),
+        chain,
+        c.chains.map((x) => ({ code: x.id, name: x.name })),
+        (v) => {
+          this._chain = v;
+        },
+      )}
+      ${
+        this._address.status === TaskStatus.ERROR
+          ? this._error(this._address.error, () => this._address.run())
+          : !a || this._address.status === TaskStatus.PENDING
+            ? this._skeleton()
+            : html`<div class="deposit">
+                ${
+                  /^\s*<svg[\s>]/.test(a.qrSvg)
+                    ? html`<img class="qr" src="data:image/svg+xml;charset=utf-8,${encodeURIComponent(a.qrSvg)}" alt=${this._t('qr')} width="176" height="176" />`
+                    : nothing
+                }
+                <div class="field">
+                  <label for="address">${this._t('address')}</label>
+                  <div class="copy">
+                    <input id="address" readonly .value=${a.address} />
+                    <button type="button" part="button" @click=${() => this._copy(a.address)}>${this._t('copy')}</button>
+                  </div>
+                </div>
+                ${
+                  a.memo
+                    ? html`<div class="field"><label for="memo">${this._t('memo')}</label><input id="memo" readonly .value=${a.memo} /></div>`
+                    : nothing
+                }
+                ${a.currencies.length ? html`<p class="fresh">${this._t('accepts', a.currencies.join(', '))}</p>` : nothing}
+                <p class="sr" role="status">${this._copied ? this._t('copied') : ''}</p>
+              </div>`
+      }
+    </div>`;
+  }
+
+  private _renderFrame(): TemplateResult | typeof nothing {
+    const f = this._frame;
+    if (!f.url) return nothing;
+    const frame = html`<iframe
+        part="frame"
+        src=${f.url}
+        title=${this._t('checkout')}
+        allow="payment; clipboard-write; camera"
+        @load=${f.onLoad}
+      ></iframe>
+      ${
+        f.state === 'fallback'
+          ? html`<p class="fallback"><a href=${f.url} target="_blank" rel="noopener">${this._t('newTab')}</a></p>`
+          : nothing
+      }`;
+    if (f.display === 'inline') return html`<div class="frame">${frame}</div>`;
+    return html`<dialog part="dialog" aria-label=${this._t('checkout')} @close=${this._onDialogClose}>
+      <form method="dialog" class="bar">
+        <button class="close" aria-label=${this._t('close')}>×</button>
+      </form>
+      ${frame}
+    </dialog>`;
+  }
+}

@@ -1,0 +1,124 @@
+/** The element's events: typed, bubbling and composed, with JSON-safe details (amounts as decimal strings). */
+import type { ErrorCode } from './api/client.ts';
+import type { OrderStatus, Quote, Side } from './api/types.ts';
+
+export type CheckoutMode = 'buy' | 'sell' | 'pay' | 'deposit';
+
+export interface CheckoutReadyDetail {
+  mode: CheckoutMode;
+  /** The catalog's country (buy, sell, deposit). */
+  country?: string;
+  /** The product's name and price as the backend states them (pay). */
+  product?: { name: string; price: string; currency: string };
+}
+
+/** The quote as the backend answered it. */
+export type CheckoutQuoteDetail = Quote;
+
+export interface CheckoutOrderDetail {
+  /** `pay` for a payment order, `buy`/`sell` for a ramp session. */
+  kind: 'pay' | Side;
+  orderId?: string;
+  status?: OrderStatus;
+  /** The page the shopper is sent to. */
+  url: string;
+  expiresAt?: string;
+  amount?: string;
+  currency?: string;
+}
+
+export interface CheckoutStatusDetail {
+  orderId: string;
+  status: OrderStatus;
+  final: boolean;
+  paid?: { amount: string; currency: string };
+}
+
+export interface CheckoutCompleteDetail {
+  kind: 'pay' | Side;
+  orderId?: string;
+  /** An order status for `pay`; `completed` for a ramp. */
+  status: OrderStatus | 'completed';
+  /** Where the element will go next (`return-url` with `orderId` and `status`), if anywhere. */
+  returnUrl?: string;
+}
+
+export interface CheckoutErrorDetail {
+  code: ErrorCode;
+  /** A human message in the element's locale. */
+  message: string;
+  /** Whether retrying may help. */
+  retryable: boolean;
+}
+
+export interface CheckoutCloseDetail {
+  /** `user` (close button or Esc) or `page` (the embedded page asked to close). */
+  reason: 'user' | 'page';
+}
+
+class CheckoutEvent<T> extends CustomEvent<T> {
+  constructor(type: string, detail: T, cancelable = false) {
+    super(type, { bubbles: true, composed: true, cancelable, detail });
+  }
+}
+
+/** The catalog or product has loaded and the element is ready for input. */
+export class CheckoutReadyEvent extends CheckoutEvent<CheckoutReadyDetail> {
+  constructor(detail: CheckoutReadyDetail) {
+    super('checkout-ready', detail);
+  }
+}
+
+/** A new quote is shown (after typing, or a refresh). */
+export class CheckoutQuoteEvent extends CheckoutEvent<CheckoutQuoteDetail> {
+  constructor(detail: CheckoutQuoteDetail) {
+    super('checkout-quote', detail);
+  }
+}
+
+/** An order (pay) or a ramp session (buy/sell) was created and its page is being shown. */
+export class CheckoutOrderEvent extends CheckoutEvent<CheckoutOrderDetail> {
+  constructor(detail: CheckoutOrderDetail) {
+    super('checkout-order', detail);
+  }
+}
+
+/** The order's status changed. */
+export class CheckoutStatusEvent extends CheckoutEvent<CheckoutStatusDetail> {
+  constructor(detail: CheckoutStatusDetail) {
+    super('checkout-status', detail);
+  }
+}
+
+/** The checkout reached its end; cancel it (`preventDefault()`) to stay on the page instead of going to `return-url`. */
+export class CheckoutCompleteEvent extends CheckoutEvent<CheckoutCompleteDetail> {
+  constructor(detail: CheckoutCompleteDetail) {
+    super('checkout-complete', detail, true);
+  }
+}
+
+/** Something failed; `code` comes from the one error table. */
+export class CheckoutErrorEvent extends CheckoutEvent<CheckoutErrorDetail> {
+  constructor(detail: CheckoutErrorDetail) {
+    super('checkout-error', detail);
+  }
+}
+
+/** The modal was closed. */
+export class CheckoutCloseEvent extends CheckoutEvent<CheckoutCloseDetail> {
+  constructor(detail: CheckoutCloseDetail) {
+    super('checkout-close', detail);
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'checkout-ready': CheckoutReadyEvent;
+    'checkout-quote': CheckoutQuoteEvent;
+    'checkout-order': CheckoutOrderEvent;
+    'checkout-status': CheckoutStatusEvent;
+    'checkout-complete': CheckoutCompleteEvent;
+    'checkout-error': CheckoutErrorEvent;
+    'checkout-close': CheckoutCloseEvent;
+  }
+}

@@ -1,0 +1,81 @@
+/** Pure number and money helpers: formatting with Intl in a given locale, and parsing what a shopper types. */
+
+type Decimal = `${number}`;
+
+/** A fiat amount, e.g. `formatMoney('49.9', 'EUR', 'de')` → `49,90 €`. Unknown codes fall back to `49.90 XYZ`. */
+export function formatMoney(amount: string, currency: string, locale: string): string {
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount as Decimal);
+  } catch {
+    return `${formatNumber(amount, locale, 2)} ${currency}`;
+  }
+}
+
+/** A crypto amount with up to 8 decimals and its ticker: `0.0312 ETH`. */
+export const formatCrypto = (amount: string, symbol: string, locale: string): string =>
+  `${formatNumber(amount, locale, 8)} ${symbol}`;
+
+export function formatNumber(amount: string, locale: string, maxDigits: number): string {
+  try {
+    return new Intl.NumberFormat(locale, { maximumFractionDigits: maxDigits }).format(amount as Decimal);
+  } catch {
+    return amount;
+  }
+}
+
+/** The locale's decimal separator (`,` in `de`). */
+export function decimalSeparator(locale: string): string {
+  try {
+    return new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+  } catch {
+    return '.';
+  }
+}
+
+/** A backend decimal shown in an input in the locale's way, without grouping (`0.5` → `0,5` in `fr`). */
+export const toInputValue = (amount: string, locale: string): string =>
+  amount.replace('.', decimalSeparator(locale));
+
+/**
+ * What a shopper typed → a plain decimal string (`"1234.5"`), or null when it is not a positive number.
+ * Both `.` and `,` are accepted as the decimal mark; with both present, the last one is the decimal mark.
+ */
+export function parseAmount(input: string, locale: string): string | null {
+  let s = input.replace(/[\s\u00a0\u202f'’_]/g, '');
+  const lastDot = s.lastIndexOf('.');
+  const lastComma = s.lastIndexOf(',');
+  if (lastDot >= 0 && lastComma >= 0) {
+    const mark = lastDot > lastComma ? '.' : ',';
+    s = s
+      .split(mark === '.' ? ',' : '.')
+      .join('')
+      .replace(',', '.');
+  } else if (lastDot >= 0 || lastComma >= 0) {
+    const mark = lastDot >= 0 ? '.' : ',';
+    const [head = '', ...groups] = s.split(mark);
+    // "1,000" where the locale writes "1.5" (or "1.000" where it writes "1,5") is a thousands group.
+    const grouping =
+      /^[1-9]/.test(head) &&
+      groups.every((g) => g.length === 3) &&
+      (groups.length > 1 || mark !== decimalSeparator(locale));
+    if (grouping) s = head + groups.join('');
+    else if (groups.length === 1) s = `${head}.${groups[0]}`;
+    else return null;
+  }
+  if (!/^(\d+\.?\d*|\.\d+)$/.test(s)) return null;
+  s = s.replace(/\.$/, '').replace(/^0+(?=\d)/, '');
+  if (s.startsWith('.')) s = `0${s}`;
+  return Number(s) > 0 ? s : null;
+}
+
+/** "5 s ago" in the locale, for how fresh a quote is. */
+export function formatAgo(seconds: number, locale: string): string {
+  try {
+    return new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'narrow' }).format(
+      -Math.max(0, Math.round(seconds)),
+      'second',
+    );
+  } catch {
+    return `${Math.round(seconds)} s`;
+  }
+}

@@ -1,0 +1,25 @@
+/** The limit check made before any quote request. */
+import type { Method } from '../api/types.ts';
+
+export interface LimitBreach {
+  code: 'AMOUNT_TOO_LOW' | 'AMOUNT_TOO_HIGH';
+  /** The bound that was crossed, as a decimal string. */
+  limit: string;
+  currency: string;
+}
+
+/**
+ * Checks a fiat amount against the method's limits. Limits are stated in one currency (EUR); an amount in
+ * another currency cannot be checked here and passes (the backend answers AMOUNT_TOO_LOW/HIGH then).
+ */
+export function checkLimits(method: Method | undefined, fiat: string, amount: string): LimitBreach | null {
+  const limits =
+    method?.limits ?? (method ? { currency: 'EUR', min: method.min, max: method.max } : undefined);
+  if (!limits || limits.currency !== fiat) return null;
+  const value = Number(amount);
+  if (limits.min && value < Number(limits.min))
+    return { code: 'AMOUNT_TOO_LOW', limit: limits.min, currency: limits.currency };
+  if (limits.max && value > Number(limits.max))
+    return { code: 'AMOUNT_TOO_HIGH', limit: limits.max, currency: limits.currency };
+  return null;
+}

@@ -1,0 +1,49 @@
+// Shared steps for the <crypto-checkout> browser tests (the backend helpers are in ../support.ts).
+import { fixture } from '@open-wc/testing';
+import type { TemplateResult } from 'lit';
+import '../../src/define.ts';
+import type { CryptoCheckout } from '../../src/index.ts';
+import { shadowQuery, waitForEvent } from '../support.ts';
+
+/** Renders the element and waits for its first `checkout-ready` (listening before it can fire). */
+export async function mountReady(template: TemplateResult, timeout = 8000): Promise<CryptoCheckout> {
+  const ready = waitForEvent(document, 'checkout-ready', { timeout });
+  const el = await fixture<CryptoCheckout>(template);
+  await ready;
+  await el.updateComplete;
+  return el;
+}
+
+/** Types into a field of the element as a shopper would (value + an `input` event). */
+export async function typeInto(el: CryptoCheckout, selector: string, text: string): Promise<void> {
+  const input = shadowQuery<HTMLInputElement>(el, selector);
+  input.value = text;
+  input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  await el.updateComplete;
+}
+
+/** How many requests this page has sent whose URL contains `part` (Resource Timing: nothing is patched). */
+export function requestsTo(part: string): number {
+  return performance.getEntriesByType('resource').filter((e) => e.name.includes(part)).length;
+}
+
+/** The visible text of the element's shadow root, spaces collapsed. */
+export function textOf(el: CryptoCheckout): string {
+  return (el.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** The element's internals a test may steer (a narrow, typed view; not public API). */
+export interface Internals {
+  _navigate(url: string): void;
+  _frame: { timeoutMs: number; state: string; url: string; display: string };
+}
+export const internals = (el: CryptoCheckout) => el as unknown as Internals;
+
+/** Replaces navigation on this one element (redirects would leave the test page) and records it. */
+export function captureNavigation(el: CryptoCheckout): string[] {
+  const urls: string[] = [];
+  internals(el)._navigate = (url) => {
+    urls.push(url);
+  };
+  return urls;
+}

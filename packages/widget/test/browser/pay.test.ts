@@ -1,0 +1,197 @@
+// Pay mode against the real backend on the sandbox: product and checkout token, the order made once, status
+// followed to each outcome, the payment page shown and its messages trusted only from the right window.
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import {
+  backendInfo,
+  checkoutToken,
+  delay,
+  expireOrder,
+  otherOrigin,
+  payOrder,
+  recordEvents,
+  resetSandbox,
+  shadowQuery,
+  waitForEvent,
+} from '../support.ts';
+import { captureNavigation, internals, mountReady, textOf } from './checkout-helpers.ts';
+
+const PRODUCT = 'ember-mug';
+
+async function adminOrderCount(): Promise<number> {
+  const { adminToken } = await backendInfo();
+  const res = await fetch('/api/admin/orders?limit=100', {
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
+  const body = (await res.json()) as { orders: unknown[]; pagination?: { total?: number } };
+  return body.pagination?.total ?? body.orders.length;
+}
+
+describe('pay mode', () => {
+  beforeEach(resetSandbox);
+
+  it('shows a skeleton while loading, then the product as the backend states it', async () => {
+    const ready = waitForEvent(document, 'checkout-ready');
+    const el = await fixture(
+      html`<crypto-checkout mode="pay" product=${PRODUCT} locale="en"></crypto-checkout>`,
+    );
+    expect(el.shadowRoot!.querySelector('.skeleton')).to.exist;
+    await expect(el).to.be.accessible();
+    const event = await ready;
+    expect(event.detail).to.deep.equal({
+      mode: 'pay',
+      product: { name: 'Ember Ceramic Mug', price: '18.50', currency: 'EUR' },
+    });
+    await el.updateComplete;
+    expect(textOf(el)).to.contain('Ember Ceramic Mug').and.contain('€18.50');
+    expect(shadowQuery(el, '[part~="button"]').textContent).to.contain('Pay with crypto');
+    await expect(el).to.be.accessible();
+  });
+
+  it('shows an error for an unknown product, and emits checkout-error', async () => {
+    const error = waitForEvent(document, 'checkout-error');
+    const el = await fixture(html`<crypto-checkout mode="pay" product="no-such-thing"></crypto-checkout>`);
+    const { detail } = await error;
+    expect(detail.code).to.equal('NOT_FOUND');
+    expect(detail.retryable).to.equal(false);
+    expect(detail.message).to.be.a('string').and.not.empty;
+    await el.updateComplete;
+    expect(shadowQuery(el, '[role="alert"]').textContent).to.contain(detail.message);
+    await expect(el).to.be.accessible();
+  });
+
+  it('pays with a checkout token, showing what the token charges', async () => {
+    const token = await checkoutToken({
+      name: 'Token hoodie',
+      price: '12.50',
+      currency: 'EUR',
+      expiresInSeconds: 600,
+    });
+    const el = await mountReady(
+      html`<crypto-checkout mode="pay" checkout-token=${token} locale="de"></crypto-checkout>`,
+    );
+    expect(textOf(el))
+      .to.contain('Token hoodie')
+      .and.match(/12,50\s€/);
+    const order = waitForEvent(el, 'checkout-order');
+    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    const { detail } = await order;
+    expect(detail).to.include({ kind: 'pay', amount: '12.50', currency: 'EUR' });
+  });
+
+  it('a double click makes one order, and the order is shown inline with its status', async () => {
+    const before = await adminOrderCount();
+    const el = await mountReady(html`<crypto-checkout mode="pay" product=${PRODUCT}></crypto-checkout>`);
+    const events = recordEvents(el, ['checkout-order']);
+    const button = shadowQuery<HTMLButtonElement>(el, '[part~="button"]');
+    button.click();
+    button.click();
+    await waitUntil(() => events.of('checkout-order').length > 0, 'no checkout-order', { timeout: 5000 });
+    await delay(300);
+    expect(events.of('checkout-order')).to.have.length(1);
+    expect(await adminOrderCount()).to.equal(before + 1);
+    const { detail } = events.of('checkout-order')[0]!;
+    expect(detail.orderId).to.be.a('string');
+    expect(detail.url).to.match(/^http/);
+    expect(detail).to.not.have.property('statusToken');
+    expect(JSON.parse(JSON.stringify(detail))).to.deep.equal(detail);
+    await el.updateComplete;
+    const frame = shadowQuery<HTMLIFrameElement>(el, 'iframe[part~="frame"]');
+    expect(frame.src).to.equal(detail.url);
+    expect(shadowQuery(el, '[part~="status"]').textContent).to.contain('Waiting for your payment');
+    await expect(el).to.be.accessible();
+  });
+
+  for (const [kind, status] of [
+    ['exact', 'paid'],
+    ['overpaid', 'overpaid'],
+  ] as const) {
+    it(`follows the status to ${status}, emits checkout-status and checkout-complete, then goes to return-url`, async () => {
+      const el = await mountReady(
+        html`<crypto-checkout mode="pay" product=${PRODUCT} return-url="/thanks?ref=1"></crypto-checkout>`,
+      );
+      const navigations = captureNavigation(el);
+      const events = recordEvents(el, ['checkout-status', 'checkout-complete']);
+      const order = waitForEvent(el, 'checkout-order');
+      shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+      const orderId = (await order).detail.orderId!;
+      await payOrder(orderId, kind);
+      const complete = await waitForEvent(el, 'checkout-complete', { timeout: 10000 });
+      const returnUrl = new URL(`/thanks?ref=1&orderId=${orderId}&status=${status}`, location.href).href;
+      expect(complete.detail).to.deep.equal({ kind: 'pay', orderId, status, returnUrl });
+      const last = events.of('checkout-status').at(-1)!;
+      expect(last.detail).to.include({ orderId, status, final: true });
+      expect(navigations).to.deep.equal([returnUrl]);
+      await el.updateComplete;
+      expect(el.shadowRoot!.querySelector('iframe')).to.equal(null);
+      expect(shadowQuery(el, '[part~="status"]').className).to.contain(status);
+      await expect(el).to.be.accessible();
+    });
+  }
+
+  it('shows underpaid without ending, then expired with a way to start again', async () => {
+    const el = await mountReady(html`<crypto-checkout mode="pay" product=${PRODUCT}></crypto-checkout>`);
+    const order = waitForEvent(el, 'checkout-order');
+    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    const orderId = (await order).detail.orderId!;
+    const underpaid = waitForEvent(el, 'checkout-status', {
+      accept: (e) => e.detail.status === 'underpaid',
+      timeout: 10000,
+    });
+    await payOrder(orderId, 'underpaid');
+    expect((await underpaid).detail.final).to.equal(false);
+    await el.updateComplete;
+    expect(shadowQuery(el, '[part~="status"]').textContent).to.contain('Partly paid');
+    const complete = waitForEvent(el, 'checkout-complete', { timeout: 10000 });
+    await expireOrder(orderId);
+    expect((await complete).detail.status).to.equal('expired');
+    await el.updateComplete;
+    const again = shadowQuery<HTMLButtonElement>(el, '[part~="status"] button');
+    await expect(el).to.be.accessible();
+    again.click();
+    await el.updateComplete;
+    expect(shadowQuery(el, '[part~="button"]').textContent).to.contain('Pay with crypto');
+  });
+
+  it('can be completed with the keyboard alone', async () => {
+    const el = await mountReady(html`<crypto-checkout mode="pay" product=${PRODUCT}></crypto-checkout>`);
+    shadowQuery<HTMLInputElement>(el, '#name').focus();
+    await sendKeys({ type: 'Ada Lovelace' });
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ type: 'ada@example.com' });
+    await sendKeys({ press: 'Tab' });
+    expect(el.shadowRoot!.activeElement).to.equal(shadowQuery(el, '[part~="button"]'));
+    const order = waitForEvent(el, 'checkout-order');
+    await sendKeys({ press: 'Enter' });
+    expect((await order).detail.orderId).to.be.a('string');
+  });
+
+  it('ignores messages from another origin or another window, and accepts the return page in its frame', async () => {
+    const el = await mountReady(html`<crypto-checkout mode="pay" product=${PRODUCT}></crypto-checkout>`);
+    const events = recordEvents(el, ['checkout-complete']);
+    const order = waitForEvent(el, 'checkout-order');
+    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    const orderId = (await order).detail.orderId!;
+    await el.updateComplete;
+    const message = { type: 'crypto-checkout:return', orderId, status: 'paid' };
+
+    // Right origin, wrong window: this page itself.
+    window.postMessage(message, location.origin);
+    // Wrong origin: a page on the other origin posting to this one.
+    const other = document.createElement('iframe');
+    other.src = `${otherOrigin()}/packages/widget/test/browser/fixtures/post-message.html#${encodeURIComponent(JSON.stringify(message))}`;
+    const loaded = new Promise((resolve) => other.addEventListener('load', resolve));
+    document.body.append(other);
+    await loaded;
+    await delay(300);
+    other.remove();
+    expect(events.of('checkout-complete')).to.have.length(0);
+
+    // The frame goes to the backend's return route, whose page posts to us from the api origin.
+    const complete = waitForEvent(el, 'checkout-complete');
+    shadowQuery<HTMLIFrameElement>(el, 'iframe').src = `/api/orders/${orderId}/return`;
+    const { detail } = await complete;
+    expect(detail.orderId).to.equal(orderId);
+    expect(internals(el)._frame.url).to.equal('');
+  });
+});

@@ -1,0 +1,313 @@
+// Buy and sell against the real backend on the sandbox: the catalog, both amount fields, live quotes (only the
+// latest shown), limits checked before any request, the ramp page, every state with a UI, locale and theming.
+import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { addFault, delay, recordEvents, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
+import { mountReady, requestsTo, textOf, typeInto } from './checkout-helpers.ts';
+
+describe('buy mode', () => {
+  beforeEach(resetSandbox);
+
+  it('loads the catalog once (skeleton, then ready) with pickers, methods and their fees and limits', async () => {
+    const ready = waitForEvent(document, 'checkout-ready', { timeout: 8000 });
+    const before = requestsTo('/api/catalog');
+    const el = await fixture(html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`);
+    expect(el.shadowRoot!.querySelector('.skeleton')).to.exist;
+    expect((await ready).detail).to.deep.equal({ mode: 'buy', country: 'DE' });
+    await el.updateComplete;
+    expect(requestsTo('/api/catalog') - before).to.equal(1);
+    expect(shadowQuery<HTMLSelectElement>(el, '#country').value).to.equal('DE');
+    expect(shadowQuery<HTMLSelectElement>(el, '#currency').value).to.equal('EUR');
+    expect(shadowQuery<HTMLInputElement>(el, '#crypto-search').value).to.equal('USDC · Base');
+    const methods = el.shadowRoot!.querySelectorAll('.method');
+    expect(methods.length).to.be.greaterThan(1);
+    expect(methods[0]!.textContent).to.contain('Card').and.contain('%').and.contain('€7.00');
+    await expect(el).to.be.accessible();
+  });
+
+  it('typing the fiat amount fills the crypto amount from a live quote, and shows the quote', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
+    );
+    const quote = waitForEvent(el, 'checkout-quote');
+    await typeInto(el, '#fiat', '51');
+    const { detail } = await quote;
+    expect(detail).to.include({ side: 'buy', input: 'fiat' });
+    expect(detail.fiat).to.include({ currency: 'EUR', amount: '51.00' });
+    expect(detail.crypto.amount).to.match(/^\d+\.\d+$/);
+    expect(JSON.parse(JSON.stringify(detail))).to.deep.equal(detail);
+    await el.updateComplete;
+    expect(shadowQuery<HTMLInputElement>(el, '#crypto').value).to.equal(detail.crypto.amount);
+    const shown = shadowQuery(el, '[part~="quote"]');
+    expect(shown.querySelector('[aria-live="polite"]')).to.exist;
+    expect(shown.textContent).to.contain('Rate').and.contain('Processing fee').and.contain('Network fee');
+    expect(shown.textContent).to.contain('Markup').and.contain('Total').and.contain(`€${detail.fiat.total}`);
+    expect(shown.textContent).to.match(/Updated (now|\d+ ?s(ec)?\.? ago)/);
+    expect(shadowQuery<HTMLButtonElement>(el, '[part~="button"]').disabled).to.equal(false);
+    await expect(el).to.be.accessible();
+  });
+
+  it('typing the crypto amount fills the fiat amount', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
+    );
+    const quote = waitForEvent(el, 'checkout-quote');
+    await typeInto(el, '#crypto', '25');
+    const { detail } = await quote;
+    expect(detail.input).to.equal('crypto');
+    expect(detail.crypto.amount).to.match(/^25(\.0+)?$/);
+    await el.updateComplete;
+    expect(shadowQuery<HTMLInputElement>(el, '#fiat').value).to.equal(detail.fiat.amount);
+  });
+
+  it('debounces typing: one request for a burst of keystrokes', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
+    );
+    const before = requestsTo('/api/quotes/buy');
+    const events = recordEvents(el, ['checkout-quote']);
+    for (const text of ['3', '33', '333']) {
+      await typeInto(el, '#fiat', text);
+      await delay(50);
+    }
+    await waitUntil(() => events.events.length === 1, 'no quote', { timeout: 5000 });
+    expect(requestsTo('/api/quotes/buy') - before).to.equal(1);
+    expect(events.events[0]!.detail.fiat.amount).to.equal('333.00');
+  });
+
+  it('shows only the latest answer when an older one arrives later', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
+    );
+    const events = recordEvents(el, ['checkout-quote']);
+    await addFault({ route: '/ramp/api/v1/merchant/pricing', latencyMs: 1500, times: 1 });
+    await typeInto(el, '#fiat', '41');
+    await delay(450); // past the debounce: the slow request is on its way
+    await typeInto(el, '#fiat', '42');
+    await waitUntil(() => events.events.length > 0, 'no quote', { timeout: 5000 });
+    await delay(1600); // the slow answer for 41 would have arrived by now
+    expect(events.events.map((e) => e.detail.fiat.amount)).to.deep.equal(['42.00']);
+    expect(shadowQuery<HTMLInputElement>(el, '#crypto').value).to.equal(
+      events.events[0]!.detail.crypto.amount,
+    );
+  });
+
+  it('flags amounts outside the method limits inline, before any request', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
+    );
+    const before = requestsTo('/api/quotes/');
+    await typeInto(el, '#fiat', '3');
+    await aTimeout(500);
+    const message = shadowQuery(el, '#amount-msg');
+    expect(message.textContent).to.equal('Minimum: €7.00');
+    expect(shadowQuery(el, '#fiat').getAttribute('aria-invalid')).to.equal('true');
+    expect(shadowQuery<HTMLButtonElement>(el, '[part~="button"]').disabled).to.equal(true);
+    await expect(el).to.be.accessible();
+    await typeInto(el, '#fiat', '200000');
+    await aTimeout(500);
+    expect(message.textContent).to.equal('Maximum: €100,000.00');
+    await typeInto(el, '#fiat', 'abc');
+    await aTimeout(400);
+    expect(message.textContent).to.equal('Enter a valid amount.');
+    expect(requestsTo('/api/quotes/') - before).to.equal(0);
+  });
+
+  it('Continue opens the signed ramp session inline, and the ramp page may close it', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en" amount="60" wallet-address="0x1111111111111111111111111111111111111111"></crypto-checkout>`,
+    );
+    expect(shadowQuery<HTMLInputElement>(el, '#fiat').value).to.equal('60');
+    await waitForEvent(el, 'checkout-quote');
+    await el.updateComplete;
+    const order = waitForEvent(el, 'checkout-order');
+    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    const { detail } = await order;
+    expect(detail.kind).to.equal('buy');
+    expect(detail.url).to.match(/^http/);
+    await el.updateComplete;
+    const frame = shadowQuery<HTMLIFrameElement>(el, 'iframe[part~="frame"]');
+    expect(frame.src).to.equal(detail.url);
+    await waitUntil(() => frame.contentDocument?.getElementById('close'), 'ramp page not loaded', {
+      timeout: 5000,
+    });
+    await expect(el).to.be.accessible();
+    const close = waitForEvent(el, 'checkout-close');
+    (frame.contentDocument!.getElementById('close') as HTMLButtonElement).click();
+    expect((await close).detail).to.deep.equal({ reason: 'page' });
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('iframe')).to.equal(null);
+  });
+
+  it('shows the ramp page in a modal dialog that Esc closes', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en" amount="61" display="modal"></crypto-checkout>`,
+    );
+    await waitForEvent(el, 'checkout-quote');
+    await el.updateComplete;
+    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    await waitForEvent(el, 'checkout-order');
+    await el.updateComplete;
+    const dialog = shadowQuery<HTMLDialogElement>(el, 'dialog[part~="dialog"]');
+    expect(dialog.open).to.equal(true);
+    expect(dialog.querySelector('iframe[part~="frame"]')).to.exist;
+    await expect(el).to.be.accessible();
+    const close = waitForEvent(el, 'checkout-close');
+    await sendKeys({ press: 'Escape' });
+    expect((await close).detail).to.deep.equal({ reason: 'user' });
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('dialog')).to.equal(null);
+  });
+
+  it('shows an error with a retry when the backend cannot be reached, and recovers', async () => {
+    const error = waitForEvent(document, 'checkout-error');
+    const el = await fixture<HTMLElement & { api: string }>(
+      html`<crypto-checkout mode="buy" api="http://127.0.0.1:9/api" locale="en"></crypto-checkout>`,
+    );
+    const { detail } = await error;
+    expect(detail).to.include({ code: 'NETWORK_ERROR', retryable: true });
+    await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+    const alert = shadowQuery(el, '[role="alert"]');
+    expect(alert.textContent).to.contain('Something went wrong');
+    expect(alert.querySelector('button')!.textContent).to.equal('Try again');
+    await expect(el).to.be.accessible();
+    const ready = waitForEvent(el, 'checkout-ready', { timeout: 8000 });
+    el.api = '/api';
+    await ready;
+  });
+
+  it('switches language and number format with locale', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en" amount="1234.5"></crypto-checkout>`,
+    );
+    expect(shadowQuery(el, 'label[for="fiat"]').textContent).to.equal('You pay (EUR)');
+    el.locale = 'de';
+    await el.updateComplete;
+    expect(shadowQuery(el, 'label[for="fiat"]').textContent).to.equal('Sie zahlen (EUR)');
+    expect(shadowQuery(el, '[part~="button"]').textContent).to.equal('Weiter');
+    expect(shadowQuery(el, '.method').textContent).to.match(/7,00\s€/);
+    el.locale = 'pt-BR';
+    await el.updateComplete;
+    expect(shadowQuery(el, 'label[for="fiat"]').textContent).to.equal('Você paga (EUR)');
+    expect(shadowQuery(el, '.base').getAttribute('lang')).to.equal('pt-BR');
+  });
+
+  it('picks a crypto with the keyboard in the searchable list, and continues with the keyboard alone', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
+    );
+    const combo = shadowQuery<HTMLInputElement>(el, '#crypto-search');
+    combo.focus();
+    await sendKeys({ type: 'ether' });
+    await el.updateComplete;
+    expect(combo.getAttribute('aria-expanded')).to.equal('true');
+    const options = [...el.shadowRoot!.querySelectorAll('[role="option"]')];
+    expect(options.length).to.be.greaterThan(0);
+    expect(options.every((o) => /ether/i.test(o.textContent ?? ''))).to.equal(true);
+    await expect(el).to.be.accessible();
+    await sendKeys({ press: 'Enter' });
+    await el.updateComplete;
+    expect(el.crypto).to.match(/ETH/);
+    expect(combo.getAttribute('aria-expanded')).to.equal('false');
+    shadowQuery<HTMLInputElement>(el, '#fiat').focus();
+    const quote = waitForEvent(el, 'checkout-quote');
+    await sendKeys({ type: '75' });
+    await quote;
+    await el.updateComplete;
+    // Tab past the crypto amount and the quote to the button, then Enter.
+    for (let i = 0; i < 5 && el.shadowRoot!.activeElement !== shadowQuery(el, '[part~="button"]'); i++) {
+      await sendKeys({ press: 'Tab' });
+    }
+    expect(el.shadowRoot!.activeElement).to.equal(shadowQuery(el, '[part~="button"]'));
+    const order = waitForEvent(el, 'checkout-order');
+    await sendKeys({ press: 'Enter' });
+    expect((await order).detail.kind).to.equal('buy');
+  });
+
+  it('two elements on one page work independently', async () => {
+    const a = await mountReady(html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`);
+    const b = await mountReady(html`<crypto-checkout mode="buy" country="DE" locale="de"></crypto-checkout>`);
+    const qa = waitForEvent(a, 'checkout-quote');
+    const qb = waitForEvent(b, 'checkout-quote');
+    await typeInto(a, '#fiat', '71');
+    await typeInto(b, '#fiat', '72');
+    expect((await qa).detail.fiat.amount).to.equal('71.00');
+    expect((await qb).detail.fiat.amount).to.equal('72.00');
+    await a.updateComplete;
+    expect(shadowQuery<HTMLInputElement>(a, '#fiat').value).to.equal('71');
+    expect(shadowQuery(b, '[part~="button"]').textContent).to.equal('Weiter');
+  });
+});
+
+describe('sell mode', () => {
+  beforeEach(resetSandbox);
+
+  it('quotes a crypto amount against the payout methods, fiat filled in', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="sell" country="DE" locale="en"></crypto-checkout>`,
+    );
+    expect(shadowQuery(el, 'legend').textContent).to.equal('Payout method');
+    expect(shadowQuery(el, 'label[for="crypto"]').textContent).to.match(/^You sell/);
+    const quote = waitForEvent(el, 'checkout-quote');
+    await typeInto(el, '#crypto', '100');
+    const { detail } = await quote;
+    expect(detail.side).to.equal('sell');
+    await el.updateComplete;
+    expect(shadowQuery<HTMLInputElement>(el, '#fiat').value).to.equal(detail.fiat.amount);
+    await expect(el).to.be.accessible();
+  });
+
+  it('shows the empty state when no payout method takes this country and currency', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="sell" country="US" locale="en"></crypto-checkout>`,
+    );
+    expect(textOf(el)).to.contain('No method for this country and currency.');
+    expect(el.shadowRoot!.querySelector('#fiat')).to.equal(null);
+    await expect(el).to.be.accessible();
+    // A way out: another currency.
+    const fiat = shadowQuery<HTMLSelectElement>(el, '#currency');
+    fiat.value = 'EUR';
+    fiat.dispatchEvent(new Event('change'));
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('#fiat')).to.exist;
+  });
+});
+
+describe('theming', () => {
+  it('applies the public tokens and exposes stable parts', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout
+        mode="buy"
+        country="DE"
+        style="--checkout-accent: rgb(200, 0, 100); --checkout-radius: 3px; --checkout-surface: rgb(250, 240, 230); --checkout-font-family: serif"
+      ></crypto-checkout>`,
+    );
+    const base = shadowQuery(el, '[part~="base"]');
+    expect(getComputedStyle(base).backgroundColor).to.equal('rgb(250, 240, 230)');
+    expect(getComputedStyle(base).borderTopLeftRadius).to.equal('3px');
+    expect(getComputedStyle(base).fontFamily).to.equal('serif');
+    expect(getComputedStyle(shadowQuery(el, '[part~="button"]')).backgroundColor).to.equal(
+      'rgb(200, 0, 100)',
+    );
+    for (const part of ['base', 'form', 'quote', 'button'])
+      expect(el.shadowRoot!.querySelector(`[part~="${part}"]`)).to.exist;
+  });
+
+  it('has light, dark and auto themes', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" theme="dark"></crypto-checkout>`,
+    );
+    const base = shadowQuery(el, '[part~="base"]');
+    expect(getComputedStyle(base).backgroundColor).to.equal('rgb(24, 24, 27)');
+    await expect(el).to.be.accessible();
+    el.theme = 'light';
+    await el.updateComplete;
+    expect(getComputedStyle(base).backgroundColor).to.equal('rgb(255, 255, 255)');
+    expect(el.getAttribute('theme')).to.equal('light');
+  });
+
+  it('honours [hidden]', async () => {
+    const el = await mountReady(html`<crypto-checkout mode="buy" country="DE" hidden></crypto-checkout>`);
+    expect(getComputedStyle(el).display).to.equal('none');
+  });
+});

@@ -1,0 +1,114 @@
+// The widget's pure helpers (no DOM): amount parsing and formatting, limits, the message table.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Method } from '../src/api/types.ts';
+import { formatAgo, formatCrypto, formatMoney, parseAmount, toInputValue } from '../src/internal/format.ts';
+import { checkLimits } from '../src/internal/limits.ts';
+import { errorKey, LANGUAGES, msg } from '../src/internal/messages.ts';
+
+describe('parseAmount', () => {
+  it('reads what shoppers type in either decimal mark', () => {
+    assert.equal(parseAmount('12.5', 'en'), '12.5');
+    assert.equal(parseAmount('12,5', 'de'), '12.5');
+    assert.equal(parseAmount('12,5', 'en'), '12.5');
+    assert.equal(parseAmount(' 1 234,56 ', 'fr'), '1234.56');
+    assert.equal(parseAmount('1.234,56', 'de'), '1234.56');
+    assert.equal(parseAmount('1,234.56', 'en'), '1234.56');
+    assert.equal(parseAmount('1,000', 'en'), '1000');
+    assert.equal(parseAmount('1.000', 'de'), '1000');
+    assert.equal(parseAmount('.5', 'en'), '0.5');
+    assert.equal(parseAmount('007', 'en'), '7');
+    assert.equal(parseAmount('0.00012345', 'en'), '0.00012345');
+  });
+
+  it('refuses what is not a positive amount', () => {
+    for (const bad of ['', 'abc', '0', '0.00', '-5', '1e5', '1.2.3', '1,2,3', '12,5,0']) {
+      assert.equal(parseAmount(bad, 'en'), null, bad);
+    }
+  });
+});
+
+describe('formatting', () => {
+  it('formats money in the locale, keeping the backend decimal', () => {
+    assert.equal(formatMoney('49.9', 'EUR', 'en'), '€49.90');
+    assert.equal(formatMoney('1234.5', 'EUR', 'de').replace(/\s/g, ' '), '1.234,50 €');
+    assert.equal(formatMoney('10', 'BRL', 'pt-BR').replace(/\s/g, ' '), 'R$ 10,00');
+  });
+
+  it('falls back for codes Intl does not know as currencies', () => {
+    assert.equal(formatMoney('1.5', 'USDC', 'en'), '1.5 USDC');
+  });
+
+  it('formats crypto with up to 8 decimals', () => {
+    assert.equal(formatCrypto('0.000123456789', 'BTC', 'en'), '0.00012346 BTC');
+    assert.equal(formatCrypto('1.5', 'ETH', 'de'), '1,5 ETH');
+  });
+
+  it('shows backend decimals in the locale way for inputs', () => {
+    assert.equal(toInputValue('0.5', 'fr'), '0,5');
+    assert.equal(toInputValue('0.5', 'en'), '0.5');
+  });
+
+  it('says how fresh a quote is', () => {
+    assert.match(formatAgo(5, 'en'), /5\s?s(ec)?\.? ago/);
+    assert.equal(formatAgo(0, 'en'), 'now');
+  });
+});
+
+describe('checkLimits', () => {
+  const card: Method = {
+    id: 'creditcard',
+    name: 'Card',
+    feePercent: '1.75',
+    fixedFee: '0.35',
+    min: '7',
+    max: '100000',
+    limits: { currency: 'EUR', min: '7', max: '100000' },
+    currencies: ['EUR', 'USD'],
+    icon: null,
+    iconLight: null,
+    isDefault: true,
+  };
+
+  it('flags amounts outside the method limits in the limit currency', () => {
+    assert.deepEqual(checkLimits(card, 'EUR', '6.99'), {
+      code: 'AMOUNT_TOO_LOW',
+      limit: '7',
+      currency: 'EUR',
+    });
+    assert.deepEqual(checkLimits(card, 'EUR', '100000.01'), {
+      code: 'AMOUNT_TOO_HIGH',
+      limit: '100000',
+      currency: 'EUR',
+    });
+    assert.equal(checkLimits(card, 'EUR', '7'), null);
+    assert.equal(checkLimits(card, 'EUR', '100000'), null);
+  });
+
+  it('leaves other currencies to the backend', () => {
+    assert.equal(checkLimits(card, 'USD', '1'), null);
+    assert.equal(checkLimits(undefined, 'EUR', '1'), null);
+  });
+});
+
+describe('messages', () => {
+  it('has every key in every language, none empty', () => {
+    assert.deepEqual(LANGUAGES, ['en', 'es', 'fr', 'de', 'pt']);
+    assert.equal(msg('es-ES', 'continue'), 'Continuar');
+    assert.equal(msg('pt-BR', 'payCrypto'), 'Pagar com cripto');
+    assert.equal(msg('de', 'min', '7,00 €'), 'Minimum: 7,00 €');
+    assert.equal(msg('xx', 'continue'), 'Continue');
+    assert.equal(msg('FR', 'close'), 'Fermer');
+  });
+
+  it('maps every error code to a human message', () => {
+    assert.equal(errorKey('TOKEN_EXPIRED'), 'eGone');
+    assert.equal(errorKey('NOT_FOUND'), 'eGone');
+    assert.equal(errorKey('METHOD_UNAVAILABLE'), 'eMethod');
+    assert.equal(errorKey('UPSTREAM_TIMEOUT'), 'eRetry');
+    assert.equal(errorKey('RATE_LIMITED'), 'eRetry');
+    assert.equal(errorKey('NETWORK_ERROR'), 'eRetry');
+    assert.equal(errorKey('VALIDATION_FAILED'), 'eInput');
+    assert.equal(errorKey('FORBIDDEN'), 'eInput');
+  });
+});

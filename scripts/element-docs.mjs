@@ -1,0 +1,125 @@
+// Renders the custom elements of packages/widget/custom-elements.json (built by `npm run build -w
+// packages/widget`) as Markdown tables: attributes, properties, events, CSS custom properties, parts, slots.
+// Prints to stdout: `node scripts/element-docs.mjs [path/to/custom-elements.json] > docs.md`.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const file = process.argv[2] ?? join(root, 'packages', 'widget', 'custom-elements.json');
+
+let manifest;
+try {
+  manifest = JSON.parse(readFileSync(file, 'utf8'));
+} catch (error) {
+  console.error(
+    `Cannot read ${file} (build the widget first: npm run build -w packages/widget): ${error.message}`,
+  );
+  process.exit(1);
+}
+
+/** One table cell: no pipes or newlines, code spans kept. */
+const cell = (value) =>
+  value === undefined || value === null || value === ''
+    ? ''
+    : String(value)
+        .replaceAll('|', '\\|')
+        .replace(/\s*\n\s*/g, ' ');
+const code = (value) => (value === undefined || value === null || value === '' ? '' : `\`${cell(value)}\``);
+
+function table(headers, rows) {
+  if (rows.length === 0) return '';
+  return [
+    `| ${headers.join(' | ')} |`,
+    `| ${headers.map(() => '---').join(' | ')} |`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+    '',
+  ].join('\n');
+}
+
+function section(title, headers, rows) {
+  const body = table(headers, rows);
+  return body ? `### ${title}\n\n${body}` : '';
+}
+
+function renderElement(element) {
+  const publicFields = (element.members ?? []).filter(
+    (member) =>
+      member.kind === 'field' &&
+      !member.static &&
+      (member.privacy ?? 'public') === 'public' &&
+      !member.name.startsWith('_') &&
+      !member.name.startsWith('#'),
+  );
+  const attributes = element.attributes ?? [];
+  const attributeOf = (field) => attributes.find((attribute) => attribute.fieldName === field.name)?.name;
+
+  const parts = [
+    `## \`<${element.tagName}>\``,
+    '',
+    [element.summary, element.description].filter(Boolean).join('\n\n'),
+    '',
+    section(
+      'Attributes',
+      ['Attribute', 'Property', 'Type', 'Default', 'Description'],
+      attributes.map((attribute) => [
+        code(attribute.name),
+        code(attribute.fieldName),
+        code(attribute.type?.text),
+        code(attribute.default),
+        cell(attribute.description),
+      ]),
+    ),
+    section(
+      'Properties',
+      ['Property', 'Attribute', 'Type', 'Default', 'Description'],
+      publicFields.map((field) => [
+        code(field.name),
+        code(attributeOf(field)),
+        code(field.type?.text),
+        code(field.default),
+        cell(`${field.readonly ? '(read-only) ' : ''}${field.description ?? ''}`),
+      ]),
+    ),
+    section(
+      'Events',
+      ['Event', 'Type', 'Description'],
+      (element.events ?? [])
+        .filter((event) => event.name)
+        .map((event) => [code(event.name), code(event.type?.text), cell(event.description)]),
+    ),
+    section(
+      'CSS custom properties',
+      ['Property', 'Default', 'Description'],
+      (element.cssProperties ?? []).map((property) => [
+        code(property.name),
+        code(property.default),
+        cell(property.description),
+      ]),
+    ),
+    section(
+      'CSS parts',
+      ['Part', 'Description'],
+      (element.cssParts ?? []).map((part) => [code(part.name), cell(part.description)]),
+    ),
+    section(
+      'Slots',
+      ['Slot', 'Description'],
+      (element.slots ?? []).map((slot) => [
+        slot.name ? code(slot.name) : '(default)',
+        cell(slot.description),
+      ]),
+    ),
+  ];
+  return parts.filter((part, index) => part !== '' || parts[index - 1] !== '').join('\n');
+}
+
+const elements = (manifest.modules ?? [])
+  .flatMap((module) => module.declarations ?? [])
+  .filter((declaration) => declaration.customElement && declaration.tagName);
+
+if (elements.length === 0) {
+  console.error(`${file} declares no custom element with a tag name.`);
+  process.exit(1);
+}
+process.stdout.write(`${elements.map(renderElement).join('\n').trimEnd()}\n`);

@@ -1,0 +1,155 @@
+/**
+ * What every end-to-end test file shares: the real `npm start` server (demo/server.ts) on a free port with a
+ * throw-away DATA_DIR, Debian's Chromium through playwright-core, step screenshots, and a record of the
+ * element's events that survives page navigations.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+
+export const chromeFlags = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface DemoServer {
+  url: string;
+  /** What the server printed so far (for failure messages). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `node --import tsx demo/server.ts` (what `npm start` runs) and waits for `/healthz`. */
+export async function startDemo(env: Record<string, string> = {}): Promise<DemoServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'crypto-checkout-e2e-'));
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'demo', 'server.ts')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://localhost:${port}`;
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) return { url, output: () => output, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await stop();
+  throw new Error(`The demo server did not become healthy on ${url}.\n${output}`);
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: chromeFlags,
+  });
+}
+
+/** A fresh context (own cookies and storage) whose pages record the element's events in sessionStorage. */
+export async function newContext(
+  browser: Browser,
+  options: { mobile?: boolean } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext(
+    options.mobile
+      ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true }
+      : { viewport: { width: 1280, height: 900 } },
+  );
+  await context.addInitScript(() => {
+    const names = [
+      'checkout-ready',
+      'checkout-quote',
+      'checkout-order',
+      'checkout-status',
+      'checkout-complete',
+      'checkout-error',
+      'checkout-close',
+    ];
+    for (const name of names) {
+      document.addEventListener(name, (event) => {
+        const list = JSON.parse(sessionStorage.getItem('e2e-events') ?? '[]') as unknown[];
+        list.push({ name, detail: (event as CustomEvent).detail, path: location.pathname });
+        sessionStorage.setItem('e2e-events', JSON.stringify(list));
+      });
+    }
+  });
+  context.setDefaultTimeout(15_000);
+  return context;
+}
+
+export interface RecordedEvent {
+  name: string;
+  detail: Record<string, unknown>;
+  path: string;
+}
+
+/** The element events fired so far in this tab (across navigations). */
+export async function recordedEvents(page: Page, name?: string): Promise<RecordedEvent[]> {
+  const all = await page.evaluate(
+    () => JSON.parse(sessionStorage.getItem('e2e-events') ?? '[]') as RecordedEvent[],
+  );
+  return name ? all.filter((event) => event.name === name) : all;
+}
+
+/** Saves numbered screenshots under test-results/screenshots/<suite>/. */
+export function screenshots(suite: string) {
+  const dir = join(root, 'test-results', 'screenshots', suite);
+  mkdirSync(dir, { recursive: true });
+  let step = 0;
+  return async (page: Page, name: string, options: { fullPage?: boolean } = {}) => {
+    step += 1;
+    const file = join(dir, `${String(step).padStart(2, '0')}-${name}.png`);
+    await page.screenshot({ path: file, fullPage: options.fullPage ?? false, animations: 'disabled' });
+    return file;
+  };
+}

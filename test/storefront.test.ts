@@ -1,0 +1,141 @@
+/** The storefront itself: every page in the common layout with the SANDBOX label, on a desktop and a phone;
+ * the product grid from the backend; the merchant's Orders page and payment links through the admin proxy. */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { type DemoServer, launchBrowser, newContext, screenshots, startDemo } from './harness.ts';
+
+let server: DemoServer;
+let browser: Browser;
+const shot = screenshots('storefront');
+
+before(async () => {
+  [server, browser] = await Promise.all([startDemo(), launchBrowser()]);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('npm start serves the demo, the API, the widget bundle and the sandbox on one port', async () => {
+  assert.match(server.output(), /Running on the SANDBOX: no real money, no account needed/);
+  assert.match(server.output(), new RegExp(`${server.url}/api`));
+  const health = (await (await fetch(`${server.url}/healthz`)).json()) as { ok: boolean; upstream: string };
+  assert.deepEqual(health, { ok: true, upstream: 'sandbox' });
+  for (const path of ['/', '/api/products', '/widget/crypto-checkout.js', '/sandbox']) {
+    const response = await fetch(`${server.url}${path}`);
+    assert.equal(response.status, 200, `${path} answers ${response.status}`);
+  }
+});
+
+test('every page has the layout, the nav and the SANDBOX badge, on a desktop and on a phone', async () => {
+  const pages = [
+    '/',
+    '/buy',
+    '/sell',
+    '/deposit',
+    '/orders',
+    '/theming',
+    '/embed',
+    '/embed/script-tag',
+    '/embed/npm',
+  ];
+  for (const mobile of [false, true]) {
+    const context = await newContext(browser, { mobile });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+    for (const path of pages) {
+      await page.goto(`${server.url}${path}`);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.waitFor();
+      assert.equal(await page.locator('.badge-sandbox').textContent(), 'SANDBOX');
+      for (const label of [
+        'Shop',
+        'Buy crypto',
+        'Sell crypto',
+        'Deposit',
+        'Orders',
+        'Theming',
+        'Embed examples',
+      ]) {
+        assert.equal(
+          await nav.getByRole('link', { name: label, exact: true }).count(),
+          1,
+          `${path}: nav ${label}`,
+        );
+      }
+      // Nothing may overflow sideways on a phone.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 1, `${path} overflows by ${overflow}px at ${mobile ? 'phone' : 'desktop'} width`);
+    }
+    await page.goto(`${server.url}/`);
+    await page.locator('.product-card').first().waitFor();
+    await shot(page, mobile ? 'shop-phone' : 'shop-desktop', { fullPage: true });
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('the product grid lists the backend catalog and links to each product page', async () => {
+  const { products } = (await (await fetch(`${server.url}/api/products`)).json()) as {
+    products: Array<{ id: string; name: string }>;
+  };
+  assert.ok(products.length > 0);
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  await page.goto(`${server.url}/`);
+  await page.locator('.product-card').first().waitFor();
+  assert.equal(await page.locator('.product-card').count(), products.length);
+  const first = products[0]!;
+  await page.getByRole('link', { name: new RegExp(first.name) }).click();
+  await page.waitForURL(`**/products/${first.id}`);
+  await page.getByRole('heading', { name: first.name, level: 1 }).waitFor();
+  await shot(page, 'product-page');
+  await context.close();
+});
+
+test('the Orders page makes a payment link and lists orders, the admin token never reaching the browser', async () => {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  const seen: string[] = [];
+  page.on('request', (request) => seen.push(`${request.url()} ${JSON.stringify(request.headers())}`));
+  page.on('response', async (response) => {
+    if (response.url().includes('/demo-admin/')) seen.push(await response.text().catch(() => ''));
+  });
+  await page.goto(`${server.url}/orders`);
+  await page.locator('#orders-body[aria-busy="false"]').waitFor({ state: 'attached' });
+  await page.getByLabel(/^Name/).fill('Workshop booking, 2 h');
+  await page.getByLabel(/^Internal note/).fill('Invoice 2026-041');
+  await page.getByLabel('Display currency').selectOption('USD');
+  await page.getByLabel('Amount').fill('80.00');
+  await page.getByRole('button', { name: 'Create link' }).click();
+  const link = page.getByLabel('Payment link', { exact: true });
+  await link.waitFor();
+  await page.waitForFunction(() => (document.querySelector('#link-url') as HTMLInputElement).value !== '');
+  const url = await link.inputValue();
+  assert.match(url, new RegExp(`^${server.url}/sandbox/pay/[A-Z0-9]+$`));
+  const orderId = url.split('/').pop()!;
+  const row = page.locator(`tr[data-order-id="${orderId}"]`);
+  await row.waitFor();
+  assert.match((await row.textContent()) ?? '', /Workshop booking, 2 h/);
+  await row.locator('summary').click();
+  assert.match((await row.textContent()) ?? '', /Invoice 2026-041/);
+  await shot(page, 'orders-with-link', { fullPage: true });
+
+  // The id filter narrows the list to that order.
+  await page.getByLabel('Order id').fill(orderId);
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.waitForURL(`**/orders?*searchId=${orderId}*`);
+  await page.locator('#orders-body[aria-busy="false"]').waitFor({ state: 'attached' });
+  assert.equal(await page.locator('#orders-body tr').count(), 1);
+
+  const html = await page.content();
+  assert.ok(!html.includes('sandbox-admin-token'), 'the admin token is in the page');
+  assert.ok(
+    !seen.some((entry) => entry.includes('sandbox-admin-token')),
+    'the admin token went over the wire to the browser',
+  );
+  await context.close();
+});

@@ -34,7 +34,10 @@ const adminOrderParams = ['page', 'limit', 'searchId', 'startDate', 'endDate', '
 
 /** The fields of the backend's `AdminOrder` that the thank-you page uses. */
 interface AdminOrder {
+  /** The upstream order id. */
   id: string;
+  /** Ours: the `orderId` the widget and the return URL carry. */
+  externalId?: string | null;
   status: string | null;
   purchase?: { name?: string | null; price?: string | null; currency?: unknown };
   paid?: { amount: string; currency: string } | null;
@@ -195,11 +198,12 @@ export function createDemoApp(options: DemoOptions) {
       );
       if (!response.ok) return relay(response);
       const body = (await response.json()) as { orders?: AdminOrder[] };
-      const order = body.orders?.find((o) => o.id === id);
+      const order = body.orders?.find((o) => o.id === id || o.externalId === id);
       if (!order) return c.json({ error: { code: 'NOT_FOUND', message: 'No such order' } }, 404);
       // Only what the payer may see: no internal note, no customer data.
       return c.json({
-        orderId: order.id,
+        orderId: id,
+        upstreamId: order.id,
         status: order.status ?? null,
         final: ['paid', 'overpaid', 'expired', 'failed'].includes(order.status ?? ''),
         name: order.purchase?.name ?? undefined,

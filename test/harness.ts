@@ -4,7 +4,7 @@
  * element's events that survives page navigations.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,22 +43,29 @@ export interface DemoServer {
   stop(): Promise<void>;
 }
 
-/** Starts `node --import tsx demo/server.ts` (what `npm start` runs) and waits for `/healthz`. */
-export async function startDemo(env: Record<string, string> = {}): Promise<DemoServer> {
+/**
+ * Starts `node --import tsx demo/server.ts` (what `npm start` runs) and waits for `/healthz`. Its output goes
+ * to test-results/logs/<name>.log.
+ */
+export async function startDemo(name: string, env: Record<string, string> = {}): Promise<DemoServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'crypto-checkout-e2e-'));
+  const logDir = join(root, 'test-results', 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const logFile = join(logDir, `${name}.log`);
+  writeFileSync(logFile, '');
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'demo', 'server.ts')], {
     cwd: root,
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (chunk: Buffer) => {
+  const collect = (chunk: Buffer) => {
     output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
+    appendFileSync(logFile, chunk);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://localhost:${port}`;
 

@@ -10,7 +10,7 @@ let browser: Browser;
 const shot = screenshots('storefront');
 
 before(async () => {
-  [server, browser] = await Promise.all([startDemo(), launchBrowser()]);
+  [server, browser] = await Promise.all([startDemo('storefront'), launchBrowser()]);
 });
 
 after(async () => {
@@ -65,6 +65,20 @@ test('every page has the layout, the nav and the SANDBOX badge, on a desktop and
           1,
           `${path}: nav ${label}`,
         );
+      }
+      if (!mobile) {
+        if ((await page.locator('crypto-checkout').count()) > 0) {
+          await page
+            .waitForFunction(
+              () => (sessionStorage.getItem('e2e-events') ?? '').includes('checkout-ready'),
+              null,
+              {
+                timeout: 5000,
+              },
+            )
+            .catch(() => undefined);
+        }
+        await shot(page, `page${path.replace(/\//g, '-') || '-shop'}`);
       }
       // Nothing may overflow sideways on a phone.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -137,5 +151,39 @@ test('the Orders page makes a payment link and lists orders, the admin token nev
     !seen.some((entry) => entry.includes('sandbox-admin-token')),
     'the admin token went over the wire to the browser',
   );
+  await context.close();
+});
+
+test('the theming page changes the element live: accent, radius, font, dark mode and locale', async () => {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  await page.goto(`${server.url}/theming`);
+  const checkout = page.locator('crypto-checkout');
+  await checkout.getByRole('button', { name: 'Continue' }).waitFor();
+  await shot(page, 'theming-default');
+
+  await page.getByLabel('Accent').fill('#d9480f');
+  await page.getByLabel(/^Radius/).fill('2');
+  await page.getByLabel('Font').selectOption({ label: 'Serif (Georgia)' });
+  await page.getByLabel('Theme').selectOption('dark');
+  await page.getByLabel('Language').selectOption('es');
+
+  const style = await checkout.evaluate((el) => {
+    const css = getComputedStyle(el);
+    return {
+      accent: css.getPropertyValue('--checkout-accent').trim(),
+      radius: css.getPropertyValue('--checkout-radius').trim(),
+      theme: el.getAttribute('theme'),
+      locale: el.getAttribute('locale'),
+    };
+  });
+  assert.deepEqual(style, { accent: '#d9480f', radius: '2px', theme: 'dark', locale: 'es' });
+  // The element re-renders in Spanish and takes the accent on its main button.
+  const button = checkout.getByRole('button', { name: 'Continuar' });
+  await button.waitFor();
+  const background = await button.evaluate((el) => getComputedStyle(el).backgroundColor);
+  assert.equal(background, 'rgb(217, 72, 15)');
+  assert.match((await page.locator('#theme-code').textContent()) ?? '', /--checkout-accent: #d9480f;/);
+  await shot(page, 'theming-dark-es');
   await context.close();
 });

@@ -85,7 +85,9 @@ function updatesList(updates: Json[]): HTMLElement {
 }
 
 function row(order: Json): HTMLTableRowElement {
-  const id = str(order['orderId']) ?? str(order['id']) ?? '?';
+  const id = str(order['id']) ?? '?';
+  // The backend's own order id (what the widget and the return URL carry), when the order came from it.
+  const reference = str(order['externalId']);
   const purchase = obj(order['purchase']) ?? obj(order['product']);
   const name = str(order['name']) ?? str(purchase?.['name']) ?? '';
   const note = str(order['note']) ?? str(purchase?.['notes']);
@@ -118,8 +120,13 @@ function row(order: Json): HTMLTableRowElement {
   );
   const tr = element(
     'tr',
-    { dataset: { orderId: id } },
-    element('td', { className: 'mono' }, id),
+    { dataset: { orderId: id, ...(reference ? { externalId: reference } : {}) } },
+    element(
+      'td',
+      { className: 'mono' },
+      id,
+      reference ? element('div', { className: 'muted small', title: "The shop's reference" }, reference) : '',
+    ),
     element('td', {}, formatDate(str(order['createdAt']))),
     element('td', {}, name),
     element('td', { className: 'num' }, formatMoney(amount, currency)),

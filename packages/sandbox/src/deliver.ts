@@ -1,4 +1,5 @@
 /** Signed POSTs to merchant endpoints (payments webhooks, ramp callbacks), retried with backoff on failure. */
+import { randomUUID } from 'node:crypto';
 import { hmacBase64 } from './keys.ts';
 import type { SandboxState } from './state.ts';
 
@@ -25,8 +26,6 @@ interface DeliverOptions {
   signatureHeader: string;
 }
 
-let sequence = 0;
-
 /**
  * Sends now and retries on a non-2xx answer or a network error, with the state's retry delays.
  * A 409 stops retries, as the real ramp service documents. Returns the delivery record at once.
@@ -34,7 +33,7 @@ let sequence = 0;
 export function deliver(state: SandboxState, options: DeliverOptions): Delivery {
   const body = JSON.stringify(options.payload);
   const delivery: Delivery = {
-    id: `dlv_${++sequence}`,
+    id: `dlv_${randomUUID()}`,
     kind: options.kind,
     merchantId: options.merchantId,
     url: options.url,

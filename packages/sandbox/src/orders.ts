@@ -8,6 +8,7 @@
  *   any unpaid state ──expiry / control──▶ EXPIRED | CANCELLED
  */
 import {
+  CHAIN_NAMES,
   type Chain,
   CRYPTOS,
   type Currency,
@@ -385,7 +386,7 @@ export function selectCurrency(record: OrderRecord, code: string, ctx: Context):
     record,
     'AWAITING_PAYMENT',
     ctx,
-    `Currency selected: ${row.symbol} on ${row.chain}`,
+    `Currency selected: ${row.symbol} on ${CHAIN_NAMES[row.chain]}`,
     'CUSTOMER',
   );
   const order: Order = {

@@ -90,9 +90,10 @@ const createOrderSchema = z.object({
       customerName: optionalText(200),
       userLang: optionalText(10),
       customerLang: optionalText(10),
-      userEmail: z.email().optional(),
-      customerEmail: z.email().optional(),
-      redirectUrl: httpUrl.optional(),
+      // Empty strings mean "not given": shop plugins send every field, filled or not.
+      userEmail: z.union([z.literal(''), z.email()]).optional(),
+      customerEmail: z.union([z.literal(''), z.email()]).optional(),
+      redirectUrl: z.union([z.literal(''), httpUrl]).optional(),
     })
     .optional(),
   testMode: z.boolean().optional(),

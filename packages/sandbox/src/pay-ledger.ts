@@ -41,7 +41,7 @@ export class PayLedger {
   readonly #random: RandomSource;
   readonly #orders = new Map<string, OrderRecord>();
   readonly #idempotency = new Map<string, { fingerprint: string; orderId: string }>();
-  readonly #routes = new Map<string, PaymentRoute>();
+  readonly #routes = new Map<string, { merchantKey: string; route: PaymentRoute }>();
 
   constructor(state: SandboxState, random: RandomSource = cryptoRandom) {
     this.#state = state;
@@ -143,7 +143,7 @@ export class PayLedger {
   route(merchantKey: string, request: { externalId: string; chain: string; email: string; name: string }) {
     if (!isChain(request.chain)) throw new LedgerError(422, `Unsupported chain ${request.chain}`);
     const key = bookKey(merchantKey, request.externalId, request.chain);
-    let route = this.#routes.get(key);
+    let route = this.#routes.get(key)?.route;
     if (!route) {
       route = makeRoute({
         ...request,
@@ -152,17 +152,16 @@ export class PayLedger {
         merchantUuid: merchantUuidOf(merchantKey),
         now: this.#state.now(),
       });
-      this.#routes.set(key, route);
+      this.#routes.set(key, { merchantKey, route });
     }
     return route;
   }
 
   /** Simulates crypto arriving at a route (any merchant's): a PAYMENT_ROUTE order, paid, ORDER_COMPLETED. */
   deposit(routeId: string, currency?: string, amount?: string): OrderRecord {
-    const entry = [...this.#routes.entries()].find(([, r]) => r.id === routeId);
+    const entry = [...this.#routes.values()].find(({ route }) => route.id === routeId);
     if (!entry) throw new LedgerError(404, `Payment route ${routeId} not found`);
-    const [key, route] = entry;
-    const merchantKey = key.split('\n')[0] ?? '';
+    const { merchantKey, route } = entry;
     const code = currency ?? codesOnChain(route.chainName)[0];
     if (!code || CRYPTOS[code]?.chain !== route.chainName) {
       throw new LedgerError(422, `${currency} cannot be paid on ${route.chainName}`);

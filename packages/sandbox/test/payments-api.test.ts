@@ -162,7 +162,12 @@ describe('POST /v1/orders', () => {
   });
 
   test('refuses missing and foreign keys with 401 in the envelope', async () => {
-    for (const headers of [{}, { 'x-api-key': 'pk_sandbox_acme' }, { 'x-api-key': 'pay_live_acme' }]) {
+    const refused: Array<Record<string, string>> = [
+      {},
+      { 'x-api-key': 'pk_sandbox_acme' },
+      { 'x-api-key': 'pay_live_acme' },
+    ];
+    for (const headers of refused) {
       const response = await json<Envelope<null>>(api('/orders'), { headers, body: purchase() });
       assert.equal(response.status, 401);
       assert.equal(response.body.success, false);

@@ -12,7 +12,10 @@ let receivers: Receiver[] = [];
 before(async () => {
   sandbox = await startSandbox();
 });
-after(() => sandbox.close());
+after(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+  await sandbox.close();
+});
 beforeEach(async () => {
   await Promise.all(receivers.map((r) => r.close()));
   receivers = [];

@@ -25,7 +25,14 @@ import {
   CheckoutReadyEvent,
   CheckoutStatusEvent,
 } from './events.ts';
-import { formatAgo, formatCrypto, formatMoney, parseAmount, toInputValue } from './internal/format.ts';
+import {
+  formatAgo,
+  formatCrypto,
+  formatMoney,
+  parseAmount,
+  toInputValue,
+  validLocale,
+} from './internal/format.ts';
 import { checkLimits, type LimitBreach } from './internal/limits.ts';
 import { errorKey, type MessageKey, msg } from './internal/messages.ts';
 
@@ -113,6 +120,7 @@ export class CryptoCheckout extends LitElement {
     _order: { state: true },
     _outcome: { state: true },
     _copied: { state: true },
+    _wallet: { state: true },
   };
 
   /** Base URL of the merchant's backend API. */
@@ -160,6 +168,8 @@ export class CryptoCheckout extends LitElement {
   private _order?: Order;
   private _outcome?: string;
   private _copied = false;
+  /** The wallet address typed in the buy form (when the `wallet-address` attribute gives none). */
+  private _wallet = '';
 
   /** The limit breach or invalid amount found before any request. */
   private _amountIssue?: LimitBreach | 'invalid';
@@ -224,7 +234,10 @@ export class CryptoCheckout extends LitElement {
   }
 
   private get _loc(): string {
-    return this.locale || document.documentElement.lang || navigator.language || 'en';
+    // Optional chaining keeps a server-side render (no document) working.
+    return validLocale(
+      this.locale || globalThis.document?.documentElement.lang || globalThis.navigator?.language,
+    );
   }
 
   private _t(key: MessageKey, arg?: string): string {
@@ -269,7 +282,7 @@ export class CryptoCheckout extends LitElement {
       this._fiatText = this.amount ? toInputValue(this.amount, this._loc) : '';
       this._input = 'fiat';
     }
-    if (changed.has('mode')) {
+    if (changed.has('mode') && this.hasUpdated) {
       this._frame.close();
       this._order = undefined;
       this._outcome = undefined;
@@ -330,7 +343,7 @@ export class CryptoCheckout extends LitElement {
         fiat: q.fiat.currency,
         crypto: q.crypto.currency,
         ...(q.input === 'fiat' ? { fiatAmount: q.fiat.amount } : { cryptoAmount: q.crypto.amount }),
-        ...(this.walletAddress ? { walletAddress: this.walletAddress } : {}),
+        ...(side === 'buy' ? { walletAddress: (this.walletAddress || this._wallet).trim() } : {}),
         ...this._returnTo(),
       });
       this._rampOrderId = undefined;
@@ -463,12 +476,17 @@ export class CryptoCheckout extends LitElement {
         return;
       case 'SWAPPED_TRANSACTION_SUCCESSFUL':
       case 'SWAPPED_WITHDRAWAL_SUCCESSFUL':
+        if (typeof data.order_id === 'string') this._rampOrderId = data.order_id;
         this._outcome = 'done';
         this._complete({
           kind: this.mode === 'sell' ? 'sell' : 'buy',
           status: 'completed',
           ...(this._rampOrderId ? { orderId: this._rampOrderId } : {}),
         });
+        return;
+      case 'SWAPPED_ERROR':
+        // The page shows its own explanation; the merchant hears of it.
+        this._emitError(new ApiError('UPSTREAM_ERROR', 'the embedded page reported an error'));
         return;
       case 'SWAPPED_CLOSE':
         this._frame.close();
@@ -563,6 +581,17 @@ export class CryptoCheckout extends LitElement {
             <div class="row">${sell ? [cryptoField, fiatField] : [fiatField, cryptoField]}</div>
             <p id="amount-msg" class="msg" role="alert">${this._amountMessage()}</p>
             ${this._renderQuote(q.quote, crypto)}
+            ${
+              sell || this.walletAddress
+                ? nothing
+                : html`<div class="field">
+                    <label for="wallet">${this._t('wallet')}</label>
+                    <input id="wallet" required autocomplete="off" spellcheck="false" .value=${this._wallet}
+                      @input=${(e: Event) => {
+                        this._wallet = (e.target as HTMLInputElement).value;
+                      }} />
+                  </div>`
+            }
             ${this._actionError ? this._error(this._actionError) : nothing}
             <button part="button" class="primary" ?disabled=${!q.quote || this._busy}>${this._t('continue')}</button>
             ${this._outcome === 'done' ? html`<p part="status" class="status paid" role="status">${this._t('done')}</p>` : nothing}`
@@ -700,6 +729,7 @@ export class CryptoCheckout extends LitElement {
             this._comboOpen = !this._comboOpen;
           }}
           @keydown=${onKey}
+          @focus=${(e: Event) => (e.target as HTMLInputElement).select()}
           @blur=${() => pick(undefined)}
         />
       </div>
@@ -862,7 +892,7 @@ export class CryptoCheckout extends LitElement {
     if (f.display === 'inline') return html`<div class="frame">${frame}</div>`;
     return html`<dialog part="dialog" aria-label=${this._t('checkout')} @close=${this._onDialogClose}>
       <form method="dialog" class="bar">
-        <button class="close" aria-label=${this._t('close')}>×</button>
+        <button class="close" autofocus aria-label=${this._t('close')}>×</button>
       </form>
       ${frame}
     </dialog>`;

@@ -2,7 +2,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Method } from '../src/api/types.ts';
-import { formatAgo, formatCrypto, formatMoney, parseAmount, toInputValue } from '../src/internal/format.ts';
+import {
+  formatAgo,
+  formatCrypto,
+  formatMoney,
+  parseAmount,
+  toInputValue,
+  validLocale,
+} from '../src/internal/format.ts';
 import { checkLimits } from '../src/internal/limits.ts';
 import { errorKey, LANGUAGES, msg } from '../src/internal/messages.ts';
 
@@ -47,6 +54,12 @@ describe('formatting', () => {
   it('shows backend decimals in the locale way for inputs', () => {
     assert.equal(toInputValue('0.5', 'fr'), '0,5');
     assert.equal(toInputValue('0.5', 'en'), '0.5');
+  });
+
+  it('accepts only locales Intl can use', () => {
+    assert.equal(validLocale('pt-br'), 'pt-BR');
+    assert.equal(validLocale('not a locale!'), 'en');
+    assert.equal(validLocale(''), 'en');
   });
 
   it('says how fresh a quote is', () => {

@@ -55,6 +55,8 @@ export class FrameController implements ReactiveController {
   close(): void {
     clearTimeout(this.timer);
     this.url = '';
+    // Closing (not just removing) an open dialog gives focus back to where it was.
+    this.host.renderRoot?.querySelector('dialog')?.close();
     this.state = 'idle';
     this.host.requestUpdate();
   }

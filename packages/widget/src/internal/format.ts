@@ -1,4 +1,4 @@
-/** Pure number and money helpers: formatting with Intl in a given locale, and parsing what a shopper types. */
+/** Pure number and money helpers: formatting with Intl in a given (valid) locale, and parsing what a shopper types. */
 
 type Decimal = `${number}`;
 
@@ -15,22 +15,12 @@ export function formatMoney(amount: string, currency: string, locale: string): s
 export const formatCrypto = (amount: string, symbol: string, locale: string): string =>
   `${formatNumber(amount, locale, 8)} ${symbol}`;
 
-export function formatNumber(amount: string, locale: string, maxDigits: number): string {
-  try {
-    return new Intl.NumberFormat(locale, { maximumFractionDigits: maxDigits }).format(amount as Decimal);
-  } catch {
-    return amount;
-  }
-}
+export const formatNumber = (amount: string, locale: string, maxDigits: number): string =>
+  new Intl.NumberFormat(locale, { maximumFractionDigits: maxDigits }).format(amount as Decimal);
 
 /** The locale's decimal separator (`,` in `de`). */
-export function decimalSeparator(locale: string): string {
-  try {
-    return new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
-  } catch {
-    return '.';
-  }
-}
+export const decimalSeparator = (locale: string): string =>
+  new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
 
 /** A backend decimal shown in an input in the locale's way, without grouping (`0.5` → `0,5` in `fr`). */
 export const toInputValue = (amount: string, locale: string): string =>
@@ -69,13 +59,17 @@ export function parseAmount(input: string, locale: string): string | null {
 }
 
 /** "5 s ago" in the locale, for how fresh a quote is. */
-export function formatAgo(seconds: number, locale: string): string {
+export const formatAgo = (seconds: number, locale: string): string =>
+  new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'narrow' }).format(
+    -Math.max(0, Math.round(seconds)),
+    'second',
+  );
+
+/** `locale` if Intl accepts it as a language tag, else `fallback` (so formatting never throws on a typo). */
+export function validLocale(locale: string, fallback = 'en'): string {
   try {
-    return new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'narrow' }).format(
-      -Math.max(0, Math.round(seconds)),
-      'second',
-    );
+    return Intl.getCanonicalLocales(locale)[0] ?? fallback;
   } catch {
-    return `${Math.round(seconds)} s`;
+    return fallback;
   }
 }

@@ -1,7 +1,8 @@
 // Pay mode against the real backend on the sandbox: product and checkout token, the order made once, status
 // followed to each outcome, the payment page shown and its messages trusted only from the right window.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
+import type { CryptoCheckout } from '../../src/index.ts';
 import {
   backendInfo,
   checkoutToken,
@@ -32,7 +33,7 @@ describe('pay mode', () => {
 
   it('shows a skeleton while loading, then the product as the backend states it', async () => {
     const ready = waitForEvent(document, 'checkout-ready');
-    const el = await fixture(
+    const el = await fixture<CryptoCheckout>(
       html`<crypto-checkout mode="pay" product=${PRODUCT} locale="en"></crypto-checkout>`,
     );
     expect(el.shadowRoot!.querySelector('.skeleton')).to.exist;
@@ -50,7 +51,9 @@ describe('pay mode', () => {
 
   it('shows an error for an unknown product, and emits checkout-error', async () => {
     const error = waitForEvent(document, 'checkout-error');
-    const el = await fixture(html`<crypto-checkout mode="pay" product="no-such-thing"></crypto-checkout>`);
+    const el = await fixture<CryptoCheckout>(
+      html`<crypto-checkout mode="pay" product="no-such-thing"></crypto-checkout>`,
+    );
     const { detail } = await error;
     expect(detail.code).to.equal('NOT_FOUND');
     expect(detail.retryable).to.equal(false);
@@ -106,7 +109,8 @@ describe('pay mode', () => {
     ['exact', 'paid'],
     ['overpaid', 'overpaid'],
   ] as const) {
-    it(`follows the status to ${status}, emits checkout-status and checkout-complete, then goes to return-url`, async () => {
+    it(`follows the status to ${status}, emits checkout-status and checkout-complete, then goes to return-url`, async function () {
+      this.timeout(20000);
       const el = await mountReady(
         html`<crypto-checkout mode="pay" product=${PRODUCT} return-url="/thanks?ref=1"></crypto-checkout>`,
       );
@@ -129,28 +133,81 @@ describe('pay mode', () => {
     });
   }
 
-  it('shows underpaid without ending, then expired with a way to start again', async () => {
+  it('shows underpaid without ending the checkout', async function () {
+    this.timeout(20000);
     const el = await mountReady(html`<crypto-checkout mode="pay" product=${PRODUCT}></crypto-checkout>`);
+    const events = recordEvents(el, ['checkout-complete']);
     const order = waitForEvent(el, 'checkout-order');
     shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
     const orderId = (await order).detail.orderId!;
     const underpaid = waitForEvent(el, 'checkout-status', {
       accept: (e) => e.detail.status === 'underpaid',
-      timeout: 10000,
+      timeout: 12000,
     });
     await payOrder(orderId, 'underpaid');
-    expect((await underpaid).detail.final).to.equal(false);
+    expect((await underpaid).detail).to.include({ orderId, status: 'underpaid', final: false });
     await el.updateComplete;
     expect(shadowQuery(el, '[part~="status"]').textContent).to.contain('Partly paid');
-    const complete = waitForEvent(el, 'checkout-complete', { timeout: 10000 });
-    await expireOrder(orderId);
-    expect((await complete).detail.status).to.equal('expired');
-    await el.updateComplete;
-    const again = shadowQuery<HTMLButtonElement>(el, '[part~="status"] button');
+    expect(el.shadowRoot!.querySelector('iframe')).to.exist;
+    expect(events.events).to.have.length(0);
     await expect(el).to.be.accessible();
-    again.click();
+  });
+
+  it('shows expired with a way to start again, as a new order', async function () {
+    this.timeout(20000);
+    const el = await mountReady(html`<crypto-checkout mode="pay" product=${PRODUCT}></crypto-checkout>`);
+    const order = waitForEvent(el, 'checkout-order');
+    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    const orderId = (await order).detail.orderId!;
+    const complete = waitForEvent(el, 'checkout-complete', { timeout: 12000 });
+    await expireOrder(orderId);
+    expect((await complete).detail).to.deep.equal({ kind: 'pay', orderId, status: 'expired' });
     await el.updateComplete;
-    expect(shadowQuery(el, '[part~="button"]').textContent).to.contain('Pay with crypto');
+    expect(shadowQuery(el, '[part~="status"]').textContent).to.contain('This payment expired.');
+    await expect(el).to.be.accessible();
+    shadowQuery<HTMLButtonElement>(el, '[part~="status"] button').click();
+    await el.updateComplete;
+    const again = waitForEvent(el, 'checkout-order');
+    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    expect((await again).detail.orderId).to.not.equal(orderId);
+  });
+
+  it('sends the whole page to the payment page with display="redirect", and "auto" picks by width', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="pay" product=${PRODUCT} display="redirect"></crypto-checkout>`,
+    );
+    const navigations = captureNavigation(el);
+    const order = waitForEvent(el, 'checkout-order');
+    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    const { detail } = await order;
+    expect(navigations).to.deep.equal([detail.url]);
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('iframe')).to.equal(null);
+
+    await setViewport({ width: 400, height: 800 });
+    try {
+      const narrow = await mountReady(
+        html`<crypto-checkout mode="pay" product=${PRODUCT} display="auto"></crypto-checkout>`,
+      );
+      const went = captureNavigation(narrow);
+      const narrowOrder = waitForEvent(narrow, 'checkout-order');
+      shadowQuery<HTMLButtonElement>(narrow, '[part~="button"]').click();
+      expect(went).to.deep.equal([]);
+      await narrowOrder;
+      expect(went).to.have.length(1);
+      await setViewport({ width: 1000, height: 800 });
+      const wide = await mountReady(
+        html`<crypto-checkout mode="pay" product=${PRODUCT} display="auto"></crypto-checkout>`,
+      );
+      const wideOrder = waitForEvent(wide, 'checkout-order');
+      shadowQuery<HTMLButtonElement>(wide, '[part~="button"]').click();
+      await wideOrder;
+      await wide.updateComplete;
+      expect(shadowQuery<HTMLDialogElement>(wide, 'dialog[part~="dialog"]').open).to.equal(true);
+      await expect(wide).to.be.accessible();
+    } finally {
+      await setViewport({ width: 800, height: 600 });
+    }
   });
 
   it('can be completed with the keyboard alone', async () => {

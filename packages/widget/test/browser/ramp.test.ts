@@ -2,8 +2,9 @@
 // latest shown), limits checked before any request, the ramp page, every state with a UI, locale and theming.
 import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
+import type { CryptoCheckout } from '../../src/index.ts';
 import { addFault, delay, recordEvents, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
-import { mountReady, requestsTo, textOf, typeInto } from './checkout-helpers.ts';
+import { captureNavigation, mountReady, requestsTo, textOf, typeInto } from './checkout-helpers.ts';
 
 describe('buy mode', () => {
   beforeEach(resetSandbox);
@@ -11,7 +12,9 @@ describe('buy mode', () => {
   it('loads the catalog once (skeleton, then ready) with pickers, methods and their fees and limits', async () => {
     const ready = waitForEvent(document, 'checkout-ready', { timeout: 8000 });
     const before = requestsTo('/api/catalog');
-    const el = await fixture(html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`);
+    const el = await fixture<CryptoCheckout>(
+      html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
+    );
     expect(el.shadowRoot!.querySelector('.skeleton')).to.exist;
     expect((await ready).detail).to.deep.equal({ mode: 'buy', country: 'DE' });
     await el.updateComplete;
@@ -139,9 +142,57 @@ describe('buy mode', () => {
     expect(el.shadowRoot!.querySelector('iframe')).to.equal(null);
   });
 
+  it('ends with checkout-complete when the ramp page reports the purchase, then goes to return-url', async function () {
+    this.timeout(20000);
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en" amount="63" return-url="/done"
+        wallet-address="0x5555555555555555555555555555555555555555"></crypto-checkout>`,
+    );
+    const navigations = captureNavigation(el);
+    await waitForEvent(el, 'checkout-quote');
+    await el.updateComplete;
+    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    await waitForEvent(el, 'checkout-order');
+    await el.updateComplete;
+    const frame = shadowQuery<HTMLIFrameElement>(el, 'iframe');
+    const page = () => frame.contentDocument!;
+    await waitUntil(() => page().getElementById('amount-form'), 'ramp page not loaded', { timeout: 5000 });
+    await waitUntil(
+      () => !(page().getElementById('continue') as HTMLButtonElement).disabled,
+      'no ramp quote',
+      {
+        timeout: 5000,
+      },
+    );
+    (page().getElementById('continue') as HTMLButtonElement).click();
+    await waitUntil(
+      () =>
+        !page().getElementById('step-LOGIN_EMAIL')!.hidden || !page().getElementById('step-PAYMENT')!.hidden,
+      'no next step',
+    );
+    if (!page().getElementById('step-LOGIN_EMAIL')!.hidden) {
+      (page().getElementById('email') as HTMLInputElement).value = 'shopper@example.com';
+      (page().getElementById('email-form') as HTMLFormElement).requestSubmit();
+    }
+    await waitUntil(() => !page().getElementById('step-PAYMENT')!.hidden, 'no payment step', {
+      timeout: 5000,
+    });
+    const complete = waitForEvent(el, 'checkout-complete', { timeout: 8000 });
+    (page().getElementById('pay') as HTMLButtonElement).click();
+    const { detail } = await complete;
+    expect(detail.kind).to.equal('buy');
+    expect(detail.status).to.equal('completed');
+    expect(detail.orderId).to.be.a('string');
+    expect(navigations).to.have.length(1);
+    expect(navigations[0]).to.equal(detail.returnUrl);
+    expect(new URL(navigations[0]!).searchParams.get('orderId')).to.equal(detail.orderId);
+    await el.updateComplete;
+    expect(shadowQuery(el, '[part~="status"]').textContent).to.contain('Done');
+  });
+
   it('shows the ramp page in a modal dialog that Esc closes', async () => {
     const el = await mountReady(
-      html`<crypto-checkout mode="buy" country="DE" locale="en" amount="61" display="modal"></crypto-checkout>`,
+      html`<crypto-checkout mode="buy" country="DE" locale="en" amount="61" display="modal" wallet-address="0x2222222222222222222222222222222222222222"></crypto-checkout>`,
     );
     await waitForEvent(el, 'checkout-quote');
     await el.updateComplete;
@@ -153,6 +204,8 @@ describe('buy mode', () => {
     expect(dialog.querySelector('iframe[part~="frame"]')).to.exist;
     await expect(el).to.be.accessible();
     const close = waitForEvent(el, 'checkout-close');
+    // Keys pressed inside the framed page stay there; from the dialog's own controls Esc closes it.
+    shadowQuery<HTMLButtonElement>(el, 'dialog .close').focus();
     await sendKeys({ press: 'Escape' });
     expect((await close).detail).to.deep.equal({ reason: 'user' });
     await el.updateComplete;
@@ -161,12 +214,12 @@ describe('buy mode', () => {
 
   it('shows an error with a retry when the backend cannot be reached, and recovers', async () => {
     const error = waitForEvent(document, 'checkout-error');
-    const el = await fixture<HTMLElement & { api: string }>(
+    const el = await fixture<CryptoCheckout>(
       html`<crypto-checkout mode="buy" api="http://127.0.0.1:9/api" locale="en"></crypto-checkout>`,
     );
     const { detail } = await error;
     expect(detail).to.include({ code: 'NETWORK_ERROR', retryable: true });
-    await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+    await el.updateComplete;
     const alert = shadowQuery(el, '[role="alert"]');
     expect(alert.textContent).to.contain('Something went wrong');
     expect(alert.querySelector('button')!.textContent).to.equal('Try again');
@@ -214,10 +267,15 @@ describe('buy mode', () => {
     await sendKeys({ type: '75' });
     await quote;
     await el.updateComplete;
-    // Tab past the crypto amount and the quote to the button, then Enter.
-    for (let i = 0; i < 5 && el.shadowRoot!.activeElement !== shadowQuery(el, '[part~="button"]'); i++) {
-      await sendKeys({ press: 'Tab' });
-    }
+    // Tab past the crypto amount to the wallet field, then to the button, and Enter.
+    const tabTo = async (selector: string) => {
+      for (let i = 0; i < 6 && el.shadowRoot!.activeElement !== shadowQuery(el, selector); i++) {
+        await sendKeys({ press: 'Tab' });
+      }
+    };
+    await tabTo('#wallet');
+    await sendKeys({ type: '0x3333333333333333333333333333333333333333' });
+    await tabTo('[part~="button"]');
     expect(el.shadowRoot!.activeElement).to.equal(shadowQuery(el, '[part~="button"]'));
     const order = waitForEvent(el, 'checkout-order');
     await sendKeys({ press: 'Enter' });

@@ -1,0 +1,140 @@
+/** Small helpers shared by the bench steps: statistics, child processes, /proc readings, HTTP. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const benchDir = dirname(fileURLToPath(import.meta.url));
+export const root = join(benchDir, '..');
+
+/** The merchant the bench uses in the sandbox (its own rate-limit bucket). */
+export const benchKeys = {
+  rampPublic: 'pk_sandbox_bench',
+  rampSecret: 'sk_sandbox_bench',
+  pay: 'pay_sandbox_bench',
+  payWebhook: 'whsec_sandbox_bench',
+} as const;
+
+/** What the backend's per-client limit is raised to for the bench (every load comes from 127.0.0.1). */
+export const benchRateLimitPerMinute = 1_000_000;
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The q-quantile (0..1) of `values`, nearest rank; NaN for none. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[index] as number;
+}
+
+export const median = (values: readonly number[]) => quantile(values, 0.5);
+
+/** Rounds for the report: 2 decimals below 10, 1 below 100, else integers. */
+export function round(value: number): number {
+  if (!Number.isFinite(value)) return value;
+  const digits = Math.abs(value) < 10 ? 100 : Math.abs(value) < 100 ? 10 : 1;
+  return Math.round(value * digits) / digits;
+}
+
+export const ratio = (value: number, reference: number) => round(value / reference);
+
+export interface Child {
+  url: string;
+  pid: number;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node --import tsx bench/server.ts <role>` (a process of its own, so servers and load generator do not
+ * share an event loop) and waits for its `{"url": …}` line.
+ */
+export async function startServer(role: string, env: Record<string, string> = {}): Promise<Child> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(benchDir, 'server.ts'), role], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout as NonNullable<typeof child.stdout> });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${role} did not start within 30 s`)), 30_000);
+    child.once('exit', (code) => reject(new Error(`${role} exited with ${code} before it was ready`)));
+    lines.on('line', (line) => {
+      try {
+        const parsed = JSON.parse(line) as { url?: string };
+        if (parsed.url) {
+          clearTimeout(timer);
+          resolve(parsed.url);
+          return;
+        }
+      } catch {
+        // not our line
+      }
+      process.stderr.write(`[${role}] ${line}\n`);
+    });
+  });
+  const pid = child.pid as number;
+  return {
+    url,
+    pid,
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), 3000).unref();
+      }),
+  };
+}
+
+/** `VmRSS` / `VmHWM` of a process in MB, from /proc (Linux). */
+export function procMemory(pid: number): { rssMb: number; hwmMb: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string) =>
+      Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+    return { rssMb: round(kb('VmRSS') / 1024), hwmMb: round(kb('VmHWM') / 1024) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+export function procCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Resets a process's peak RSS (VmHWM) so a later reading covers only what follows; false when refused. */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  if (!response.ok)
+    throw new Error(`${init?.method ?? 'GET'} ${url} → ${response.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}
+
+export const postJson = <T>(url: string, body: unknown) =>
+  getJson<T>(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });

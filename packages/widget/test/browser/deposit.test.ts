@@ -1,0 +1,76 @@
+// Deposit mode against the real backend: the customer's permanent address per chain, its QR code, copying it.
+import { expect, fixture, html } from '@open-wc/testing';
+import type { CryptoCheckout } from '../../src/index.ts';
+import { customerToken, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
+import { mountReady } from './checkout-helpers.ts';
+
+async function addressShown(el: CryptoCheckout): Promise<HTMLInputElement> {
+  for (let i = 0; i < 50; i++) {
+    await el.updateComplete;
+    const input = el.shadowRoot!.querySelector<HTMLInputElement>('#address');
+    if (input?.value) return input;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('no address shown');
+}
+
+describe('deposit mode', () => {
+  beforeEach(resetSandbox);
+
+  it('shows the address for the first chain with a QR code (as an inert image), and the same one again', async () => {
+    const token = await customerToken({ customerId: 'cust-42' });
+    const el = await mountReady(
+      html`<crypto-checkout mode="deposit" customer-token=${token} locale="en"></crypto-checkout>`,
+    );
+    const address = await addressShown(el);
+    expect(address.readOnly).to.equal(true);
+    const qr = shadowQuery<HTMLImageElement>(el, 'img.qr');
+    expect(qr.src).to.match(/^data:image\/svg\+xml/);
+    expect(qr.alt).to.equal('QR code of the address');
+    expect(el.shadowRoot!.querySelector('svg')).to.equal(null);
+    await expect(el).to.be.accessible();
+
+    const first = address.value;
+    const chain = shadowQuery<HTMLSelectElement>(el, '#chain');
+    chain.value = chain.options[1]!.value;
+    chain.dispatchEvent(new Event('change'));
+    const other = await (async () => {
+      for (let i = 0; i < 50; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        const v = el.shadowRoot!.querySelector<HTMLInputElement>('#address')?.value;
+        if (v && v !== first) return v;
+      }
+      return first;
+    })();
+    expect(other).to.not.equal(first);
+    chain.value = chain.options[0]!.value;
+    chain.dispatchEvent(new Event('change'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await addressShown(el)).value).to.equal(first);
+  });
+
+  it('copies the address and announces it', async () => {
+    const token = await customerToken({ customerId: 'cust-43' });
+    const el = await mountReady(
+      html`<crypto-checkout mode="deposit" customer-token=${token} locale="fr"></crypto-checkout>`,
+    );
+    await addressShown(el);
+    const button = shadowQuery<HTMLButtonElement>(el, '.copy button');
+    expect(button.textContent).to.equal('Copier');
+    button.click();
+    await new Promise((r) => setTimeout(r, 100));
+    await el.updateComplete;
+    expect(shadowQuery(el, '.deposit [role="status"]').textContent).to.equal('Copié');
+  });
+
+  it('explains a bad customer token', async () => {
+    const error = waitForEvent(document, 'checkout-error', { timeout: 8000 });
+    const el = await fixture<CryptoCheckout>(
+      html`<crypto-checkout mode="deposit" customer-token="not-a-token" locale="en"></crypto-checkout>`,
+    );
+    expect((await error).detail.code).to.equal('TOKEN_INVALID');
+    await el.updateComplete;
+    expect(shadowQuery(el, '[role="alert"]').textContent).to.contain('This checkout is not available.');
+    await expect(el).to.be.accessible();
+  });
+});

@@ -1,0 +1,142 @@
+/** The ways to embed the element: the display modes, the script tag, the npm import, and a blocked iframe. */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import {
+  type DemoServer,
+  launchBrowser,
+  newContext,
+  recordedEvents,
+  screenshots,
+  startDemo,
+} from './harness.ts';
+import { simulatePayment } from './pay-page.ts';
+
+let server: DemoServer;
+let browser: Browser;
+let productId: string;
+const shot = screenshots('embed');
+
+before(async () => {
+  [server, browser] = await Promise.all([startDemo('embed'), launchBrowser()]);
+  const { products } = (await (await fetch(`${server.url}/api/products`)).json()) as {
+    products: Array<{ id: string }>;
+  };
+  productId = products[0]!.id;
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const pay = (page: Page) =>
+  page
+    .locator('crypto-checkout')
+    .getByRole('button', { name: /pay with crypto/i })
+    .click();
+
+async function paidOnThankYouPage(page: Page): Promise<void> {
+  await page.waitForURL('**/thank-you?**');
+  assert.equal(new URL(page.url()).searchParams.get('status'), 'paid');
+  await page.locator('#result[data-status="paid"]').waitFor();
+}
+
+test('modal, inline and redirect display modes each complete a payment', async () => {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+
+  // modal: a dialog over the page with the payment page in it.
+  await page.goto(`${server.url}/products/${productId}?display=modal`);
+  await pay(page);
+  await page.locator('crypto-checkout dialog[open] iframe').waitFor();
+  await shot(page, 'modal');
+  await simulatePayment(page.frameLocator('crypto-checkout iframe'), 'exact');
+  await paidOnThankYouPage(page);
+
+  // inline: the payment page inside the element, no dialog.
+  await page.goto(`${server.url}/products/${productId}?display=inline`);
+  await pay(page);
+  await page.locator('crypto-checkout iframe').waitFor();
+  assert.equal(await page.locator('crypto-checkout dialog').count(), 0);
+  await shot(page, 'inline');
+  await simulatePayment(page.frameLocator('crypto-checkout iframe'), 'exact');
+  await paidOnThankYouPage(page);
+
+  // redirect: the whole tab goes to the payment page, which sends the payer back when paid.
+  await page.goto(`${server.url}/products/${productId}?display=redirect`);
+  await pay(page);
+  await page.waitForURL('**/sandbox/pay/**');
+  await shot(page, 'redirect-payment-page');
+  await simulatePayment(page, 'exact');
+  await paidOnThankYouPage(page);
+  await shot(page, 'redirect-thank-you');
+  await context.close();
+});
+
+test('the script-tag page works with just the two lines it shows', async () => {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto(`${server.url}/embed/script-tag`);
+  const snippet = (await page.locator('#snippet').textContent()) ?? '';
+  assert.match(
+    snippet,
+    /<script type="module" src="http:\/\/localhost:\d+\/widget\/crypto-checkout\.js"><\/script>/,
+  );
+  assert.match(snippet, new RegExp(`<crypto-checkout mode="pay" product="${productId}"></crypto-checkout>`));
+  assert.ok(scripts.includes('/widget/crypto-checkout.js'));
+
+  // No return-url on this page: the element itself shows the outcome.
+  await pay(page);
+  await simulatePayment(page.frameLocator('crypto-checkout iframe'), 'exact');
+  await page.locator('crypto-checkout [part~="status"].paid').waitFor();
+  const complete = await recordedEvents(page, 'checkout-complete');
+  assert.equal(complete[0]?.detail['status'], 'paid');
+  await shot(page, 'script-tag-paid');
+  await context.close();
+});
+
+test('the npm page imports the package (bundled by Vite) and works without the script-tag bundle', async () => {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto(`${server.url}/embed/npm`);
+  await page.getByText('Loaded from the npm package').waitFor();
+  assert.ok(scripts.includes('/assets/npm-example.js'));
+  assert.ok(
+    !scripts.includes('/widget/crypto-checkout.js'),
+    'the npm page must not load the script-tag bundle',
+  );
+  await shot(page, 'npm-page');
+  await pay(page);
+  await simulatePayment(page.frameLocator('crypto-checkout iframe'), 'exact');
+  await paidOnThankYouPage(page);
+  await context.close();
+});
+
+test('a payment page the host refuses to frame falls back to a new tab', async () => {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  await page.goto(`${server.url}/embed/blocked-frame`);
+  await pay(page);
+  // The browser blocks the frame (X-Frame-Options: DENY); the element offers a new tab instead.
+  const fallback = page.locator('crypto-checkout').getByRole('link', { name: /new tab/i });
+  await fallback.waitFor({ timeout: 10_000 });
+  await shot(page, 'blocked-frame-fallback');
+  const [tab] = await Promise.all([context.waitForEvent('page'), fallback.click()]);
+  await tab.waitForLoadState();
+  assert.match(new URL(tab.url()).pathname, /^\/sandbox\/pay\//);
+  await simulatePayment(tab, 'exact');
+  // Back in the shop's tab, the element follows the order's status and shows the payment.
+  await page.bringToFront();
+  await page.locator('crypto-checkout [part~="status"].paid').waitFor();
+  await shot(page, 'blocked-frame-paid');
+  await context.close();
+});

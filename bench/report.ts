@@ -13,6 +13,7 @@ export interface Results {
     node: string;
     cpu: string;
     memoryGb: number;
+    loadAverageAtStart: number[];
     loadAverageAtEnd: number[];
     widgetBuild: { ok: boolean; output: string[] };
     durationS: number;
@@ -92,7 +93,8 @@ export function renderMarkdown(r: Results): string {
     '',
     `\`${r.meta.command}\` on ${r.meta.date} — commit ${r.meta.commit} (+${r.meta.uncommittedChanges} uncommitted ` +
       `files), Node ${r.meta.node}, ${r.meta.cpu}, ${r.meta.memoryGb} GB; run took ${r.meta.durationS} s, ` +
-      `load average at the end ${r.meta.loadAverageAtEnd.join(' / ')}.`,
+      `load average (1/5/15 min) at the start ${r.meta.loadAverageAtStart.join(' / ')}, at the end ` +
+      `${r.meta.loadAverageAtEnd.join(' / ')}.`,
     r.meta.widgetBuild.ok
       ? 'The widget was rebuilt first (`npm run build -w packages/widget`).'
       : '**The widget build failed; the sizes and the page use the dist that was already there.**',

@@ -32,6 +32,7 @@ const LOAD_CONNECTIONS = 1000;
 const TTFQ_LOADS = 20;
 
 const started = performance.now();
+const loadAverageAtStart = loadavg().map(round);
 const log = (line: string) =>
   console.log(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}`);
 
@@ -132,6 +133,7 @@ try {
       node: process.version,
       cpu: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
       memoryGb: round(totalmem() / 2 ** 30),
+      loadAverageAtStart,
       loadAverageAtEnd: loadavg().map(round),
       widgetBuild,
       durationS: 0,

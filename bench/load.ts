@@ -108,6 +108,8 @@ export interface UpstreamCounts {
   maxPerSecondBucket: number;
   meanPerSecond: number;
   max429PerSecond: number;
+  /** Arrivals in each calendar second from the first one. */
+  perSecond: number[];
 }
 
 function maxInWindow(times: number[], windowMs: number): number {
@@ -137,6 +139,10 @@ export async function readUpstream(sandboxUrl: string, seconds: number): Promise
     maxPerSecondBucket: Math.max(0, ...buckets.values()),
     meanPerSecond: round(arrivals.length / seconds),
     max429PerSecond: maxInWindow(throttled, 1000),
+    perSecond: Array.from(
+      { length: Math.max(0, ...buckets.keys()) + 1 },
+      (_, second) => buckets.get(second) ?? 0,
+    ),
   };
 }
 

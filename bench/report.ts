@@ -238,6 +238,11 @@ export function renderMarkdown(r: Results): string {
       b.upstream.maxPerSecondBucket,
       p.upstream.maxPerSecondBucket,
     ]),
+    row([
+      'upstream calls per calendar second',
+      b.upstream.perSecond.join(' '),
+      p.upstream.perSecond.join(' '),
+    ]),
     row(['**upstream 429s**', `**${b.upstream.throttled429}**`, `**${p.upstream.throttled429}**`]),
     '',
     `Backend budget counters during the load: ${r.load.budget.granted} calls granted, ${r.load.budget.waited} ` +

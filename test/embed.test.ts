@@ -1,8 +1,9 @@
 /** The ways to embed the element: the display modes, the script tag, the npm import, and a blocked iframe. */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import {
+  closeLeftovers,
   type DemoServer,
   launchBrowser,
   newContext,
@@ -24,6 +25,8 @@ before(async () => {
   };
   productId = products[0]!.id;
 });
+
+afterEach(() => closeLeftovers('embed'));
 
 after(async () => {
   await browser?.close();
@@ -138,5 +141,22 @@ test('a payment page the host refuses to frame falls back to a new tab', async (
   await page.bringToFront();
   await page.locator('crypto-checkout [part~="status"].paid').waitFor();
   await shot(page, 'blocked-frame-paid');
+  await context.close();
+});
+
+test('a custom amount is charged through a checkout token the shop server minted', async () => {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  await page.goto(`${server.url}/embed/custom-amount`);
+  await page.getByLabel('Amount').fill('12.50');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const checkout = page.locator('crypto-checkout');
+  await checkout.getByText('Tip the workshop').waitFor();
+  await checkout.getByText('€12.50').waitFor();
+  await shot(page, 'custom-amount');
+  await pay(page);
+  await simulatePayment(page.frameLocator('crypto-checkout iframe'), 'exact');
+  await paidOnThankYouPage(page);
+  await page.getByText('Tip the workshop, €12.50').waitFor();
   await context.close();
 });

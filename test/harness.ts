@@ -102,6 +102,29 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** Contexts not closed yet: a test that closes its own context has passed its last step. */
+const openContexts = new Set<BrowserContext>();
+
+/**
+ * For `afterEach`: a context still open means its test failed before the end, so screenshot its pages
+ * (`FAILED-…` under the suite's screenshots) and close it.
+ */
+export async function closeLeftovers(suite: string): Promise<void> {
+  const dir = join(root, 'test-results', 'screenshots', suite);
+  mkdirSync(dir, { recursive: true });
+  let index = 0;
+  for (const context of openContexts) {
+    for (const page of context.pages()) {
+      index += 1;
+      await page
+        .screenshot({ path: join(dir, `FAILED-${Date.now()}-${index}.png`), fullPage: true })
+        .catch(() => undefined);
+    }
+    await context.close().catch(() => undefined);
+  }
+  openContexts.clear();
+}
+
 /** A fresh context (own cookies and storage) whose pages record the element's events in sessionStorage. */
 export async function newContext(
   browser: Browser,
@@ -131,6 +154,8 @@ export async function newContext(
     }
   });
   context.setDefaultTimeout(15_000);
+  openContexts.add(context);
+  context.on('close', () => openContexts.delete(context));
   return context;
 }
 

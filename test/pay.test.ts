@@ -1,8 +1,9 @@
 /** Paying for a product: the whole chain from the shop to the thank-you page and the merchant's Orders page. */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import {
+  closeLeftovers,
   type DemoServer,
   launchBrowser,
   newContext,
@@ -19,6 +20,8 @@ const shot = screenshots('pay');
 before(async () => {
   [server, browser] = await Promise.all([startDemo('pay'), launchBrowser()]);
 });
+
+afterEach(() => closeLeftovers('pay'));
 
 after(async () => {
   await browser?.close();

@@ -1,8 +1,9 @@
 /** Buy and sell crypto (the ramp modes) and the customer's permanent deposit address, in the demo's pages. */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import {
+  closeLeftovers,
   type DemoServer,
   launchBrowser,
   newContext,
@@ -19,6 +20,8 @@ const shot = screenshots('ramp');
 before(async () => {
   [server, browser] = await Promise.all([startDemo('ramp'), launchBrowser()]);
 });
+
+afterEach(() => closeLeftovers('ramp'));
 
 after(async () => {
   await browser?.close();

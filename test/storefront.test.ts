@@ -1,9 +1,16 @@
 /** The storefront itself: every page in the common layout with the SANDBOX label, on a desktop and a phone;
  * the product grid from the backend; the merchant's Orders page and payment links through the admin proxy. */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { type DemoServer, launchBrowser, newContext, screenshots, startDemo } from './harness.ts';
+import {
+  closeLeftovers,
+  type DemoServer,
+  launchBrowser,
+  newContext,
+  screenshots,
+  startDemo,
+} from './harness.ts';
 
 let server: DemoServer;
 let browser: Browser;
@@ -12,6 +19,8 @@ const shot = screenshots('storefront');
 before(async () => {
   [server, browser] = await Promise.all([startDemo('storefront'), launchBrowser()]);
 });
+
+afterEach(() => closeLeftovers('storefront'));
 
 after(async () => {
   await browser?.close();

@@ -1,7 +1,7 @@
 // The built package as a consumer gets it: the script-tag bundle's weight, and every path package.json
 // promises (exports, types, sideEffects, files, customElements) present after `npm run build -w packages/widget`.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Script } from 'node:vm';
@@ -85,7 +85,14 @@ describe('package.json', () => {
   });
 
   it('keeps lit and react out of the npm entries', () => {
-    for (const entry of ['index.js', 'define.js', 'react.js']) {
+    const chunks = existsSync(join(dist, 'chunks')) ? readdirSync(join(dist, 'chunks')) : [];
+    const files = [
+      'index.js',
+      'define.js',
+      'react.js',
+      ...chunks.filter((name) => name.endsWith('.js')).map((name) => `chunks/${name}`),
+    ];
+    for (const entry of files) {
       const code = readBuilt(join(dist, entry)).toString('utf8');
       assert.doesNotMatch(
         code,

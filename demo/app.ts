@@ -95,7 +95,7 @@ export function createDemoApp(options: DemoOptions) {
       headers: { 'content-type': response.headers.get('content-type') ?? 'application/json' },
     });
 
-  /** The catalog's first product, for the examples that need one (falls back to the sample catalog's). */
+  /** The catalog's first product, for the examples that need one (none: the element shows its not-found state). */
   let firstProduct: string | undefined;
   const exampleProduct = async () => {
     if (firstProduct) return firstProduct;
@@ -106,7 +106,7 @@ export function createDemoApp(options: DemoOptions) {
     } catch {
       // The backend is the same process; if it cannot answer, the example shows the element's own error.
     }
-    return firstProduct ?? 'hoodie';
+    return firstProduct ?? '';
   };
   const examplePage = (file: string) => async (c: Context) =>
     c.html(

@@ -75,20 +75,18 @@ test('every page has the layout, the nav and the SANDBOX badge, on a desktop and
           `${path}: nav ${label}`,
         );
       }
-      if (!mobile) {
-        if ((await page.locator('crypto-checkout').count()) > 0) {
-          await page
-            .waitForFunction(
-              () => (sessionStorage.getItem('e2e-events') ?? '').includes('checkout-ready'),
-              null,
-              {
-                timeout: 5000,
-              },
-            )
-            .catch(() => undefined);
-        }
-        await shot(page, `page${path.replace(/\//g, '-') || '-shop'}`);
+      if ((await page.locator('crypto-checkout').count()) > 0) {
+        await page
+          .waitForFunction(
+            () => (sessionStorage.getItem('e2e-events') ?? '').includes('checkout-ready'),
+            null,
+            {
+              timeout: 5000,
+            },
+          )
+          .catch(() => undefined);
       }
+      await shot(page, `page${path === '/' ? '-shop' : path.replace(/\//g, '-')}${mobile ? '-phone' : ''}`);
       // Nothing may overflow sideways on a phone.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 1, `${path} overflows by ${overflow}px at ${mobile ? 'phone' : 'desktop'} width`);

@@ -5,7 +5,7 @@
 //           the element. An IIFE has no import/export syntax, so it runs from a classic <script src> and from
 //           <script type="module" src> alike, and it defines no global of its own.
 import { fileURLToPath } from 'node:url';
-import { defineConfig, parseAst, type Plugin, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, parseAst, type UserConfig } from 'vite';
 
 // WIDGET_ROOT lets the size-floor measurement build a trivial element the same way (see build.mjs --floor).
 const widget = process.env.WIDGET_ROOT ?? fileURLToPath(new URL('./packages/widget/', import.meta.url));
@@ -88,7 +88,8 @@ function squeezeLiterals(): Plugin {
         const n = node as Record<string, unknown> & { type?: string };
         const tag = n.type === 'TaggedTemplateExpression' ? (n.tag as { name?: string }).name : undefined;
         if (tag === 'html' || tag === 'css') {
-          const quasis = (n.quasi as { quasis: { start: number; end: number; value: { raw: string } }[] }).quasis;
+          const quasis = (n.quasi as { quasis: { start: number; end: number; value: { raw: string } }[] })
+            .quasis;
           const raws = quasis.map((q) => q.value.raw);
           if (raws.some((r) => /<(pre|textarea)\b/i.test(r))) return;
           const squeezed = tag === 'html' ? squeezeHtml(raws) : squeezeCss(raws);
@@ -96,7 +97,11 @@ function squeezeLiterals(): Plugin {
             const span = code.slice(q.start, q.end);
             const at = span.indexOf(q.value.raw);
             if (at < 0) throw new Error(`squeeze-literals: cannot place a template of ${id}`);
-            edits.push({ start: q.start + at, end: q.start + at + q.value.raw.length, text: squeezed[i] as string });
+            edits.push({
+              start: q.start + at,
+              end: q.start + at + q.value.raw.length,
+              text: squeezed[i] as string,
+            });
           });
         }
         for (const value of Object.values(n)) {
@@ -107,7 +112,8 @@ function squeezeLiterals(): Plugin {
       visit(parseAst(code, { lang: 'ts' }));
       if (!edits.length) return null;
       let out = code;
-      for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+      for (const e of edits.sort((a, b) => b.start - a.start))
+        out = out.slice(0, e.start) + e.text + out.slice(e.end);
       return { code: out, map: null };
     },
   };

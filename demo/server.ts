@@ -58,7 +58,7 @@ const server = serve({ fetch: app.fetch, port: config.port }, (info: AddressInfo
       `  sandbox          ${base}/sandbox/`,
       '',
       'Running on the SANDBOX: no real money, no account needed.',
-      'To go live, set the upstream keys in the environment (see README.md).',
+      'To go live, set the upstream keys in the environment (see packages/backend/.env.example and README.md).',
     );
   } else {
     lines.push('', 'Running LIVE against the upstream service configured in the environment: real money.');

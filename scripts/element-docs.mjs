@@ -1,12 +1,17 @@
 // Renders the custom elements of packages/widget/custom-elements.json (built by `npm run build -w
 // packages/widget`) as Markdown tables: attributes, properties, events, CSS custom properties, parts, slots.
 // Prints to stdout: `node scripts/element-docs.mjs [path/to/custom-elements.json] > docs.md`.
-import { readFileSync } from 'node:fs';
+// `--readme` writes them into README.md between the element-docs markers; `--check` exits 1 when README.md is
+// out of date.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const file = process.argv[2] ?? join(root, 'packages', 'widget', 'custom-elements.json');
+const flags = new Set(process.argv.slice(2).filter((arg) => arg.startsWith('--')));
+const file =
+  process.argv.slice(2).find((arg) => !arg.startsWith('--')) ??
+  join(root, 'packages', 'widget', 'custom-elements.json');
 
 let manifest;
 try {
@@ -122,4 +127,32 @@ if (elements.length === 0) {
   console.error(`${file} declares no custom element with a tag name.`);
   process.exit(1);
 }
-process.stdout.write(`${elements.map(renderElement).join('\n').trimEnd()}\n`);
+const docs = `${elements.map(renderElement).join('\n').trimEnd()}\n`;
+
+if (!flags.has('--readme') && !flags.has('--check')) {
+  process.stdout.write(docs);
+} else {
+  const readmePath = join(root, 'README.md');
+  const readme = readFileSync(readmePath, 'utf8');
+  const start = '<!-- element-docs:start -->';
+  const end = '<!-- element-docs:end -->';
+  const from = readme.indexOf(start);
+  const to = readme.indexOf(end);
+  if (from < 0 || to < from) {
+    console.error(`README.md has no ${start} … ${end} section.`);
+    process.exit(1);
+  }
+  // One heading level down: the README's own "## The element" holds these.
+  const nested = docs.replace(/^(#{2,5}) /gm, '#$1 ');
+  const updated = `${readme.slice(0, from + start.length)}\n${nested}${readme.slice(to)}`;
+  if (flags.has('--check')) {
+    if (updated !== readme) {
+      console.error(
+        'README.md is out of date with custom-elements.json: run node scripts/element-docs.mjs --readme',
+      );
+      process.exit(1);
+    }
+  } else {
+    writeFileSync(readmePath, updated);
+  }
+}

@@ -2,7 +2,7 @@
 // on one port (PORT, default 8787).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureDeps, ensureDemoBuilt, ensureWidgetBuilt, root } from './ensure.mjs';
+import { ensureDemoBuilt, ensureDeps, ensureWidgetBuilt, root } from './ensure.mjs';
 
 ensureDeps();
 ensureWidgetBuilt();

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ensureChromium, ensureDeps, ensureDemoBuilt, ensureWidgetBuilt, root } from './ensure.mjs';
+import { ensureChromium, ensureDemoBuilt, ensureDeps, ensureWidgetBuilt, root } from './ensure.mjs';
 
 const results = join(root, 'test-results');
 rmSync(results, { recursive: true, force: true });

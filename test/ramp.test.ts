@@ -144,8 +144,9 @@ test('buy: either amount fills the other, method and country change the quote, C
   await shot(page, 'buy-ramp-widget');
 
   // The signature is what lets it in: the same URL with the amount changed is refused.
-  const tampered = session.url.replace(/([?&]fiatAmount=)([^&]+)/, (_m, key: string) => `${key}999`);
-  if (tampered !== session.url) assert.equal((await fetch(tampered)).status, 403);
+  const tampered = session.url.replace(/([?&]baseCurrencyAmount=)([^&]+)/, (_m, key: string) => `${key}999`);
+  assert.notEqual(tampered, session.url, 'the signed URL carries baseCurrencyAmount');
+  assert.equal((await fetch(tampered)).status, 403);
 
   // Through the simulated flow to the end: the element reports completion.
   await frame.getByRole('button', { name: 'Continue' }).click();

@@ -39,8 +39,12 @@ test('npm start serves the demo, the API, the widget bundle and the sandbox on o
 });
 
 test('every page has the layout, the nav and the SANDBOX badge, on a desktop and on a phone', async () => {
+  const { products } = (await (await fetch(`${server.url}/api/products`)).json()) as {
+    products: Array<{ id: string }>;
+  };
   const pages = [
     '/',
+    `/products/${products[0]?.id}`,
     '/buy',
     '/sell',
     '/deposit',
@@ -49,6 +53,8 @@ test('every page has the layout, the nav and the SANDBOX badge, on a desktop and
     '/embed',
     '/embed/script-tag',
     '/embed/npm',
+    '/embed/custom-amount',
+    '/embed/blocked-frame',
   ];
   for (const mobile of [false, true]) {
     const context = await newContext(browser, { mobile });
@@ -149,8 +155,7 @@ test('the Orders page makes a payment link and lists orders, the admin token nev
   await page.getByLabel('Order id').fill(orderId);
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.waitForURL(`**/orders?*searchId=${orderId}*`);
-  await page.locator('#orders-body[aria-busy="false"]').waitFor({ state: 'attached' });
-  assert.equal(await page.locator('#orders-body tr').count(), 1);
+  await page.waitForFunction(() => document.querySelectorAll('#orders-body tr').length === 1);
 
   const html = await page.content();
   assert.ok(!html.includes('sandbox-admin-token'), 'the admin token is in the page');
@@ -158,6 +163,47 @@ test('the Orders page makes a payment link and lists orders, the admin token nev
     !seen.some((entry) => entry.includes('sandbox-admin-token')),
     'the admin token went over the wire to the browser',
   );
+  await context.close();
+});
+
+test('the Orders page pages through the list and filters by date', async () => {
+  // Enough orders for two pages of five (made the way the page makes them, through the demo's proxy).
+  for (let i = 1; i <= 6; i += 1) {
+    const response = await fetch(`${server.url}/demo-admin/payment-links`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Invoice ${i}`, currency: 'EUR', amount: `${10 + i}.00` }),
+    });
+    assert.equal(response.status, 201);
+  }
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  const rows = page.locator('#orders-body tr');
+  const pageLabel = page.locator('#orders-page');
+
+  await page.goto(`${server.url}/orders?limit=5`);
+  await page.waitForFunction(() => document.querySelectorAll('#orders-body tr').length === 5);
+  assert.match((await pageLabel.textContent()) ?? '', /^Page 1 of [2-9]/);
+  assert.ok(await page.getByRole('button', { name: '← Previous' }).isDisabled());
+  await page.getByRole('button', { name: 'Next →' }).click();
+  await page.waitForURL('**/orders?*page=2*');
+  await page.waitForFunction(() => document.querySelector('#orders-page')?.textContent?.startsWith('Page 2'));
+  assert.ok((await rows.count()) >= 1);
+  await shot(page, 'orders-page-2');
+
+  // Orders made today are inside today's dates and outside tomorrow's.
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  await page.getByLabel('From', { exact: true }).fill(day(0));
+  await page.getByLabel('To', { exact: true }).fill(day(0));
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.waitForFunction(() => document.querySelector('#orders-page')?.textContent?.startsWith('Page 1'));
+  await page.waitForFunction(() => document.querySelectorAll('#orders-body tr').length === 5);
+  await page.getByLabel('From', { exact: true }).fill(day(1));
+  await page.getByLabel('To', { exact: true }).fill(day(2));
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.locator('#orders-empty').waitFor();
+  assert.equal(await rows.count(), 0);
+  await shot(page, 'orders-empty-dates');
   await context.close();
 });
 

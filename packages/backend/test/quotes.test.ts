@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { json, type Stack, startStack } from './support.ts';
+import { json, mostInWindow, type Stack, startStack } from './support.ts';
 
 interface Quote {
   side: string;
@@ -210,6 +210,54 @@ describe('POST /api/quotes', () => {
 });
 
 describe('the upstream budget under a burst', () => {
+  test('budget 5/s, uneven transit and slow pricing, 40 quotes over 3 s: never over 5 ARRIVALS in any second', async () => {
+    // Calls reach the upstream 0–300 ms after they are sent and are answered 20–400 ms later: what the upstream
+    // counts (arrivals) is spread differently from when the budget let the calls go.
+    const transits = [300, 0, 150, 20, 250, 5, 100, 40];
+    const latencies = [150, 20, 400, 80, 250];
+    let sent = 0;
+    const stack = await startStack({
+      env: { UPSTREAM_BUDGET: '5' },
+      upstreamTransitMs: () => transits[sent++ % transits.length] ?? 0,
+    });
+    try {
+      await stack.control('PATCH', '/settings', { rampRateLimit: 5 });
+      for (let i = 0; i < 60; i += 1) {
+        const latencyMs = latencies[i % latencies.length];
+        await stack.control('POST', '/faults', { route: '/ramp/api/v1/merchant/pricing', latencyMs, times: 1 });
+      }
+      assert.equal((await stack.api('/api/catalog?country=DE')).status, 200);
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, async (_, index) => {
+          await new Promise((resolve) => setTimeout(resolve, index * 75));
+          const response = await stack.api('/api/quotes/buy', {
+            method: 'POST',
+            json: buy({ fiatAmount: String(20 + index) }),
+          });
+          await response.arrayBuffer();
+          return response.status;
+        }),
+      );
+      const arrivals = stack.upstream.arrivals;
+      assert.ok(
+        mostInWindow(arrivals) <= 5,
+        `${mostInWindow(arrivals)} upstream arrivals within one second; at ms ` +
+          arrivals.map((at) => Math.round(at - (arrivals[0] ?? 0))).join(', '),
+      );
+      assert.equal(stack.upstream.throttled, 0, 'the upstream never had to throttle');
+      assert.ok(
+        answers.every((status) => status === 200 || status === 503),
+        answers.join(','),
+      );
+      assert.ok(answers.filter((status) => status === 200).length >= 5, answers.join(','));
+      assert.equal(stack.deps.ramp.budgetStats().throttledByUpstream, 0);
+    } finally {
+      await stack.control('DELETE', '/faults');
+      await stack.close();
+    }
+  });
+
+
   test('budget 5/s, 30 concurrent distinct quotes: some 503 with Retry-After, never over budget', async () => {
     const stack = await startStack({ env: { UPSTREAM_BUDGET: '5' } });
     try {

@@ -33,6 +33,19 @@ export interface StackOptions {
   store?: Store;
   /** The backend's clock (e.g. a settable one, to age status syncs without waiting). */
   clock?: Clock;
+  /**
+   * Network transit before each ramp API request reaches the sandbox, in ms (default none): a real upstream is
+   * tens to hundreds of ms away, so calls sent together arrive spread out.
+   */
+  upstreamTransitMs?: () => number;
+}
+
+/** The ramp API's traffic as the upstream sees it. */
+export interface UpstreamTraffic {
+  /** `performance.now()` of each `/ramp/api/v1/merchant/*` request as it reaches the sandbox (after transit). */
+  arrivals: number[];
+  /** How many of them the sandbox answered 429. */
+  throttled: number;
 }
 
 export interface Stack {
@@ -45,6 +58,7 @@ export interface Stack {
   config: Config;
   deps: AppDeps;
   sandbox: SandboxState;
+  upstream: UpstreamTraffic;
   /** Calls the backend: `api('/api/catalog')`, JSON bodies serialised for you. */
   api(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
   /** Calls the sandbox controls: `control('POST', '/faults', {...})`. */
@@ -87,7 +101,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     baseUrl: sandboxUrl,
     defaultWebhookUrl: `${backendUrl}/api/webhooks/payments`,
   });
-  sandboxFetch = sandbox.app.fetch;
+  const upstream: UpstreamTraffic = { arrivals: [], throttled: 0 };
+  const transit = options.upstreamTransitMs;
+  sandboxFetch = async (request) => {
+    if (!new URL(request.url).pathname.startsWith('/ramp/api/v1/merchant/')) return sandbox.app.fetch(request);
+    if (transit) await new Promise((resolve) => setTimeout(resolve, transit()));
+    upstream.arrivals.push(performance.now());
+    const response = await sandbox.app.fetch(request);
+    if (response.status === 429) upstream.throttled += 1;
+    return response;
+  };
 
   const config: Config = {
     ...loadConfig({
@@ -146,6 +169,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     config,
     deps,
     sandbox: sandbox.state,
+    upstream,
     api,
     control,
     async close() {
@@ -154,6 +178,17 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await Promise.all([backendServer.close(), sandboxServer.close()]);
     },
   };
+}
+
+/** The most of `times` (ms, ascending) that fall within any sliding window of `windowMs`. */
+export function mostInWindow(times: number[], windowMs = 1000): number {
+  let most = 0;
+  let first = 0;
+  for (let last = 0; last < times.length; last += 1) {
+    while ((times[last] as number) - (times[first] as number) >= windowMs) first += 1;
+    most = Math.max(most, last - first + 1);
+  }
+  return most;
 }
 
 /** Reads a JSON body with a loose type for assertions. */

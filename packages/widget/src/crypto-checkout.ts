@@ -9,9 +9,9 @@ import {
   getProduct,
   verifyToken,
 } from './api/client.ts';
-import type { Catalog, Crypto, Method, Order, OrderStatus, OrderView, Product, Quote } from './api/types.ts';
+import type { Catalog, Crypto, Method, Order, OrderView, Product, Quote } from './api/types.ts';
 import { type Display, FrameController, type FrameMessage } from './controllers/frame-controller.ts';
-import { OrderStatusController } from './controllers/order-status-controller.ts';
+import { isStatus, OrderStatusController } from './controllers/order-status-controller.ts';
 import { QuoteController, type QuoteRequest } from './controllers/quote-controller.ts';
 import { styles } from './crypto-checkout.styles.ts';
 import {
@@ -38,27 +38,22 @@ import { errorKey, type MessageKey, msg } from './internal/messages.ts';
 
 type Theme = 'light' | 'dark' | 'auto';
 
-const STATUSES: OrderStatus[] = [
-  'pending',
-  'awaiting_payment',
-  'underpaid',
-  'paid',
-  'overpaid',
-  'expired',
-  'failed',
-];
+/** What the render helpers need of a Task: its value, its state, and a way to run it again. */
+interface Loadable<T> {
+  value?: T;
+  status: TaskStatus;
+  error: unknown;
+  run(): unknown;
+}
 
 /** The error a failed call turns into: the backend's code, or INTERNAL for anything else. */
 const toApiError = (e: unknown): ApiError =>
   e instanceof ApiError ? e : new ApiError('INTERNAL', String(e));
 
-/** A key a double click cannot split: one per payment attempt. */
-function newKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(
-    '',
-  );
-}
+/** A key a double click cannot split: one per payment attempt. `randomUUID` needs a secure context. */
+const newKey = (): string =>
+  crypto.randomUUID?.() ??
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /**
  * An embeddable crypto checkout: buy or sell crypto through a ramp, pay for a product with crypto, or show a
@@ -191,8 +186,8 @@ export class CryptoCheckout extends LitElement {
   );
 
   private _catalog = new Task(this, {
-    task: ([api, mode, country], { signal }) =>
-      mode === 'pay' ? Promise.resolve(undefined) : getCatalog(api, country, signal),
+    task: async ([api, mode, country], { signal }) =>
+      mode === 'pay' ? undefined : getCatalog(api, country, signal),
     args: () => [this.api, this.mode, this.country] as const,
     onComplete: (c) => {
       if (c) this.dispatchEvent(new CheckoutReadyEvent({ mode: this.mode, country: c.country }));
@@ -218,12 +213,11 @@ export class CryptoCheckout extends LitElement {
   });
 
   private _address = new Task(this, {
-    task: ([api, mode, token, chain], { signal }) =>
-      mode !== 'deposit' || !chain
-        ? Promise.resolve(undefined)
-        : token
-          ? createDepositAddress(api, token, chain, signal)
-          : Promise.reject(new ApiError('TOKEN_INVALID', 'no customer-token')),
+    task: async ([api, mode, token, chain], { signal }) => {
+      if (mode !== 'deposit' || !chain) return undefined;
+      if (!token) throw new ApiError('TOKEN_INVALID', 'no customer-token');
+      return createDepositAddress(api, token, chain, signal);
+    },
     args: () => [this.api, this.mode, this.customerToken, this._chainId] as const,
     onError: (e) => this._emitError(e),
   });
@@ -244,6 +238,10 @@ export class CryptoCheckout extends LitElement {
     return msg(this._loc, key, arg);
   }
 
+  private _money(amount: string, currency: string): string {
+    return formatMoney(amount, currency, this._loc);
+  }
+
   private get _chainId(): string {
     return this._chain || this._catalog.value?.chains[0]?.id || '';
   }
@@ -254,9 +252,8 @@ export class CryptoCheckout extends LitElement {
   }
 
   private _emitError(e: unknown): void {
-    const err = toApiError(e);
-    const message = this._t(errorKey(err.code));
-    this.dispatchEvent(new CheckoutErrorEvent({ code: err.code, message, retryable: err.retryable }));
+    const { code, retryable } = toApiError(e);
+    this.dispatchEvent(new CheckoutErrorEvent({ code, message: this._t(errorKey(code)), retryable }));
   }
 
   /** The shopper's effective choices in buy/sell: what they picked, else the catalog's defaults. */
@@ -294,16 +291,17 @@ export class CryptoCheckout extends LitElement {
 
   private _quoteRequest(): QuoteRequest | undefined {
     const c = this._catalog.value;
-    const side = this.mode === 'buy' || this.mode === 'sell' ? this.mode : undefined;
-    if (!c || !side) return undefined;
+    const side = this.mode;
+    if (!c || (side !== 'buy' && side !== 'sell')) return undefined;
     const { fiat, crypto, method } = this._selection(c);
-    const text = this._input === 'fiat' ? this._fiatText : this._cryptoText;
+    const byFiat = this._input === 'fiat';
+    const text = byFiat ? this._fiatText : this._cryptoText;
     const amount = parseAmount(text, this._loc);
     if (!amount || !crypto || !method) {
       if (text.trim() && !amount) this._amountIssue = 'invalid';
       return undefined;
     }
-    if (this._input === 'fiat') this._amountIssue = checkLimits(method, fiat, amount) ?? undefined;
+    if (byFiat) this._amountIssue = checkLimits(method, fiat, amount) ?? undefined;
     if (this._amountIssue) return undefined;
     return {
       api: this.api,
@@ -313,7 +311,7 @@ export class CryptoCheckout extends LitElement {
         country: c.country,
         fiat,
         crypto: crypto.code,
-        [this._input === 'fiat' ? 'fiatAmount' : 'cryptoAmount']: amount,
+        [byFiat ? 'fiatAmount' : 'cryptoAmount']: amount,
       },
     };
   }
@@ -326,16 +324,28 @@ export class CryptoCheckout extends LitElement {
 
   // ---- actions ----
 
+  /** Runs a shopper's action: busy meanwhile; a failure is shown beside the button and emitted. */
+  private async _act(action: () => Promise<void>): Promise<void> {
+    this._busy = true;
+    this._actionError = undefined;
+    try {
+      await action();
+    } catch (err) {
+      this._actionError = toApiError(err);
+      this._emitError(err);
+    } finally {
+      this._busy = false;
+    }
+  }
+
   private async _continue(e: Event): Promise<void> {
     e.preventDefault();
     const c = this._catalog.value;
     const q = this._quotes.quote;
-    if (!c || !q || this._busy || (this.mode !== 'buy' && this.mode !== 'sell')) return;
     const side = this.mode;
+    if (!c || !q || this._busy || (side !== 'buy' && side !== 'sell')) return;
     const { method } = this._selection(c);
-    this._busy = true;
-    this._actionError = undefined;
-    try {
+    await this._act(async () => {
       const s = await createRampSession(this.api, {
         side,
         method: method?.id,
@@ -350,12 +360,7 @@ export class CryptoCheckout extends LitElement {
       this._completed = '';
       this.dispatchEvent(new CheckoutOrderEvent({ kind: side, url: s.url, expiresAt: s.expiresAt }));
       this._frame.open(s.url, [s.origin || new URL(s.url).origin], this.display);
-    } catch (err) {
-      this._actionError = toApiError(err);
-      this._emitError(err);
-    } finally {
-      this._busy = false;
-    }
+    });
   }
 
   private _onPay(e: Event): Promise<void> {
@@ -367,7 +372,7 @@ export class CryptoCheckout extends LitElement {
     return this._payInFlight;
   }
 
-  private async _createOrder(form: HTMLFormElement): Promise<void> {
+  private _createOrder(form: HTMLFormElement): Promise<void> {
     const data = new FormData(form);
     const name = String(data.get('name') ?? '').trim();
     const email = String(data.get('email') ?? '').trim();
@@ -384,10 +389,9 @@ export class CryptoCheckout extends LitElement {
     const json = JSON.stringify(body);
     // Retrying the same body after a failure reuses the key, so a lost answer cannot make a second order.
     if (this._payKey?.body !== json) this._payKey = { key: newKey(), body: json };
-    this._busy = true;
-    this._actionError = undefined;
-    try {
-      const order = await createOrder(this.api, body, this._payKey.key);
+    const { key } = this._payKey;
+    return this._act(async () => {
+      const order = await createOrder(this.api, body, key);
       this._order = order;
       this._outcome = undefined;
       this._completed = '';
@@ -405,12 +409,7 @@ export class CryptoCheckout extends LitElement {
       this._status.follow(this.api, order.orderId, order.statusToken);
       const apiOrigin = new URL(this.api, location.href).origin;
       this._frame.open(order.link, [new URL(order.link).origin, apiOrigin], this.display);
-    } catch (err) {
-      this._actionError = toApiError(err);
-      this._emitError(err);
-    } finally {
-      this._busy = false;
-    }
+    });
   }
 
   /** Starts over after an expired or failed payment: a new attempt gets a new key. */
@@ -461,7 +460,7 @@ export class CryptoCheckout extends LitElement {
         // The backend's return page inside the frame: the payer is done with the payment page.
         const order = this._order;
         if (!order || m.orderId !== order.orderId) return;
-        const status = STATUSES.find((s) => s === m.status) ?? this._status.view?.status ?? order.status;
+        const status = isStatus(m.status) ? m.status : (this._status.view?.status ?? order.status);
         this._frame.close();
         this._status.refresh();
         this._complete({ kind: 'pay', orderId: order.orderId, status });
@@ -518,10 +517,27 @@ export class CryptoCheckout extends LitElement {
   // ---- rendering ----
 
   override render(): TemplateResult {
+    const mode = this.mode;
     return html`<div part="base" class="base ${this.theme}" lang=${this._loc}>
-      ${this.mode === 'pay' ? this._renderPay() : this.mode === 'deposit' ? this._renderDeposit() : this._renderRamp()}
+      ${
+        mode === 'pay'
+          ? this._loaded(this._product, (p) => this._renderPay(p))
+          : this._loaded(this._catalog, (c) =>
+              mode === 'deposit' ? this._renderDeposit(c) : this._renderRamp(c),
+            )
+      }
       ${this._renderFrame()}
     </div>`;
+  }
+
+  /** A task's content once it has a value (kept while it reloads), else its error or a skeleton. */
+  private _loaded<T>(task: Loadable<T>, ready: (value: T) => TemplateResult): TemplateResult {
+    return task.value ? ready(task.value) : (this._failed(task) ?? this._skeleton());
+  }
+
+  /** The task's error with a retry, if its last run failed. */
+  private _failed(task: Loadable<unknown>): TemplateResult | undefined {
+    return task.status === TaskStatus.ERROR ? this._error(task.error, () => task.run()) : undefined;
   }
 
   private _skeleton(): TemplateResult {
@@ -538,28 +554,56 @@ export class CryptoCheckout extends LitElement {
     </div>`;
   }
 
-  private _money(amount: string, currency: string): string {
-    return formatMoney(amount, currency, this._loc);
+  /** A control with its label. */
+  private _field(id: string, label: string, control: TemplateResult): TemplateResult {
+    return html`<div class="field"><label for=${id}>${label}</label>${control}</div>`;
   }
 
-  private _renderRamp(): TemplateResult {
-    const c = this._catalog.value;
-    if (!c) {
-      return this._catalog.status === TaskStatus.ERROR
-        ? this._error(this._catalog.error, () => this._catalog.run())
-        : this._skeleton();
-    }
+  private _select(
+    id: string,
+    label: string,
+    value: string,
+    options: { code: string; name: string }[],
+    onChange: (value: string) => void,
+  ): TemplateResult {
+    return this._field(
+      id,
+      label,
+      html`<select id=${id} @change=${(e: Event) => onChange((e.target as HTMLSelectElement).value)}>
+        ${options.map((o) => html`<option value=${o.code} ?selected=${o.code === value}>${o.name}</option>`)}
+      </select>`,
+    );
+  }
+
+  private _renderRamp(c: Catalog): TemplateResult {
     const sell = this.mode === 'sell';
     const { fiat, crypto, methods, method } = this._selection(c);
     const q = this._quotes;
-    const fiatField = this._amountField('fiat', `${this._t(sell ? 'get' : 'pay')} (${fiat})`, this._fiatText);
-    const cryptoField = this._amountField(
-      'crypto',
-      `${this._t(sell ? 'sell' : 'get')} (${crypto?.symbol ?? ''})`,
-      this._cryptoText,
-    );
-    return html`<form part="form" @submit=${this._continue} aria-busy=${this._catalog.status === TaskStatus.PENDING ? 'true' : 'false'}>
-      ${this._catalog.status === TaskStatus.ERROR ? this._error(this._catalog.error, () => this._catalog.run()) : nothing}
+    const message = this._amountMessage();
+    const amount = (which: 'fiat' | 'crypto', key: MessageKey, unit: string, value: string) =>
+      this._field(
+        which,
+        `${this._t(key)} (${unit})`,
+        html`<input
+          id=${which}
+          inputmode="decimal"
+          autocomplete="off"
+          placeholder="0"
+          .value=${value}
+          aria-invalid=${String(this._input === which && !!message)}
+          aria-describedby="amount-msg"
+          @input=${(e: Event) => {
+            const v = (e.target as HTMLInputElement).value;
+            this._input = which;
+            if (which === 'fiat') this._fiatText = v;
+            else this._cryptoText = v;
+          }}
+        />`,
+      );
+    const fiatField = amount('fiat', sell ? 'get' : 'pay', fiat, this._fiatText);
+    const cryptoField = amount('crypto', sell ? 'sell' : 'get', crypto?.symbol ?? '', this._cryptoText);
+    return html`<form part="form" @submit=${this._continue} aria-busy=${String(this._catalog.status === TaskStatus.PENDING)}>
+      ${this._failed(this._catalog)}
       <div class="row">
         ${this._select('country', this._t('country'), c.country, c.countries, (v) => {
           this.country = v;
@@ -579,18 +623,19 @@ export class CryptoCheckout extends LitElement {
               ${methods.map((m) => this._method(m, m === method))}
             </fieldset>
             <div class="row">${sell ? [cryptoField, fiatField] : [fiatField, cryptoField]}</div>
-            <p id="amount-msg" class="msg" role="alert">${this._amountMessage()}</p>
-            ${this._renderQuote(q.quote, crypto)}
+            <p id="amount-msg" class="msg" role="alert">${message}</p>
+            ${this._renderQuote(crypto)}
             ${
               sell || this.walletAddress
                 ? nothing
-                : html`<div class="field">
-                    <label for="wallet">${this._t('wallet')}</label>
-                    <input id="wallet" required autocomplete="off" spellcheck="false" .value=${this._wallet}
+                : this._field(
+                    'wallet',
+                    this._t('wallet'),
+                    html`<input id="wallet" required autocomplete="off" spellcheck="false" .value=${this._wallet}
                       @input=${(e: Event) => {
                         this._wallet = (e.target as HTMLInputElement).value;
-                      }} />
-                  </div>`
+                      }} />`,
+                  )
             }
             ${this._actionError ? this._error(this._actionError) : nothing}
             <button part="button" class="primary" ?disabled=${!q.quote || this._busy}>${this._t('continue')}</button>
@@ -600,49 +645,13 @@ export class CryptoCheckout extends LitElement {
     </form>`;
   }
 
-  private _select(
-    id: string,
-    label: string,
-    value: string,
-    options: { code: string; name: string }[],
-    onChange: (value: string) => void,
-  ): TemplateResult {
-    return html`<div class="field">
-      <label for=${id}>${label}</label>
-      <select id=${id} @change=${(e: Event) => onChange((e.target as HTMLSelectElement).value)}>
-        ${options.map((o) => html`<option value=${o.code} ?selected=${o.code === value}>${o.name}</option>`)}
-      </select>
-    </div>`;
-  }
-
-  private _amountField(which: 'fiat' | 'crypto', label: string, value: string): TemplateResult {
-    const invalid = this._input === which && !!(this._amountIssue || this._limitError());
-    return html`<div class="field">
-      <label for=${which}>${label}</label>
-      <input
-        id=${which}
-        inputmode="decimal"
-        autocomplete="off"
-        placeholder="0"
-        .value=${value}
-        aria-invalid=${invalid ? 'true' : 'false'}
-        aria-describedby="amount-msg"
-        @input=${(e: Event) => {
-          const v = (e.target as HTMLInputElement).value;
-          this._input = which;
-          if (which === 'fiat') this._fiatText = v;
-          else this._cryptoText = v;
-        }}
-      />
-    </div>`;
-  }
-
   /** The backend's AMOUNT_TOO_LOW/HIGH for a currency the widget could not check itself. */
   private _limitError(): ApiError | undefined {
     const e = this._quotes.error;
     return e && (e.code === 'AMOUNT_TOO_LOW' || e.code === 'AMOUNT_TOO_HIGH') ? e : undefined;
   }
 
+  /** What is wrong with the amount typed (invalid, or outside the method's limits), or ''. */
   private _amountMessage(): string {
     const issue = this._amountIssue;
     if (issue === 'invalid') return this._t('invalid');
@@ -679,17 +688,16 @@ export class CryptoCheckout extends LitElement {
     </label>`;
   }
 
-  private _cryptoLabel = (x: Crypto) => `${x.symbol} · ${x.networkName}`;
-
   private _combo(cryptos: Crypto[], selected: Crypto | undefined): TemplateResult {
+    const open = this._comboOpen;
     const query = this._query.trim().toLowerCase();
-    const list = this._comboOpen
+    const list = open
       ? cryptos.filter((x) =>
           `${x.code} ${x.symbol} ${x.name} ${x.networkName}`.toLowerCase().includes(query),
         )
       : [];
     const active = Math.min(this._active, list.length - 1);
-    const pick = (x: Crypto | undefined) => {
+    const pick = (x?: Crypto) => {
       if (x) this.crypto = x.code;
       this._comboOpen = false;
       this._query = '';
@@ -697,40 +705,43 @@ export class CryptoCheckout extends LitElement {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault();
-        if (!this._comboOpen) this._comboOpen = true;
+        if (!open) this._comboOpen = true;
         else this._active = Math.max(0, Math.min(list.length - 1, active + (e.key === 'ArrowDown' ? 1 : -1)));
-      } else if (e.key === 'Enter' && this._comboOpen) {
+      } else if (e.key === 'Enter' && open) {
         e.preventDefault();
         pick(list[active]);
-      } else if (e.key === 'Escape' && this._comboOpen) {
+      } else if (e.key === 'Escape' && open) {
         e.stopPropagation();
-        pick(undefined);
+        pick();
       }
     };
-    return html`<div class="field combo">
-      <label for="crypto-search">${this._t('crypto')}</label>
-      <div class="combo-input">
-        ${selected?.icon ? html`<img src=${selected.icon} alt="" width="20" height="20" />` : nothing}
+    const icon = (x?: Crypto) =>
+      x?.icon ? html`<img src=${x.icon} alt="" width="20" height="20" />` : nothing;
+    return this._field(
+      'crypto-search',
+      this._t('crypto'),
+      html`<div class="combo-input">
+        ${icon(selected)}
         <input
           id="crypto-search"
           role="combobox"
           autocomplete="off"
           aria-autocomplete="list"
           aria-controls="crypto-list"
-          aria-expanded=${this._comboOpen ? 'true' : 'false'}
+          aria-expanded=${String(open)}
           aria-activedescendant=${list[active] ? `opt-${active}` : nothing}
-          .value=${this._comboOpen ? this._query : selected ? this._cryptoLabel(selected) : ''}
+          .value=${open ? this._query : selected ? `${selected.symbol} · ${selected.networkName}` : ''}
           @input=${(e: Event) => {
             this._query = (e.target as HTMLInputElement).value;
             this._comboOpen = true;
             this._active = 0;
           }}
           @click=${() => {
-            this._comboOpen = !this._comboOpen;
+            this._comboOpen = !open;
           }}
           @keydown=${onKey}
           @focus=${(e: Event) => (e.target as HTMLInputElement).select()}
-          @blur=${() => pick(undefined)}
+          @blur=${() => pick()}
         />
       </div>
       <ul id="crypto-list" role="listbox" aria-label=${this._t('crypto')} ?hidden=${!list.length}>
@@ -738,41 +749,40 @@ export class CryptoCheckout extends LitElement {
           (x, i) => html`<li
             id="opt-${i}"
             role="option"
-            aria-selected=${i === active ? 'true' : 'false'}
+            aria-selected=${String(i === active)}
             @mousedown=${(e: Event) => e.preventDefault()}
             @click=${() => pick(x)}
           >
-            ${x.icon ? html`<img src=${x.icon} alt="" width="20" height="20" />` : nothing}
+            ${icon(x)}
             <b>${x.symbol}</b> ${x.name} <span class="net">${x.networkName}</span>
           </li>`,
         )}
-      </ul>
-    </div>`;
+      </ul>`,
+    );
   }
 
-  private _renderQuote(quote: Quote | undefined, crypto: Crypto | undefined): TemplateResult {
+  private _renderQuote(crypto: Crypto | undefined): TemplateResult {
     const q = this._quotes;
-    const err = q.error && !this._limitError() ? q.error : undefined;
+    const quote = q.quote;
+    const err = this._limitError() ? undefined : q.error;
     const row = (key: MessageKey, value: string) =>
       html`<div><dt>${this._t(key)}</dt><dd>${value}</dd></div>`;
-    const m = (v: string) => (quote ? this._money(v, quote.fees.currency) : '');
-    return html`<div part="quote" class="quote" aria-busy=${q.pending ? 'true' : 'false'}>
+    const fee = (v: string) => (quote ? this._money(v, quote.fees.currency) : '');
+    const symbol = crypto?.symbol ?? quote?.crypto.currency ?? '';
+    return html`<div part="quote" class="quote" aria-busy=${String(q.pending)}>
       <dl aria-live="polite" aria-atomic="true">
         ${
           quote
             ? [
-                row(
-                  'rate',
-                  `1 ${crypto?.symbol ?? quote.crypto.currency} = ${this._money(quote.rate, quote.fiat.currency)}`,
-                ),
-                row('processing', m(quote.fees.processing)),
-                row('network', m(quote.fees.network)),
-                row('markup', m(quote.fees.markup)),
+                row('rate', `1 ${symbol} = ${this._money(quote.rate, quote.fiat.currency)}`),
+                row('processing', fee(quote.fees.processing)),
+                row('network', fee(quote.fees.network)),
+                row('markup', fee(quote.fees.markup)),
                 row(
                   'total',
                   `${quote.estimate ? '≈ ' : ''}${this._money(quote.fiat.total, quote.fiat.currency)} → ${formatCrypto(
                     quote.crypto.amount,
-                    crypto?.symbol ?? quote.crypto.currency,
+                    symbol,
                     this._loc,
                   )}`,
                 ),
@@ -786,13 +796,7 @@ export class CryptoCheckout extends LitElement {
     </div>`;
   }
 
-  private _renderPay(): TemplateResult {
-    const p = this._product.value;
-    if (!p) {
-      return this._product.status === TaskStatus.ERROR
-        ? this._error(this._product.error, () => this._product.run())
-        : this._skeleton();
-    }
+  private _renderPay(p: Product): TemplateResult {
     const order = this._order;
     const outcome = this._outcome ?? order?.status;
     const retry = outcome === 'expired' || outcome === 'failed';
@@ -811,65 +815,52 @@ export class CryptoCheckout extends LitElement {
               <p>${this._t(outcome === 'awaiting_payment' || !outcome ? 'pending' : (outcome as MessageKey))}</p>
               ${retry ? html`<button type="button" @click=${this._again}>${this._t('retry')}</button>` : nothing}
             </div>`
-          : html`<div class="field">
-                <label for="name">${this._t('name')}</label>
-                <input id="name" name="name" autocomplete="name" />
-              </div>
-              <div class="field">
-                <label for="email">${this._t('email')}</label>
-                <input id="email" name="email" type="email" autocomplete="email" />
-              </div>
+          : html`${this._field('name', this._t('name'), html`<input id="name" name="name" autocomplete="name" />`)}
+              ${this._field(
+                'email',
+                this._t('email'),
+                html`<input id="email" name="email" type="email" autocomplete="email" />`,
+              )}
               ${this._actionError ? this._error(this._actionError) : nothing}
               <button part="button" class="primary" ?disabled=${this._busy}>${this._t('payCrypto')}</button>`
       }
     </form>`;
   }
 
-  private _renderDeposit(): TemplateResult {
-    const c = this._catalog.value;
-    if (!c) {
-      return this._catalog.status === TaskStatus.ERROR
-        ? this._error(this._catalog.error, () => this._catalog.run())
-        : this._skeleton();
-    }
+  private _renderDeposit(c: Catalog): TemplateResult {
     const a = this._address.value;
-    const chain = this._chainId;
     return html`<div part="form" class="form">
       ${this._select(
         'chain',
         this._t('chain'),
-        chain,
+        this._chainId,
         c.chains.map((x) => ({ code: x.id, name: x.name })),
         (v) => {
           this._chain = v;
         },
       )}
       ${
-        this._address.status === TaskStatus.ERROR
-          ? this._error(this._address.error, () => this._address.run())
-          : !a || this._address.status === TaskStatus.PENDING
-            ? this._skeleton()
-            : html`<div class="deposit">
-                ${
-                  /^\s*<svg[\s>]/.test(a.qrSvg)
-                    ? html`<img class="qr" src="data:image/svg+xml;charset=utf-8,${encodeURIComponent(a.qrSvg)}" alt=${this._t('qr')} width="176" height="176" />`
-                    : nothing
-                }
-                <div class="field">
-                  <label for="address">${this._t('address')}</label>
-                  <div class="copy">
-                    <input id="address" readonly .value=${a.address} />
-                    <button type="button" part="button" @click=${() => this._copy(a.address)}>${this._t('copy')}</button>
-                  </div>
-                </div>
-                ${
-                  a.memo
-                    ? html`<div class="field"><label for="memo">${this._t('memo')}</label><input id="memo" readonly .value=${a.memo} /></div>`
-                    : nothing
-                }
-                ${a.currencies.length ? html`<p class="fresh">${this._t('accepts', a.currencies.join(', '))}</p>` : nothing}
-                <p class="sr" role="status">${this._copied ? this._t('copied') : ''}</p>
-              </div>`
+        this._failed(this._address) ??
+        (!a || this._address.status === TaskStatus.PENDING
+          ? this._skeleton()
+          : html`<div class="deposit">
+              ${
+                /^\s*<svg[\s>]/.test(a.qrSvg)
+                  ? html`<img class="qr" src="data:image/svg+xml;charset=utf-8,${encodeURIComponent(a.qrSvg)}" alt=${this._t('qr')} width="176" height="176" />`
+                  : nothing
+              }
+              ${this._field(
+                'address',
+                this._t('address'),
+                html`<div class="copy">
+                  <input id="address" readonly .value=${a.address} />
+                  <button type="button" part="button" @click=${() => this._copy(a.address)}>${this._t('copy')}</button>
+                </div>`,
+              )}
+              ${a.memo ? this._field('memo', this._t('memo'), html`<input id="memo" readonly .value=${a.memo} />`) : nothing}
+              ${a.currencies.length ? html`<p class="fresh">${this._t('accepts', a.currencies.join(', '))}</p>` : nothing}
+              <p class="sr" role="status">${this._copied ? this._t('copied') : ''}</p>
+            </div>`)
       }
     </div>`;
   }

@@ -11,7 +11,7 @@ import {
   validLocale,
 } from '../src/internal/format.ts';
 import { checkLimits } from '../src/internal/limits.ts';
-import { errorKey, LANGUAGES, msg } from '../src/internal/messages.ts';
+import { errorKey, KEYS, LANGUAGES, msg, TABLES } from '../src/internal/messages.ts';
 
 describe('parseAmount', () => {
   it('reads what shoppers type in either decimal mark', () => {
@@ -112,6 +112,21 @@ describe('messages', () => {
     assert.equal(msg('de', 'min', '7,00 €'), 'Minimum: 7,00 €');
     assert.equal(msg('xx', 'continue'), 'Continue');
     assert.equal(msg('FR', 'close'), 'Fermer');
+  });
+
+  it('holds every language to one message per key, in the order of the keys', () => {
+    for (const lang of LANGUAGES) {
+      const table = TABLES[lang]!;
+      assert.equal(table.length, KEYS.length, lang);
+      for (const text of table) assert.ok(text.trim(), `${lang}: an empty message`);
+      // The placeholder sits in the same messages in every language, so a shifted line shows here.
+      assert.deepEqual(
+        KEYS.filter((_, i) => table[i]!.includes('{0}')),
+        KEYS.filter((_, i) => TABLES.en![i]!.includes('{0}')),
+        lang,
+      );
+    }
+    assert.equal(msg('de', 'eInput'), 'Bitte prüfen Sie Ihre Angaben.');
   });
 
   it('maps every error code to a human message', () => {

@@ -121,4 +121,11 @@ describe('custom-elements.json', () => {
     assert.match(markdown, /\| `checkout-token` \| `checkoutToken` \|/);
     assert.match(markdown, /\| `checkout-complete` \|/);
   });
+
+  it("keeps the README's element section in step with the manifest", () => {
+    // `--check` exits non-zero (and execFileSync throws) when README.md differs from what the manifest renders.
+    execFileSync(process.execPath, [join(widget, '..', '..', 'scripts', 'element-docs.mjs'), '--check'], {
+      encoding: 'utf8',
+    });
+  });
 });

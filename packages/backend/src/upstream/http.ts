@@ -17,7 +17,7 @@ export interface UpstreamHttpOptions {
   baseUrl: string;
   /** Per attempt; a timeout is not retried (a slow upstream would only get slower and the shopper waits). */
   timeoutMs: number;
-  /** When given, every attempt takes a token from it first. */
+  /** When given, every attempt takes a token from it first and gives it back once its answer is in. */
   budget?: UpstreamBudget | undefined;
   /** Sent with every request (e.g. `X-API-Key`); never logged. */
   headers?: Record<string, string>;
@@ -145,7 +145,9 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     body: string | undefined,
     call: CallOptions<T>,
   ): Promise<T> {
-    await options.budget?.acquire(call.signal);
+    // Each attempt holds its own token until its answer is in (or it failed): the budget counts a token as
+    // spent until one window after that, which is what keeps the upstream's arrival count under the budget.
+    const release = await options.budget?.acquire(call.signal);
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
     let status: number;
@@ -178,6 +180,8 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
       if (call.signal?.aborted) throw error;
       log(`[upstream ${name}] ${method} ${path} failed: ${(error as Error).name}`);
       throw new Retryable(upstreamError('could not be reached'));
+    } finally {
+      release?.();
     }
 
     if (status === 429) {

@@ -52,10 +52,13 @@ export interface FxRate {
 
 export interface RampClient {
   supported(): Promise<RampSupported>;
-  /** On-ramp methods of a country (all countries' methods, deduplicated, without one). */
-  paymentMethods(country?: string): Promise<RampMethod[]>;
-  /** Off-ramp methods of a country (all, deduplicated, without one). */
-  payoutMethods(country?: string): Promise<RampMethod[]>;
+  /**
+   * On-ramp methods of a country (all countries' methods, deduplicated, without one). The same array (do not
+   * mutate it) until the upstream list is refreshed, so callers may memoise on its identity.
+   */
+  paymentMethods(country?: string): Promise<readonly RampMethod[]>;
+  /** Off-ramp methods of a country (all, deduplicated, without one); the same array until a refresh. */
+  payoutMethods(country?: string): Promise<readonly RampMethod[]>;
   buyQuote(request: BuyQuoteRequest): Promise<RampBuyQuote>;
   sellQuote(request: SellQuoteRequest): Promise<RampSellQuote>;
   /** The EUR value of one unit of `fiat`, as far as the quotes and catalog seen so far tell. */
@@ -238,6 +241,24 @@ export function createRampClient(options: RampClientOptions): RampClient {
 
   const widget = new URL(options.widgetUrl);
 
+  // One derived list per upstream list and country: the catalog route serialises a country's catalog once
+  // per refresh by comparing these arrays' identity. A refresh brings a new upstream object, so new lists.
+  const derived = new WeakMap<MethodsByCountry, Map<string, readonly RampMethod[]>>();
+  const methodsOf = (byCountry: MethodsByCountry, country: string | undefined) => {
+    let byCode = derived.get(byCountry);
+    if (!byCode) {
+      byCode = new Map();
+      derived.set(byCountry, byCode);
+    }
+    const code = country?.toUpperCase() ?? '';
+    let methods = byCode.get(code);
+    if (!methods) {
+      methods = ofCountry(byCountry, country);
+      byCode.set(code, methods);
+    }
+    return methods;
+  };
+
   return {
     widgetOrigin: widget.origin,
 
@@ -247,8 +268,8 @@ export function createRampClient(options: RampClientOptions): RampClient {
       const byCountry = await paymentMethods.get();
       // A fee table per currency (base_fee {EUR: 0.35, USD: 0.4}) gives rough FX until a quote gives exact.
       roughFx ??= roughFxFrom(byCountry);
-      if (!country || knowsCountries(byCountry)) return ofCountry(byCountry, country);
-      return ofCountry(
+      if (!country || knowsCountries(byCountry)) return methodsOf(byCountry, country);
+      return methodsOf(
         await perCountry(paymentByCountry, 'get_payment_methods', 'country', country),
         country,
       );
@@ -256,8 +277,8 @@ export function createRampClient(options: RampClientOptions): RampClient {
 
     payoutMethods: async (country) => {
       const byCountry = await payoutMethods.get();
-      if (!country || knowsCountries(byCountry)) return ofCountry(byCountry, country);
-      return ofCountry(
+      if (!country || knowsCountries(byCountry)) return methodsOf(byCountry, country);
+      return methodsOf(
         await perCountry(payoutByCountry, 'sell/get_payout_methods', 'slug', country),
         country,
       );

@@ -14,6 +14,9 @@ const RANK: Record<OrderStatus, number> = {
   failed: 3,
 };
 export const isFinal = (status: OrderStatus): boolean => RANK[status] === 3;
+/** Whether a value from a message is one of the order statuses. */
+export const isStatus = (value: unknown): value is OrderStatus =>
+  typeof RANK[value as OrderStatus] === 'number';
 
 export class OrderStatusController implements ReactiveController {
   view?: OrderView;

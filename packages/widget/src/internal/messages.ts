@@ -1,6 +1,7 @@
 /** The one message table: every UI string and every error code's human message, in five languages. */
 import { type ErrorCode, RETRYABLE } from '../api/client.ts';
 
+/** English, which also names every message. */
 const en = {
   loading: 'Loading…',
   retry: 'Try again',
@@ -51,213 +52,211 @@ const en = {
 };
 
 export type MessageKey = keyof typeof en;
-type Table = Record<MessageKey, string>;
 
-const es: Table = {
-  loading: 'Cargando…',
-  retry: 'Reintentar',
-  country: 'País',
-  fiat: 'Moneda',
-  crypto: 'Cripto',
-  paymentMethod: 'Método de pago',
-  payoutMethod: 'Método de cobro',
-  pay: 'Pagas',
-  get: 'Recibes',
-  sell: 'Vendes',
-  rate: 'Cambio',
-  processing: 'Comisión de procesamiento',
-  network: 'Comisión de red',
-  markup: 'Margen',
-  total: 'Total',
-  updated: 'Actualizado {0}',
-  continue: 'Continuar',
-  wallet: 'Tu dirección de billetera',
-  min: 'Mínimo: {0}',
-  max: 'Máximo: {0}',
-  invalid: 'Introduce un importe válido.',
-  empty: 'No hay métodos para este país y moneda.',
-  name: 'Nombre (opcional)',
-  email: 'Correo (opcional)',
-  payCrypto: 'Pagar con cripto',
-  pending: 'Esperando tu pago…',
-  underpaid: 'Pago parcial: envía el resto para completarlo.',
-  paid: 'Pagado. ¡Gracias!',
-  overpaid: 'Pagado, más de lo debido. ¡Gracias!',
-  expired: 'Este pago ha caducado.',
-  failed: 'El pago ha fallado.',
-  done: 'Listo. ¡Gracias!',
-  newTab: '¿No se ve? Ábrelo en una pestaña nueva',
-  close: 'Cerrar',
-  checkout: 'Pago',
-  chain: 'Red',
-  address: 'Dirección de depósito',
-  memo: 'Memo (obligatorio)',
-  copy: 'Copiar',
-  copied: 'Copiado',
-  qr: 'Código QR de la dirección',
-  accepts: 'Acepta {0}',
-  eGone: 'Este pago no está disponible.',
-  eMethod: 'Este método no está disponible aquí.',
-  eRetry: 'Algo ha fallado. Inténtalo de nuevo en un momento.',
-  eInput: 'Revisa tus datos.',
+/** Every message's key, in the order of the tables below. */
+export const KEYS = Object.keys(en) as MessageKey[];
+
+// The other languages: one message a line, in the order of `en` (a test holds each to one line per key).
+const translations = {
+  es: `Cargando…
+Reintentar
+País
+Moneda
+Cripto
+Método de pago
+Método de cobro
+Pagas
+Recibes
+Vendes
+Cambio
+Comisión de procesamiento
+Comisión de red
+Margen
+Total
+Actualizado {0}
+Continuar
+Tu dirección de billetera
+Mínimo: {0}
+Máximo: {0}
+Introduce un importe válido.
+No hay métodos para este país y moneda.
+Nombre (opcional)
+Correo (opcional)
+Pagar con cripto
+Esperando tu pago…
+Pago parcial: envía el resto para completarlo.
+Pagado. ¡Gracias!
+Pagado, más de lo debido. ¡Gracias!
+Este pago ha caducado.
+El pago ha fallado.
+Listo. ¡Gracias!
+¿No se ve? Ábrelo en una pestaña nueva
+Cerrar
+Pago
+Red
+Dirección de depósito
+Memo (obligatorio)
+Copiar
+Copiado
+Código QR de la dirección
+Acepta {0}
+Este pago no está disponible.
+Este método no está disponible aquí.
+Algo ha fallado. Inténtalo de nuevo en un momento.
+Revisa tus datos.`,
+  fr: `Chargement…
+Réessayer
+Pays
+Devise
+Crypto
+Moyen de paiement
+Mode de versement
+Vous payez
+Vous recevez
+Vous vendez
+Taux
+Frais de traitement
+Frais de réseau
+Marge
+Total
+Mis à jour {0}
+Continuer
+Votre adresse de portefeuille
+Minimum : {0}
+Maximum : {0}
+Saisissez un montant valide.
+Aucun moyen pour ce pays et cette devise.
+Nom (facultatif)
+E-mail (facultatif)
+Payer en crypto
+En attente de votre paiement…
+Paiement partiel : envoyez le reste pour finaliser.
+Payé. Merci !
+Payé, plus que dû. Merci !
+Ce paiement a expiré.
+Le paiement a échoué.
+Terminé. Merci !
+Rien ne s’affiche ? Ouvrez un nouvel onglet
+Fermer
+Paiement
+Réseau
+Adresse de dépôt
+Mémo (obligatoire)
+Copier
+Copié
+QR code de l’adresse
+Accepte {0}
+Ce paiement n’est pas disponible.
+Ce moyen n’est pas disponible ici.
+Une erreur est survenue. Réessayez dans un instant.
+Vérifiez vos informations.`,
+  de: `Wird geladen…
+Erneut versuchen
+Land
+Währung
+Krypto
+Zahlungsart
+Auszahlungsart
+Sie zahlen
+Sie erhalten
+Sie verkaufen
+Kurs
+Bearbeitungsgebühr
+Netzwerkgebühr
+Aufschlag
+Gesamt
+Aktualisiert {0}
+Weiter
+Ihre Wallet-Adresse
+Minimum: {0}
+Maximum: {0}
+Bitte einen gültigen Betrag eingeben.
+Keine Methode für dieses Land und diese Währung.
+Name (optional)
+E-Mail (optional)
+Mit Krypto bezahlen
+Warten auf Ihre Zahlung…
+Teilweise bezahlt: Senden Sie den Rest.
+Bezahlt. Danke!
+Bezahlt, mehr als fällig. Danke!
+Diese Zahlung ist abgelaufen.
+Die Zahlung ist fehlgeschlagen.
+Fertig. Danke!
+Nichts zu sehen? In neuem Tab öffnen
+Schließen
+Bezahlung
+Netzwerk
+Einzahlungsadresse
+Memo (erforderlich)
+Kopieren
+Kopiert
+QR-Code der Adresse
+Akzeptiert {0}
+Diese Zahlung ist nicht verfügbar.
+Diese Methode ist hier nicht verfügbar.
+Etwas ist schiefgelaufen. Bitte gleich erneut versuchen.
+Bitte prüfen Sie Ihre Angaben.`,
+  pt: `Carregando…
+Tentar novamente
+País
+Moeda
+Cripto
+Forma de pagamento
+Forma de recebimento
+Você paga
+Você recebe
+Você vende
+Cotação
+Taxa de processamento
+Taxa de rede
+Margem
+Total
+Atualizado {0}
+Continuar
+Seu endereço de carteira
+Mínimo: {0}
+Máximo: {0}
+Informe um valor válido.
+Nenhuma forma para este país e moeda.
+Nome (opcional)
+E-mail (opcional)
+Pagar com cripto
+Aguardando seu pagamento…
+Pago em parte: envie o restante para concluir.
+Pago. Obrigado!
+Pago, acima do devido. Obrigado!
+Este pagamento expirou.
+O pagamento falhou.
+Concluído. Obrigado!
+Não aparece? Abra em uma nova aba
+Fechar
+Pagamento
+Rede
+Endereço de depósito
+Memo (obrigatório)
+Copiar
+Copiado
+QR code do endereço
+Aceita {0}
+Este pagamento não está disponível.
+Esta forma não está disponível aqui.
+Algo deu errado. Tente novamente em instantes.
+Verifique seus dados.`,
 };
 
-const fr: Table = {
-  loading: 'Chargement…',
-  retry: 'Réessayer',
-  country: 'Pays',
-  fiat: 'Devise',
-  crypto: 'Crypto',
-  paymentMethod: 'Moyen de paiement',
-  payoutMethod: 'Mode de versement',
-  pay: 'Vous payez',
-  get: 'Vous recevez',
-  sell: 'Vous vendez',
-  rate: 'Taux',
-  processing: 'Frais de traitement',
-  network: 'Frais de réseau',
-  markup: 'Marge',
-  total: 'Total',
-  updated: 'Mis à jour {0}',
-  continue: 'Continuer',
-  wallet: 'Votre adresse de portefeuille',
-  min: 'Minimum : {0}',
-  max: 'Maximum : {0}',
-  invalid: 'Saisissez un montant valide.',
-  empty: 'Aucun moyen pour ce pays et cette devise.',
-  name: 'Nom (facultatif)',
-  email: 'E-mail (facultatif)',
-  payCrypto: 'Payer en crypto',
-  pending: 'En attente de votre paiement…',
-  underpaid: 'Paiement partiel : envoyez le reste pour finaliser.',
-  paid: 'Payé. Merci !',
-  overpaid: 'Payé, plus que dû. Merci !',
-  expired: 'Ce paiement a expiré.',
-  failed: 'Le paiement a échoué.',
-  done: 'Terminé. Merci !',
-  newTab: 'Rien ne s’affiche ? Ouvrez un nouvel onglet',
-  close: 'Fermer',
-  checkout: 'Paiement',
-  chain: 'Réseau',
-  address: 'Adresse de dépôt',
-  memo: 'Mémo (obligatoire)',
-  copy: 'Copier',
-  copied: 'Copié',
-  qr: 'QR code de l’adresse',
-  accepts: 'Accepte {0}',
-  eGone: 'Ce paiement n’est pas disponible.',
-  eMethod: 'Ce moyen n’est pas disponible ici.',
-  eRetry: 'Une erreur est survenue. Réessayez dans un instant.',
-  eInput: 'Vérifiez vos informations.',
+/** Each language's messages in the order of KEYS. */
+export const TABLES: Readonly<Record<string, readonly string[]>> = {
+  en: Object.values(en),
+  ...Object.fromEntries(Object.entries(translations).map(([lang, lines]) => [lang, lines.split('\n')])),
 };
-
-const de: Table = {
-  loading: 'Wird geladen…',
-  retry: 'Erneut versuchen',
-  country: 'Land',
-  fiat: 'Währung',
-  crypto: 'Krypto',
-  paymentMethod: 'Zahlungsart',
-  payoutMethod: 'Auszahlungsart',
-  pay: 'Sie zahlen',
-  get: 'Sie erhalten',
-  sell: 'Sie verkaufen',
-  rate: 'Kurs',
-  processing: 'Bearbeitungsgebühr',
-  network: 'Netzwerkgebühr',
-  markup: 'Aufschlag',
-  total: 'Gesamt',
-  updated: 'Aktualisiert {0}',
-  continue: 'Weiter',
-  wallet: 'Ihre Wallet-Adresse',
-  min: 'Minimum: {0}',
-  max: 'Maximum: {0}',
-  invalid: 'Bitte einen gültigen Betrag eingeben.',
-  empty: 'Keine Methode für dieses Land und diese Währung.',
-  name: 'Name (optional)',
-  email: 'E-Mail (optional)',
-  payCrypto: 'Mit Krypto bezahlen',
-  pending: 'Warten auf Ihre Zahlung…',
-  underpaid: 'Teilweise bezahlt: Senden Sie den Rest.',
-  paid: 'Bezahlt. Danke!',
-  overpaid: 'Bezahlt, mehr als fällig. Danke!',
-  expired: 'Diese Zahlung ist abgelaufen.',
-  failed: 'Die Zahlung ist fehlgeschlagen.',
-  done: 'Fertig. Danke!',
-  newTab: 'Nichts zu sehen? In neuem Tab öffnen',
-  close: 'Schließen',
-  checkout: 'Bezahlung',
-  chain: 'Netzwerk',
-  address: 'Einzahlungsadresse',
-  memo: 'Memo (erforderlich)',
-  copy: 'Kopieren',
-  copied: 'Kopiert',
-  qr: 'QR-Code der Adresse',
-  accepts: 'Akzeptiert {0}',
-  eGone: 'Diese Zahlung ist nicht verfügbar.',
-  eMethod: 'Diese Methode ist hier nicht verfügbar.',
-  eRetry: 'Etwas ist schiefgelaufen. Bitte gleich erneut versuchen.',
-  eInput: 'Bitte prüfen Sie Ihre Angaben.',
-};
-
-const pt: Table = {
-  loading: 'Carregando…',
-  retry: 'Tentar novamente',
-  country: 'País',
-  fiat: 'Moeda',
-  crypto: 'Cripto',
-  paymentMethod: 'Forma de pagamento',
-  payoutMethod: 'Forma de recebimento',
-  pay: 'Você paga',
-  get: 'Você recebe',
-  sell: 'Você vende',
-  rate: 'Cotação',
-  processing: 'Taxa de processamento',
-  network: 'Taxa de rede',
-  markup: 'Margem',
-  total: 'Total',
-  updated: 'Atualizado {0}',
-  continue: 'Continuar',
-  wallet: 'Seu endereço de carteira',
-  min: 'Mínimo: {0}',
-  max: 'Máximo: {0}',
-  invalid: 'Informe um valor válido.',
-  empty: 'Nenhuma forma para este país e moeda.',
-  name: 'Nome (opcional)',
-  email: 'E-mail (opcional)',
-  payCrypto: 'Pagar com cripto',
-  pending: 'Aguardando seu pagamento…',
-  underpaid: 'Pago em parte: envie o restante para concluir.',
-  paid: 'Pago. Obrigado!',
-  overpaid: 'Pago, acima do devido. Obrigado!',
-  expired: 'Este pagamento expirou.',
-  failed: 'O pagamento falhou.',
-  done: 'Concluído. Obrigado!',
-  newTab: 'Não aparece? Abra em uma nova aba',
-  close: 'Fechar',
-  checkout: 'Pagamento',
-  chain: 'Rede',
-  address: 'Endereço de depósito',
-  memo: 'Memo (obrigatório)',
-  copy: 'Copiar',
-  copied: 'Copiado',
-  qr: 'QR code do endereço',
-  accepts: 'Aceita {0}',
-  eGone: 'Este pagamento não está disponível.',
-  eMethod: 'Esta forma não está disponível aqui.',
-  eRetry: 'Algo deu errado. Tente novamente em instantes.',
-  eInput: 'Verifique seus dados.',
-};
-
-const tables: Record<string, Table> = { en, es, fr, de, pt };
 
 /** The languages with a table; anything else falls back to English. */
-export const LANGUAGES = Object.keys(tables);
+export const LANGUAGES = Object.keys(TABLES);
 
 /** The message `key` in `locale`'s language, `{0}` replaced by `arg`. */
 export function msg(locale: string, key: MessageKey, arg = ''): string {
-  const table = tables[locale.slice(0, 2).toLowerCase()] ?? en;
-  return table[key].replace('{0}', arg);
+  const table = TABLES[locale.slice(0, 2).toLowerCase()] ?? TABLES.en;
+  return (table?.[KEYS.indexOf(key)] ?? en[key]).replace('{0}', arg);
 }
 
 /** The message key that explains an error code to a shopper. */

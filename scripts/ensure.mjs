@@ -33,13 +33,17 @@ function newestIn(dir) {
   return newest;
 }
 
-/** npm ci when node_modules is missing or older than the lockfile. */
+/**
+ * npm install (from the lockfile) when node_modules is missing or older than the lockfile. Not `npm ci`: npm 11
+ * records only this platform's optional binaries (Biome, Rolldown, esbuild) in the lockfile and `npm ci` then
+ * refuses the lockfile as out of sync, while `npm install` honours the locked versions.
+ */
 export function ensureDeps() {
   const marker = join(root, 'node_modules', '.package-lock.json');
   const lock = join(root, 'package-lock.json');
   if (existsSync(marker) && mtime(marker) >= mtime(lock)) return;
   console.log('Installing npm packages…');
-  run('npm', [existsSync(lock) ? 'ci' : 'install', '--no-audit', '--no-fund']);
+  run('npm', ['install', '--no-audit', '--no-fund']);
 }
 
 const chromiumCandidates = ['/usr/bin/chromium', '/usr/lib/chromium/chromium', '/usr/bin/chromium-browser'];

@@ -246,8 +246,8 @@ export function renderMarkdown(r: Results): string {
     row(['**upstream 429s**', `**${b.upstream.throttled429}**`, `**${p.upstream.throttled429}**`]),
     '',
     `Backend budget counters during the load: ${r.load.budget.granted} calls granted, ${r.load.budget.waited} ` +
-      `waited for a token, ${r.load.budget.refused} refused (UPSTREAM_BUSY), most grants in one window ` +
-      `${r.load.budget.maxInWindow}, upstream 429s seen ${r.load.budget.throttledByUpstream}. Backend CPU during ` +
+      `waited for a token, ${r.load.budget.refused} refused (UPSTREAM_BUSY), most tokens held at once ` +
+      `(calls in flight or finished within the last window) ${r.load.budget.maxInWindow}, upstream 429s seen ${r.load.budget.throttledByUpstream}. Backend CPU during ` +
       `the load: ${r.load.backendCpu.seconds} s (${r.load.backendCpu.percentOfOneCore} % of one core).`,
     '',
     `Goals: never more than the budget (${budget}/s) upstream — ${yes(b.upstream.maxPerSecond <= budget)} ` +

@@ -47,10 +47,12 @@ export function createApp(deps: AppDeps) {
     .use('/api/*', originGuard(config))
     // Server-only routes are not limited per IP: the upstream retries webhooks from few addresses.
     .use('/api/*', (c, next) => (isServerOnly(c.req.path) ? next() : rateLimit(c, next)))
-    // Webhook payloads are bigger than anything a shopper sends, but still small.
-    .use('/api/*', (c, next) =>
-      (c.req.path.startsWith('/api/webhooks') ? webhookBodyLimit : bodyLimit8k)(c, next),
-    )
+    // Webhook payloads are bigger than anything a shopper sends, but still small. GET, HEAD and OPTIONS
+    // requests are not read, so they skip the check (which would otherwise copy every request into a new one).
+    .use('/api/*', (c, next) => {
+      if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
+      return (c.req.path.startsWith('/api/webhooks') ? webhookBodyLimit : bodyLimit8k)(c, next);
+    })
     .get('/healthz', (c) => c.json({ ok: true, upstream: deps.config.mode }))
     .route('/widget', widgetBundleRoutes(deps))
     .route('/api', api);

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createApp } from '../src/app.ts';
+import type { RampSupported } from '../src/schemas/upstream-ramp.ts';
 import { json, type Stack, startStack } from './support.ts';
 
 interface Catalog {
@@ -64,6 +66,63 @@ describe('GET /api/catalog', () => {
     } finally {
       await fresh.close();
     }
+  });
+
+  test('served with an ETag and public caching; If-None-Match answers 304 without a body', async () => {
+    const first = await stack.api('/api/catalog?country=DE');
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get('cache-control'), 'public, max-age=60');
+    assert.match(first.headers.get('content-type') ?? '', /^application\/json/);
+    const etag = first.headers.get('etag') ?? '';
+    assert.match(etag, /^"[\w-]+"$/);
+    const body = await first.text();
+    const again = await stack.api('/api/catalog?country=DE');
+    assert.equal(again.headers.get('etag'), etag, 'the same catalog, the same tag');
+    assert.equal(await again.text(), body);
+    const other = await stack.api('/api/catalog?country=BR');
+    assert.notEqual(other.headers.get('etag'), etag, 'another country, another tag');
+    await other.arrayBuffer();
+
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"stale", ${etag}`, '*']) {
+      const cached = await stack.api('/api/catalog?country=DE', {
+        headers: { 'if-none-match': ifNoneMatch },
+      });
+      assert.equal(cached.status, 304, ifNoneMatch);
+      assert.equal(cached.headers.get('etag'), etag);
+      assert.equal(await cached.text(), '');
+    }
+    const changed = await stack.api('/api/catalog?country=DE', { headers: { 'if-none-match': '"stale"' } });
+    assert.equal(changed.status, 200);
+    assert.equal(await changed.text(), body);
+
+    // From headers, caches must key on them.
+    const byHeader = await stack.api('/api/catalog', { headers: { 'cf-ipcountry': 'DE' } });
+    assert.match(byHeader.headers.get('vary') ?? '', /CF-IPCountry/i);
+    assert.equal(byHeader.headers.get('etag'), etag);
+    await byHeader.arrayBuffer();
+  });
+
+  test('when the ramp catalog is refreshed, the response and its ETag follow', async () => {
+    // The real ramp client, except that `supported()` answers what a refresh would bring: a new object.
+    let supported = await stack.deps.ramp.supported();
+    const app = createApp({ ...stack.deps, ramp: { ...stack.deps.ramp, supported: async () => supported } });
+    const get = (headers: Record<string, string> = {}) => app.request('/api/catalog?country=DE', { headers });
+    const before = await get();
+    const etag = before.headers.get('etag') ?? '';
+    const fiats = (await json<{ fiats: Array<{ code: string }> }>(before)).fiats;
+    assert.ok(!fiats.some((fiat) => fiat.code === 'XTS'));
+    assert.equal((await get({ 'if-none-match': etag })).status, 304, 'nothing changed yet');
+
+    const refreshed: RampSupported = {
+      ...supported,
+      supported_fiats: [...supported.supported_fiats, { iso: 'XTS', name: 'Test currency' }],
+    };
+    supported = refreshed;
+    const after = await get({ 'if-none-match': etag });
+    assert.equal(after.status, 200, 'the old tag no longer matches');
+    assert.notEqual(after.headers.get('etag'), etag);
+    const body = await json<{ fiats: Array<{ code: string }> }>(after);
+    assert.ok(body.fiats.some((fiat) => fiat.code === 'XTS'));
   });
 
   test('a flat payment-method list is accepted; the country is then asked for by name', async () => {

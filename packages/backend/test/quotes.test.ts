@@ -224,7 +224,11 @@ describe('the upstream budget under a burst', () => {
       await stack.control('PATCH', '/settings', { rampRateLimit: 5 });
       for (let i = 0; i < 60; i += 1) {
         const latencyMs = latencies[i % latencies.length];
-        await stack.control('POST', '/faults', { route: '/ramp/api/v1/merchant/pricing', latencyMs, times: 1 });
+        await stack.control('POST', '/faults', {
+          route: '/ramp/api/v1/merchant/pricing',
+          latencyMs,
+          times: 1,
+        });
       }
       assert.equal((await stack.api('/api/catalog?country=DE')).status, 200);
       const answers = await Promise.all(
@@ -256,7 +260,6 @@ describe('the upstream budget under a burst', () => {
       await stack.close();
     }
   });
-
 
   test('budget 5/s, 30 concurrent distinct quotes: some 503 with Retry-After, never over budget', async () => {
     const stack = await startStack({ env: { UPSTREAM_BUDGET: '5' } });

@@ -104,7 +104,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const upstream: UpstreamTraffic = { arrivals: [], throttled: 0 };
   const transit = options.upstreamTransitMs;
   sandboxFetch = async (request) => {
-    if (!new URL(request.url).pathname.startsWith('/ramp/api/v1/merchant/')) return sandbox.app.fetch(request);
+    if (!new URL(request.url).pathname.startsWith('/ramp/api/v1/merchant/'))
+      return sandbox.app.fetch(request);
     if (transit) await new Promise((resolve) => setTimeout(resolve, transit()));
     upstream.arrivals.push(performance.now());
     const response = await sandbox.app.fetch(request);

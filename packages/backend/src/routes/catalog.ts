@@ -1,4 +1,5 @@
 /** `GET /api/catalog`: what the widget can offer a shopper in their country, normalised from the ramp catalog. */
+import { createHash } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../deps.ts';
@@ -110,7 +111,7 @@ export function toMethod(method: RampMethod, side: 'buy' | 'sell'): Method {
 }
 
 /** Enabled methods, one per id (a group may have several slugs), default first, then the upstream's order. */
-export function offered(methods: RampMethod[], side: 'buy' | 'sell'): Method[] {
+export function offered(methods: readonly RampMethod[], side: 'buy' | 'sell'): Method[] {
   const byId = new Map<string, Method>();
   const sorted = methods
     .filter((method) => !method.disabled)
@@ -148,12 +149,14 @@ function cryptosOf(supported: RampSupported): Catalog['cryptos'] {
 /** The preferred default crypto: a cheap stablecoin the checkout is built around, else the first listed. */
 const preferredCryptos = ['USDC_BASE', 'USDC_POLYGON', 'USDC_SOLANA', 'ETH', 'BTC'];
 
-export async function buildCatalog(deps: AppDeps, country: string): Promise<Catalog> {
-  const [supported, payment, payout] = await Promise.all([
-    deps.ramp.supported(),
-    deps.ramp.paymentMethods(country),
-    deps.ramp.payoutMethods(country),
-  ]);
+/** The upstream lists a country's catalog is made of; the same objects until the ramp client refreshes them. */
+type CatalogSources = readonly [RampSupported, readonly RampMethod[], readonly RampMethod[]];
+
+const catalogSources = (deps: AppDeps, country: string): Promise<CatalogSources> =>
+  Promise.all([deps.ramp.supported(), deps.ramp.paymentMethods(country), deps.ramp.payoutMethods(country)]);
+
+/** A country's catalog from the upstream lists (pure). */
+export function assembleCatalog(country: string, [supported, payment, payout]: CatalogSources): Catalog {
   const countries = supported.supported_countries.map((entry) => ({
     code: entry.iso.toUpperCase(),
     name: entry.name ?? entry.iso,
@@ -192,16 +195,66 @@ export async function buildCatalog(deps: AppDeps, country: string): Promise<Cata
   };
 }
 
+export async function buildCatalog(deps: AppDeps, country: string): Promise<Catalog> {
+  return assembleCatalog(country, await catalogSources(deps, country));
+}
+
+/** A country's catalog as sent: serialised once, with its ETag, for as long as its sources stay the same. */
+interface RenderedCatalog {
+  sources: CatalogSources;
+  body: string;
+  etag: string;
+  /** Whether the ramp serves the country (else a header-derived country falls back to the default). */
+  served: boolean;
+}
+
+/** Enough for every country the ramp serves; past it (someone walking `?country=AA…ZZ`) the memo starts over. */
+const MAX_RENDERED = 300;
+
+/** Whether `If-None-Match` names this ETag (weak comparison, as RFC 9110 asks for GET). */
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const value = tag.trim();
+    return value === '*' || value.replace(/^W\//, '') === etag;
+  });
+}
+
 export function catalogRoutes(deps: AppDeps) {
+  // The catalog is the first thing every widget asks for, and it only changes when the ramp client refreshes
+  // its upstream lists (minutes). So each country's response is built and serialised once per refresh and
+  // served as a string; a refresh brings new source objects, which is what invalidates the entry.
+  const rendered = new Map<string, RenderedCatalog>();
+
+  async function render(country: string): Promise<RenderedCatalog> {
+    const sources = await catalogSources(deps, country);
+    const hit = rendered.get(country);
+    if (hit?.sources.every((source, index) => source === sources[index])) return hit;
+    const catalog = assembleCatalog(country, sources);
+    const body = JSON.stringify(catalog);
+    const entry: RenderedCatalog = {
+      sources,
+      body,
+      etag: `"${createHash('sha1').update(body).digest('base64url')}"`, // a content tag, not a secret
+      served: catalog.countries.some((entry) => entry.code === country),
+    };
+    if (rendered.size >= MAX_RENDERED) rendered.clear();
+    rendered.set(country, entry);
+    return entry;
+  }
+
   return new Hono<AppEnv>().get('/', validate('query', catalogQuery), async (c) => {
-    const country = c.req.valid('query').country ?? countryFromHeaders(c) ?? deps.config.defaultCountry;
-    const catalog = await buildCatalog(deps, country);
+    const asked = c.req.valid('query').country;
+    let catalog = await render(asked ?? countryFromHeaders(c) ?? deps.config.defaultCountry);
     // A header-derived country the ramp does not serve falls back to the configured default.
-    if (!c.req.valid('query').country && !catalog.countries.some((entry) => entry.code === country)) {
-      return c.json(await buildCatalog(deps, deps.config.defaultCountry));
-    }
-    c.header('Cache-Control', 'private, max-age=60');
-    c.header('Vary', 'Accept-Language, CF-IPCountry, X-Vercel-IP-Country, X-Country');
-    return c.json(catalog);
+    if (!asked && !catalog.served) catalog = await render(deps.config.defaultCountry);
+    // No shopper data in it, so shared caches may keep it; when the country came from headers, they must
+    // key on those headers.
+    c.header('Cache-Control', 'public, max-age=60');
+    if (!asked) c.header('Vary', 'Accept-Language, CF-IPCountry, X-Vercel-IP-Country, X-Country');
+    c.header('ETag', catalog.etag);
+    if (matchesEtag(c.req.header('if-none-match'), catalog.etag)) return c.body(null, 304);
+    c.header('Content-Type', 'application/json');
+    return c.body(catalog.body, 200);
   });
 }

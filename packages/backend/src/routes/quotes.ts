@@ -128,7 +128,12 @@ export const quoteDocs = [
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /** The method a shopper picked, if the country offers it enabled and it takes the fiat. */
-function pickMethod(methods: RampMethod[], id: string, fiat: string, side: 'buy' | 'sell'): RampMethod {
+function pickMethod(
+  methods: readonly RampMethod[],
+  id: string,
+  fiat: string,
+  side: 'buy' | 'sell',
+): RampMethod {
   const candidates = methods.filter(
     (method) => !method.disabled && (method.group === id || method.slug === id),
   );

@@ -116,6 +116,7 @@ export class CryptoCheckout extends LitElement {
     _outcome: { state: true },
     _copied: { state: true },
     _wallet: { state: true },
+    _walletMissing: { state: true },
   };
 
   /** Base URL of the merchant's backend API. */
@@ -165,6 +166,10 @@ export class CryptoCheckout extends LitElement {
   private _copied = false;
   /** The wallet address typed in the buy form (when the `wallet-address` attribute gives none). */
   private _wallet = '';
+  /** Continue was pressed without a wallet address (buy). */
+  private _walletMissing = false;
+  /** The shopper typed an amount since the last update: only typing waits for a pause. */
+  private _typed = false;
 
   /** The limit breach or invalid amount found before any request. */
   private _amountIssue?: LimitBreach | 'invalid';
@@ -285,32 +290,40 @@ export class CryptoCheckout extends LitElement {
       this._outcome = undefined;
     }
     // The quote request follows the current choices; the controller ignores a request it already has.
+    // Before the catalog, a request the attributes fully specify flies beside it and shows once it confirms.
     this._amountIssue = undefined;
-    this._quotes.set(this._quoteRequest());
+    this._quotes.set(this._quoteRequest(), this._typed, !this._catalog.value);
+    this._typed = false;
   }
 
   private _quoteRequest(): QuoteRequest | undefined {
     const c = this._catalog.value;
     const side = this.mode;
-    if (!c || (side !== 'buy' && side !== 'sell')) return undefined;
-    const { fiat, crypto, method } = this._selection(c);
+    if (side !== 'buy' && side !== 'sell') return undefined;
+    const sell = side === 'sell';
+    // With the catalog: the shopper's effective choices (checked against its limits); without: the attributes.
+    const s = c && this._selection(c);
+    const fiat = s ? s.fiat : this.fiat;
+    const crypto = s ? s.crypto?.code : this.crypto;
+    const method = s ? s.method?.id : sell ? this.payoutMethod : this.paymentMethod;
+    const country = c ? c.country : this.country;
     const byFiat = this._input === 'fiat';
     const text = byFiat ? this._fiatText : this._cryptoText;
     const amount = parseAmount(text, this._loc);
-    if (!amount || !crypto || !method) {
+    if (!amount || !crypto || !method || !fiat || !country) {
       if (text.trim() && !amount) this._amountIssue = 'invalid';
       return undefined;
     }
-    if (byFiat) this._amountIssue = checkLimits(method, fiat, amount) ?? undefined;
+    if (s && byFiat) this._amountIssue = checkLimits(s.method, fiat, amount) ?? undefined;
     if (this._amountIssue) return undefined;
     return {
       api: this.api,
       side,
       body: {
-        [side === 'buy' ? 'paymentMethod' : 'payoutMethod']: method.id,
-        country: c.country,
+        [sell ? 'payoutMethod' : 'paymentMethod']: method,
+        country,
         fiat,
-        crypto: crypto.code,
+        crypto,
         [byFiat ? 'fiatAmount' : 'cryptoAmount']: amount,
       },
     };
@@ -345,6 +358,13 @@ export class CryptoCheckout extends LitElement {
     const side = this.mode;
     if (!c || !q || this._busy || (side !== 'buy' && side !== 'sell')) return;
     const { method } = this._selection(c);
+    // The ramp needs somewhere to send what is bought: ask here rather than send a request bound to fail.
+    const wallet = this.walletAddress || this._wallet.trim();
+    if (side === 'buy' && !wallet) {
+      this._walletMissing = true;
+      this.renderRoot.querySelector<HTMLInputElement>('#wallet')?.focus();
+      return;
+    }
     await this._act(async () => {
       const s = await createRampSession(this.api, {
         side,
@@ -353,7 +373,7 @@ export class CryptoCheckout extends LitElement {
         fiat: q.fiat.currency,
         crypto: q.crypto.currency,
         ...(q.input === 'fiat' ? { fiatAmount: q.fiat.amount } : { cryptoAmount: q.crypto.amount }),
-        ...(side === 'buy' ? { walletAddress: (this.walletAddress || this._wallet).trim() } : {}),
+        ...(side === 'buy' ? { walletAddress: wallet } : {}),
         ...this._returnTo(),
       });
       this._rampOrderId = undefined;
@@ -595,6 +615,7 @@ export class CryptoCheckout extends LitElement {
           @input=${(e: Event) => {
             const v = (e.target as HTMLInputElement).value;
             this._input = which;
+            this._typed = true;
             if (which === 'fiat') this._fiatText = v;
             else this._cryptoText = v;
           }}
@@ -602,7 +623,7 @@ export class CryptoCheckout extends LitElement {
       );
     const fiatField = amount('fiat', sell ? 'get' : 'pay', fiat, this._fiatText);
     const cryptoField = amount('crypto', sell ? 'sell' : 'get', crypto?.symbol ?? '', this._cryptoText);
-    return html`<form part="form" @submit=${this._continue} aria-busy=${String(this._catalog.status === TaskStatus.PENDING)}>
+    return html`<form part="form" novalidate @submit=${this._continue} aria-busy=${String(this._catalog.status === TaskStatus.PENDING)}>
       ${this._failed(this._catalog)}
       <div class="row">
         ${this._select('country', this._t('country'), c.country, c.countries, (v) => {
@@ -632,9 +653,12 @@ export class CryptoCheckout extends LitElement {
                     'wallet',
                     this._t('wallet'),
                     html`<input id="wallet" required autocomplete="off" spellcheck="false" .value=${this._wallet}
+                      aria-invalid=${String(this._walletMissing)} aria-describedby="wallet-msg"
                       @input=${(e: Event) => {
                         this._wallet = (e.target as HTMLInputElement).value;
-                      }} />`,
+                        this._walletMissing = false;
+                      }} />
+                    <p id="wallet-msg" class="msg" role="alert">${this._walletMissing ? this._t('walletMissing') : ''}</p>`,
                   )
             }
             ${this._actionError ? this._error(this._actionError) : nothing}
@@ -681,7 +705,7 @@ export class CryptoCheckout extends LitElement {
           else this.paymentMethod = m.id;
         }}
       />
-      ${m.icon ? html`<img src=${m.icon} alt="" width="24" height="24" />` : nothing}
+      ${m.icon ? html`<img src=${m.icon} alt="" width="24" height="24" loading="lazy" decoding="async" />` : nothing}
       <span>${m.name}</span>
       <small>${m.feePercent}% + ${this._money(m.fixedFee, 'EUR')} ·
         ${this._money(l.min, l.currency)}–${this._money(l.max, l.currency)}</small>
@@ -778,14 +802,7 @@ export class CryptoCheckout extends LitElement {
                 row('processing', fee(quote.fees.processing)),
                 row('network', fee(quote.fees.network)),
                 row('markup', fee(quote.fees.markup)),
-                row(
-                  'total',
-                  `${quote.estimate ? '≈ ' : ''}${this._money(quote.fiat.total, quote.fiat.currency)} → ${formatCrypto(
-                    quote.crypto.amount,
-                    symbol,
-                    this._loc,
-                  )}`,
-                ),
+                row('total', this._total(quote, symbol)),
               ]
             : nothing
         }
@@ -794,6 +811,13 @@ export class CryptoCheckout extends LitElement {
       ${!quote && q.pending ? html`<div class="skeleton"><i></i><i></i></div>` : nothing}
       ${err ? this._error(err, () => q.retry()) : nothing}
     </div>`;
+  }
+
+  /** What goes in and what comes out: buy pays fiat for crypto, sell sends crypto for fiat. */
+  private _total(quote: Quote, symbol: string): string {
+    const fiat = `${quote.estimate ? '≈ ' : ''}${this._money(quote.fiat.total, quote.fiat.currency)}`;
+    const crypto = formatCrypto(quote.crypto.amount, symbol, this._loc);
+    return quote.side === 'sell' ? `${crypto} → ${fiat}` : `${fiat} → ${crypto}`;
   }
 
   private _renderPay(p: Product): TemplateResult {

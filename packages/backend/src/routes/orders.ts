@@ -339,16 +339,16 @@ export function orderRoutes(deps: AppDeps, ledger: OrderLedger = createOrderLedg
       c.header('Cache-Control', 'no-store');
       return streamSSE(c, async (stream) => {
         let last = '';
+        let lastAt = '';
         let sequence = 0;
         const send = async (current: OrderRecord) => {
           const data = JSON.stringify(orderView(current));
-          if (data === last || stream.closed) return;
+          // The first read and a published change may race: never send an older state after a newer one.
+          if (data === last || current.updatedAt < lastAt || stream.closed) return;
           last = data;
+          lastAt = current.updatedAt;
           await stream.writeSSE({ event: 'status', data, id: String(++sequence) });
         };
-        const latest = (await ledger.fresh(record.id)) ?? record;
-        await send(latest);
-        if (isFinal(latest.status)) return;
         await new Promise<void>((resolve) => {
           let finished = false;
           const finish = () => {
@@ -359,13 +359,15 @@ export function orderRoutes(deps: AppDeps, ledger: OrderLedger = createOrderLedg
             clearInterval(keepAlive);
             resolve();
           };
-          const unsubscribe = ledger.subscribe(record.id, (changed) => {
-            void send(changed)
+          const sendThenMaybeFinish = (current: OrderRecord) =>
+            send(current)
               .then(() => {
-                if (isFinal(changed.status)) finish();
+                if (isFinal(current.status)) finish();
               })
               .catch(finish);
-          });
+          // Listen before the first read: the ledger tells each change once, so a webhook landing between
+          // that read and a later subscription would never reach this stream.
+          const unsubscribe = ledger.subscribe(record.id, (changed) => void sendThenMaybeFinish(changed));
           // Webhooks may never come (misconfigured URL, firewall): look at the upstream list meanwhile.
           const poll = setInterval(() => void ledger.sync(record.id), ssePollMs);
           const keepAlive = setInterval(
@@ -373,6 +375,7 @@ export function orderRoutes(deps: AppDeps, ledger: OrderLedger = createOrderLedg
             sseKeepAliveMs,
           );
           stream.onAbort(finish);
+          void ledger.fresh(record.id).then((latest) => sendThenMaybeFinish(latest ?? record), finish);
         });
       });
     })

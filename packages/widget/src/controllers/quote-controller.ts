@@ -1,4 +1,8 @@
-/** Live quotes: debounced, stale requests aborted, only the latest answer kept, refreshed while the tab is visible. */
+/**
+ * Live quotes: typing debounced, stale requests aborted, only the latest answer kept, refreshed while the tab
+ * is visible. A request may be sent ahead of the catalog (`early`): its answer is kept quiet until `set` is
+ * called again with the same request, and dropped if the request turns out to be another.
+ */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { ApiError, getQuote, isAbort } from '../api/client.ts';
 import type { Quote, QuoteBody, Side } from '../api/types.ts';
@@ -22,6 +26,8 @@ export class QuoteController implements ReactiveController {
 
   private request?: QuoteRequest;
   private key = '';
+  /** The request was sent before the catalog: its answer is neither announced nor shown yet. */
+  private early = false;
   private abort?: AbortController;
   private debounce?: ReturnType<typeof setTimeout>;
   private refresh?: ReturnType<typeof setTimeout>;
@@ -36,17 +42,28 @@ export class QuoteController implements ReactiveController {
     host.addController(this);
   }
 
-  /** Asks for a quote for `request` (debounced); `undefined` drops the current quote and cancels. */
-  set(request: QuoteRequest | undefined): void {
+  /**
+   * Asks for a quote for `request`: after a pause in typing when `typed`, else at once. `early`: sent ahead of
+   * the catalog, announced only when confirmed by the same request. `undefined` drops the quote and cancels.
+   */
+  set(request: QuoteRequest | undefined, typed = false, early = false): void {
     const key = request ? JSON.stringify(request) : '';
-    if (key === this.key) return;
+    if (key === this.key) {
+      if (this.early && !early) {
+        this.early = false;
+        this.announce();
+      }
+      return;
+    }
     this.key = key;
     this.request = request;
+    this.early = early;
     this.cancel();
     this.quote = undefined;
     this.error = undefined;
     this.pending = !!request;
-    if (request) this.debounce = setTimeout(() => this.fetch(), this.debounceMs);
+    if (request && typed) this.debounce = setTimeout(() => this.fetch(), this.debounceMs);
+    else if (request) this.fetch();
     this.host.requestUpdate();
   }
 
@@ -66,6 +83,13 @@ export class QuoteController implements ReactiveController {
     document.removeEventListener('visibilitychange', this.onVisibility);
     clearInterval(this.tick);
     this.cancel();
+  }
+
+  /** Tells the host of the answer, unless it is for an early request not confirmed yet (then on confirmation). */
+  private announce(): void {
+    if (this.early) return;
+    if (this.quote) this.onQuote(this.quote);
+    else if (this.error) this.onError(this.error);
   }
 
   private cancel(): void {
@@ -93,7 +117,7 @@ export class QuoteController implements ReactiveController {
 
   private async fetch(): Promise<void> {
     const request = this.request;
-    if (!request || document.hidden) return;
+    if (!request || globalThis.document?.hidden) return;
     this.abort?.abort();
     const abort = new AbortController();
     this.abort = abort;
@@ -107,12 +131,12 @@ export class QuoteController implements ReactiveController {
       this.receivedAt = Date.now();
       const expires = Date.parse(quote.expiresAt) - Date.now();
       this.schedule(Number.isFinite(expires) ? expires : REFRESH_MS);
-      this.onQuote(quote);
+      this.announce();
     } catch (e) {
       if (abort !== this.abort || isAbort(e)) return;
       this.quote = undefined;
       this.error = e instanceof ApiError ? e : new ApiError('INTERNAL', String(e));
-      this.onError(this.error);
+      this.announce();
     } finally {
       if (abort === this.abort) {
         this.pending = false;

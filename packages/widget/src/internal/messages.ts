@@ -21,6 +21,7 @@ const en = {
   updated: 'Updated {0}',
   continue: 'Continue',
   wallet: 'Your wallet address',
+  walletMissing: 'Required.',
   min: 'Minimum: {0}',
   max: 'Maximum: {0}',
   invalid: 'Enter a valid amount.',
@@ -76,6 +77,7 @@ Total
 Actualizado {0}
 Continuar
 Tu dirección de billetera
+Obligatorio.
 Mínimo: {0}
 Máximo: {0}
 Introduce un importe válido.
@@ -122,6 +124,7 @@ Total
 Mis à jour {0}
 Continuer
 Votre adresse de portefeuille
+Obligatoire.
 Minimum : {0}
 Maximum : {0}
 Saisissez un montant valide.
@@ -168,6 +171,7 @@ Gesamt
 Aktualisiert {0}
 Weiter
 Ihre Wallet-Adresse
+Erforderlich.
 Minimum: {0}
 Maximum: {0}
 Bitte einen gültigen Betrag eingeben.
@@ -214,6 +218,7 @@ Total
 Atualizado {0}
 Continuar
 Seu endereço de carteira
+Obrigatório.
 Mínimo: {0}
 Máximo: {0}
 Informe um valor válido.

@@ -119,8 +119,10 @@ describe('pay mode', () => {
       const order = waitForEvent(el, 'checkout-order');
       shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
       const orderId = (await order).detail.orderId!;
+      // Listen before paying: the webhook and the status stream can finish before the pay control answers.
+      const completed = waitForEvent(el, 'checkout-complete', { timeout: 10000 });
       await payOrder(orderId, kind);
-      const complete = await waitForEvent(el, 'checkout-complete', { timeout: 10000 });
+      const complete = await completed;
       const returnUrl = new URL(`/thanks?ref=1&orderId=${orderId}&status=${status}`, location.href).href;
       expect(complete.detail).to.deep.equal({ kind: 'pay', orderId, status, returnUrl });
       const last = events.of('checkout-status').at(-1)!;

@@ -297,8 +297,95 @@ describe('buy mode', () => {
   });
 });
 
+/** The page's requests whose URL contains `part`, started after `since` (Resource Timing). */
+const requestsSince = (part: string, since: number) =>
+  performance
+    .getEntriesByType('resource')
+    .filter((e): e is PerformanceResourceTiming => e.name.includes(part) && e.startTime >= since);
+
+describe('time to first quote', () => {
+  beforeEach(resetSandbox);
+
+  it('sends the quote the attributes specify beside the catalog, and shows it once both are in', async () => {
+    const since = performance.now();
+    const seen: string[] = [];
+    const ready = waitForEvent(document, 'checkout-ready', { timeout: 8000 }).then(() => seen.push('ready'));
+    const quote = waitForEvent(document, 'checkout-quote', { timeout: 8000 }).then((e) => {
+      seen.push('quote');
+      return e.detail;
+    });
+    // FR: a catalog this page has not fetched before, so it comes over the network.
+    const el = await fixture<CryptoCheckout>(
+      html`<crypto-checkout mode="buy" country="FR" fiat="EUR" crypto="BTC" payment-method="creditcard" amount="64" locale="en"></crypto-checkout>`,
+    );
+    const [, detail] = await Promise.all([ready, quote]);
+    const [catalog] = requestsSince('/api/catalog', since);
+    const quotes = requestsSince('/api/quotes/buy', since);
+    expect(quotes).to.have.length(1);
+    expect(quotes[0]!.startTime, 'quote request started before the catalog arrived').to.be.below(
+      catalog!.responseEnd,
+    );
+    expect(seen).to.deep.equal(['ready', 'quote']);
+    expect(detail.fiat).to.include({ currency: 'EUR', amount: '64.00' });
+    await el.updateComplete;
+    expect(shadowQuery(el, '[part~="quote"]').textContent).to.contain(`€${detail.fiat.total}`);
+    expect(shadowQuery<HTMLInputElement>(el, '#crypto').value).to.equal(detail.crypto.amount);
+  });
+
+  it('shows the limit message instead of an early quote the catalog says is out of bounds', async () => {
+    const events = recordEvents(document, ['checkout-quote', 'checkout-error']);
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="FR" fiat="EUR" crypto="BTC" payment-method="creditcard" amount="3" locale="en"></crypto-checkout>`,
+    );
+    await aTimeout(500);
+    events.stop();
+    expect(shadowQuery(el, '#amount-msg').textContent).to.equal('Minimum: €7.00');
+    expect(el.shadowRoot!.querySelector('[part~="quote"] dl')!.textContent!.trim()).to.equal('');
+    expect(events.events.map((e) => e.type)).to.deep.equal([]);
+  });
+
+  it('quotes at once after the catalog when nothing was typed (no debounce)', async () => {
+    const since = performance.now();
+    const quote = waitForEvent(document, 'checkout-quote', { timeout: 8000 });
+    await fixture<CryptoCheckout>(
+      html`<crypto-checkout mode="buy" country="DE" amount="52" locale="en"></crypto-checkout>`,
+    );
+    await quote;
+    const [catalog] = requestsSince('/api/catalog', since);
+    const [request] = requestsSince('/api/quotes/buy', since);
+    expect(request!.startTime - catalog!.responseEnd).to.be.below(300);
+  });
+
+  it('sends a programmatic amount change at once', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" amount="53" locale="en"></crypto-checkout>`,
+    );
+    await waitForEvent(el, 'checkout-quote');
+    const changed = performance.now();
+    const next = waitForEvent(el, 'checkout-quote');
+    el.amount = '54';
+    expect((await next).detail.fiat.amount).to.equal('54.00');
+    const [request] = requestsSince('/api/quotes/buy', changed);
+    expect(request!.startTime - changed).to.be.below(300);
+  });
+});
+
 describe('sell mode', () => {
   beforeEach(resetSandbox);
+
+  it('reads a sale as crypto sent → fiat received', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="sell" country="DE" locale="en"></crypto-checkout>`,
+    );
+    const quote = waitForEvent(el, 'checkout-quote');
+    await typeInto(el, '#crypto', '100');
+    const { detail } = await quote;
+    await el.updateComplete;
+    const total = shadowQuery(el, '[part~="quote"] dl > div:last-child dd').textContent ?? '';
+    const [sent, received] = total.split(' → ');
+    expect(sent).to.match(new RegExp(`^100 ${detail.crypto.currency.split('_')[0]}`));
+    expect(received).to.equal(`${detail.estimate ? '≈ ' : ''}€${detail.fiat.total}`);
+  });
 
   it('quotes a crypto amount against the payout methods, fiat filled in', async () => {
     const el = await mountReady(
@@ -328,6 +415,55 @@ describe('sell mode', () => {
     fiat.dispatchEvent(new Event('change'));
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('#fiat')).to.exist;
+  });
+});
+
+describe('buy: the wallet address', () => {
+  beforeEach(resetSandbox);
+
+  it('asks for it inline before Continue sends anything, then sends what was typed', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en" amount="62"></crypto-checkout>`,
+    );
+    await waitForEvent(el, 'checkout-quote');
+    await el.updateComplete;
+    const wallet = shadowQuery<HTMLInputElement>(el, '#wallet');
+    expect(wallet.required).to.equal(true);
+    expect(wallet.labels![0]!.textContent).to.equal('Your wallet address');
+    const before = requestsTo('/api/ramp-sessions');
+    const events = recordEvents(el, ['checkout-order', 'checkout-error']);
+    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    await el.updateComplete;
+    await aTimeout(200);
+    expect(requestsTo('/api/ramp-sessions') - before).to.equal(0);
+    expect(events.events).to.have.length(0);
+    expect(shadowQuery(el, '#wallet-msg').textContent).to.equal('Required.');
+    expect(wallet.getAttribute('aria-invalid')).to.equal('true');
+    expect(wallet.getAttribute('aria-describedby')).to.equal('wallet-msg');
+    expect(el.shadowRoot!.activeElement).to.equal(wallet);
+    await expect(el).to.be.accessible();
+    await typeInto(el, '#wallet', ' 0x6666666666666666666666666666666666666666 ');
+    expect(el.shadowRoot!.querySelector('#wallet-msg')!.textContent).to.equal('');
+    const order = waitForEvent(el, 'checkout-order');
+    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    const { detail } = await order;
+    expect(new URL(detail.url).searchParams.get('walletAddress')).to.equal(
+      '0x6666666666666666666666666666666666666666',
+    );
+  });
+
+  it('uses the wallet-address attribute as is, with no field to fill', async () => {
+    const address = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en" amount="62" wallet-address=${address}></crypto-checkout>`,
+    );
+    expect(el.shadowRoot!.querySelector('#wallet')).to.equal(null);
+    await waitForEvent(el, 'checkout-quote');
+    await el.updateComplete;
+    const order = waitForEvent(el, 'checkout-order');
+    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    const { detail } = await order;
+    expect(new URL(detail.url).searchParams.get('walletAddress')).to.equal(address);
   });
 });
 

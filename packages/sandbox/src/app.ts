@@ -26,7 +26,12 @@ export function createSandbox(options: CreateSandboxOptions) {
     .route('/pay', payPage(state))
     .route('/control/orders', orderControls(state))
     .route('/control', controls(state))
-    .get('/', (c) => c.html(indexPage(state)));
+    .get('/', (c) => {
+      // Where the demo widget links send the customer back after an order (see index-page.ts).
+      const orderId = c.req.query('orderId');
+      const status = c.req.query('orderStatus');
+      return c.html(indexPage(state, orderId && status ? { orderId, status } : undefined));
+    });
   return { app, state };
 }
 

@@ -492,6 +492,23 @@ export function payPage(state: SandboxState) {
     >;
   };
 
+  /** A form action on an existing order: unknown ids get the 404 page; the handler gets the order and fields. */
+  const action =
+    (
+      handle: (
+        c: Context,
+        id: string,
+        record: OrderRecord,
+        values: Record<string, string>,
+      ) => Response | Promise<Response>,
+    ) =>
+    async (c: Context) => {
+      const id = c.req.param('id') ?? '';
+      const record = ledger.get(id);
+      if (!record) return c.html(notFoundPage(id), 404);
+      return handle(c, id, record, await form(c));
+    };
+
   return new Hono()
     .get('/:id', (c) => {
       const id = c.req.param('id');
@@ -505,43 +522,42 @@ export function payPage(state: SandboxState) {
       c.header('Cache-Control', 'no-store');
       return c.json({ orderId: order.id, status: order.status, expiresAt: order.expiresAt });
     })
-    .post('/:id/customer', async (c) => {
-      const id = c.req.param('id');
-      const record = ledger.get(id);
-      if (!record) return c.html(notFoundPage(id), 404);
-      const values = await form(c);
-      const parsed = customerSchema.safeParse(values);
-      if (!parsed.success) {
-        const error = 'Enter your name and a valid email address.';
-        return show(c, record, 422, {
-          error,
-          values: { name: values['name'] ?? '', email: values['email'] ?? '' },
-        });
-      }
-      ledger.apply(id, (r, ctx) => provideCustomer(r, parsed.data, ctx));
-      return back(c, id);
-    })
-    .post('/:id/currency', async (c) => {
-      const id = c.req.param('id');
-      const record = ledger.get(id);
-      if (!record) return c.html(notFoundPage(id), 404);
-      const parsed = currencySchema.safeParse(await form(c));
-      const code = parsed.success ? cryptoCode(parsed.data.currency) : undefined;
-      if (!code) return show(c, record, 422, { error: 'Choose one of the listed currencies.' });
-      ledger.apply(id, (r, ctx) => selectCurrency(r, code, ctx));
-      return back(c, id);
-    })
-    .post('/:id/simulate', async (c) => {
-      const id = c.req.param('id');
-      const record = ledger.get(id);
-      if (!record) return c.html(notFoundPage(id), 404);
-      const parsed = simulateSchema.safeParse(await form(c));
-      if (!parsed.success) return show(c, record, 422, { error: 'Unknown simulation.' });
-      const kind = parsed.data.kind;
-      if (kind === 'expire') ledger.apply(id, expire);
-      else ledger.apply(id, (r, ctx) => receivePayment(r, { kind }, ctx));
-      return back(c, id);
-    })
+    .post(
+      '/:id/customer',
+      action((c, id, record, values) => {
+        const parsed = customerSchema.safeParse(values);
+        if (!parsed.success) {
+          const error = 'Enter your name and a valid email address.';
+          return show(c, record, 422, {
+            error,
+            values: { name: values['name'] ?? '', email: values['email'] ?? '' },
+          });
+        }
+        ledger.apply(id, (r, ctx) => provideCustomer(r, parsed.data, ctx));
+        return back(c, id);
+      }),
+    )
+    .post(
+      '/:id/currency',
+      action((c, id, record, values) => {
+        const parsed = currencySchema.safeParse(values);
+        const code = parsed.success ? cryptoCode(parsed.data.currency) : undefined;
+        if (!code) return show(c, record, 422, { error: 'Choose one of the listed currencies.' });
+        ledger.apply(id, (r, ctx) => selectCurrency(r, code, ctx));
+        return back(c, id);
+      }),
+    )
+    .post(
+      '/:id/simulate',
+      action((c, id, record, values) => {
+        const parsed = simulateSchema.safeParse(values);
+        if (!parsed.success) return show(c, record, 422, { error: 'Unknown simulation.' });
+        const kind = parsed.data.kind;
+        if (kind === 'expire') ledger.apply(id, expire);
+        else ledger.apply(id, (r, ctx) => receivePayment(r, { kind }, ctx));
+        return back(c, id);
+      }),
+    )
     .onError((error, c) => {
       const id = c.req.param('id') ?? '';
       const record = id ? ledger.get(id) : undefined;

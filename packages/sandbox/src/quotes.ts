@@ -6,27 +6,12 @@
 import type { Crypto, Fiat, MethodSpec } from './catalog.ts';
 import { priceIn } from './prices.ts';
 
-export interface BuyQuote {
-  crypto_amount: number;
-  crypto_currency: string;
-  crypto_unit_price: number;
-  network_fee: number;
-  network_fee_local: number;
-  fiat_amount_incl_fees: number;
-  fiat_amount_excl_fees: number;
-  fiat_amount_incl_fees_local: number;
-  fiat_amount_excl_fees_local: number;
-  fiat_currency: string;
-  markup_fiat_value: number;
-  processing_fee: number;
-  payment_method: string;
-  payment_group: string;
-}
-
+/** The fields of spec.md's off-ramp quote, which the on-ramp quote has too (in the same order). */
 export interface SellQuote {
   crypto_amount: number;
   crypto_currency: string;
   crypto_unit_price: number;
+  /** On-ramp: EUR. Off-ramp: in the crypto, 0 when not applied. */
   network_fee: number;
   fiat_amount_incl_fees: number;
   fiat_amount_excl_fees: number;
@@ -35,6 +20,12 @@ export interface SellQuote {
   fiat_currency: string;
   markup_fiat_value: number;
   processing_fee: number;
+}
+
+export interface BuyQuote extends SellQuote {
+  network_fee_local: number;
+  payment_method: string;
+  payment_group: string;
 }
 
 export type QuoteResult<T> = { ok: true; quote: T } | { ok: false; message: string };
@@ -85,10 +76,23 @@ function processingFee(method: MethodSpec, fiat: Fiat, amountLocal: number): num
   return round2(Math.max(fee, minimum));
 }
 
-function checkLimits(method: MethodSpec, amountEur: number): string | undefined {
-  if (amountEur < method.min_amount) return `Amount too low: minimum is ${method.min_amount} EUR`;
-  if (amountEur > method.max_amount) return `Amount too high: maximum is ${method.max_amount} EUR`;
-  return undefined;
+/**
+ * What both directions charge on the fiat amount the method's limits apply to (buy: excl, sell: incl): the
+ * amount must lie within the method's EUR limits, then the processing fee and the markup are taken from it.
+ */
+function chargesOn(
+  method: MethodSpec,
+  fiat: Fiat,
+  amountLocal: number,
+  markup: number,
+): { ok: true; amountEur: number; fee: number; markupValue: number } | { ok: false; message: string } {
+  const amountEur = round2(amountLocal * fiat.eur);
+  if (amountEur < method.min_amount)
+    return { ok: false, message: `Amount too low: minimum is ${method.min_amount} EUR` };
+  if (amountEur > method.max_amount)
+    return { ok: false, message: `Amount too high: maximum is ${method.max_amount} EUR` };
+  const fee = processingFee(method, fiat, amountLocal);
+  return { ok: true, amountEur, fee, markupValue: round2((amountLocal * markup) / 100) };
 }
 
 /**
@@ -115,13 +119,10 @@ export function buyQuote(input: BuyQuoteInput): QuoteResult<BuyQuote> {
     return { ok: false, message: 'fiat_amount or crypto_amount is required' };
   }
 
-  const exclEur = round2(excl * fiat.eur);
-  const outOfLimits = checkLimits(method, exclEur);
-  if (outOfLimits) return { ok: false, message: outOfLimits };
+  const charges = chargesOn(method, fiat, excl, markup);
+  if (!charges.ok) return charges;
   if (cryptoAmount <= 0) return { ok: false, message: 'Amount too low: it does not cover the network fee' };
-
-  const fee = processingFee(method, fiat, excl);
-  const markupValue = round2((excl * markup) / 100);
+  const { amountEur: exclEur, fee, markupValue } = charges;
   const incl = round2(excl + fee + markupValue);
   return {
     ok: true,
@@ -173,12 +174,9 @@ export function sellQuote(input: SellQuoteInput): QuoteResult<SellQuote> {
     return { ok: false, message: 'fiat_amount or crypto_amount is required' };
   }
 
-  const inclEur = round2(incl * fiat.eur);
-  const outOfLimits = checkLimits(method, inclEur);
-  if (outOfLimits) return { ok: false, message: outOfLimits };
-
-  const fee = processingFee(method, fiat, incl);
-  const markupValue = round2((incl * markup) / 100);
+  const charges = chargesOn(method, fiat, incl, markup);
+  if (!charges.ok) return charges;
+  const { amountEur: inclEur, fee, markupValue } = charges;
   const excl = round2(incl - fee - markupValue);
   if (excl <= 0) return { ok: false, message: 'Amount too low: it does not cover the fees' };
   return {

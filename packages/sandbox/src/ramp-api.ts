@@ -14,7 +14,6 @@ import {
   fiats,
   findFiat,
   type MethodSpec,
-  type PaymentMethodSpec,
   paymentMethods,
   payoutMethods,
 } from './catalog.ts';
@@ -23,7 +22,7 @@ import { merchantOf } from './keys.ts';
 import { baseFeeIn } from './quotes.ts';
 import { rampMerchantProfile } from './ramp-merchants.ts';
 import { callbackOf, rampStoreKey } from './ramp-orders.ts';
-import { priceBuy, priceSell } from './ramp-pricing.ts';
+import { type Priced, priceBuy, priceSell } from './ramp-pricing.ts';
 import { RateLimiter } from './rate-limit.ts';
 import type { SandboxState } from './state.ts';
 
@@ -97,29 +96,22 @@ const validation = <T extends z.ZodType>(target: 'json' | 'query', schema: T) =>
 const amount = z.number().positive().finite();
 const code = z.string().trim().min(1);
 
-const pricingBody = z.object({
+/** What both pricing bodies carry besides the method. */
+const quoteFields = {
   api_key: z.string().optional(),
   apiKey: z.string().optional(),
-  payment_method: code,
   region: z.string().trim().optional(),
   fiat_currency: code.optional(),
   fiat_amount: amount.optional(),
   crypto_currency: code,
   crypto_amount: amount.optional(),
   markup: z.number().finite().optional(),
-});
+};
 
-const sellPricingBody = z.object({
-  api_key: z.string().optional(),
-  apiKey: z.string().optional(),
-  payout_method: code,
-  crypto_currency: code,
-  fiat_amount: amount.optional(),
-  fiat_currency: code.optional(),
-  crypto_amount: amount.optional(),
-  markup: z.number().finite().optional(),
-  region: z.string().trim().optional(),
-});
+const pricingBody = z.object({ payment_method: code, ...quoteFields });
+
+/** `region` is a sandbox extra here: when sent, the payout method must be available there. */
+const sellPricingBody = z.object({ payout_method: code, ...quoteFields });
 
 const countryFilter = z.object({
   slug: z
@@ -162,22 +154,11 @@ export function rampApi(state: SandboxState) {
     }
   }
 
-  const payoutView = (method: MethodSpec) => ({
-    id: method.id,
-    name: method.name,
-    fee: method.fee,
-    slug: method.slug,
-    default: method.default,
-    currency: method.currency,
-    base_fee: baseFee(method),
-    disabled: method.disabled,
-    min_amount: method.min_amount,
-    max_amount: method.max_amount,
-    img_url: image(method.icon, ''),
-    img_url_light: image(method.icon, 'light'),
-  });
-
-  const paymentView = (method: PaymentMethodSpec) => ({
+  /**
+   * A method as the upstream lists it. Payout methods have no `payment_group`; `min_fee`, `kyc_required` and
+   * `order` appear only on the methods that carry them, as in the live data.
+   */
+  const methodView = (method: MethodSpec & { payment_group?: string }) => ({
     id: method.id,
     name: method.name,
     fee: method.fee,
@@ -189,80 +170,80 @@ export function rampApi(state: SandboxState) {
     ...(method.min_fee !== undefined ? { min_fee: method.min_fee } : {}),
     min_amount: method.min_amount,
     max_amount: method.max_amount,
-    payment_group: method.payment_group,
+    ...(method.payment_group !== undefined ? { payment_group: method.payment_group } : {}),
     img_url: image(method.icon, ''),
     img_url_light: image(method.icon, 'light'),
     ...(method.kyc_required !== undefined ? { kyc_required: method.kyc_required } : {}),
     ...(method.order !== undefined ? { order: method.order } : {}),
   });
 
-  /** Country → methods, in catalog order; countries without any method are left out. */
-  function byCountry<M extends MethodSpec, V>(methods: readonly M[], view: (m: M) => V) {
-    const grouped: Record<string, V[]> = {};
+  /**
+   * A method list as the upstream serves it: one country's methods as an array when a country is asked for,
+   * else keyed by country (countries without a method left out) or, when `flat`, one list.
+   */
+  function listing(methods: readonly MethodSpec[], country: string | undefined, flat: boolean) {
+    const only = country?.toUpperCase();
+    if (only) return methods.filter((m) => m.countries.includes(only)).map(methodView);
+    if (flat) return methods.map(methodView);
+    const grouped: Record<string, ReturnType<typeof methodView>[]> = {};
     for (const { iso } of countries) {
       const available = methods.filter((m) => m.countries.includes(iso));
-      if (available.length > 0) grouped[iso] = available.map(view);
+      if (available.length > 0) grouped[iso] = available.map(methodView);
     }
     return grouped;
   }
 
-  const merchantPaymentMethods = (merchantId: string | undefined) => {
-    const groups = rampMerchantProfile(merchantId).paymentGroups;
-    return groups ? paymentMethods.filter((m) => groups.includes(m.payment_group)) : paymentMethods;
-  };
+  /** The methods the merchant's dashboard has enabled: all of them unless its profile names some. */
+  const enabled = <M extends MethodSpec>(
+    all: readonly M[],
+    names: readonly string[] | undefined,
+    name: (m: M) => string,
+  ) => (names ? all.filter((m) => names.includes(name(m))) : all);
 
-  const merchantPayoutMethods = (merchantId: string | undefined) => {
-    const slugs = rampMerchantProfile(merchantId).payoutSlugs;
-    return slugs ? payoutMethods.filter((m) => slugs.includes(m.slug)) : payoutMethods;
-  };
+  /** The fields both pricing bodies share, as the pricing functions take them; an empty region is none. */
+  const requestOf = (c: Context<RampEnv>, body: z.infer<z.ZodObject<typeof quoteFields>>) => ({
+    merchantId: c.get('merchantId'),
+    region: body.region || undefined,
+    fiatCurrency: body.fiat_currency,
+    cryptoCurrency: body.crypto_currency,
+    fiatAmount: body.fiat_amount,
+    cryptoAmount: body.crypto_amount,
+    markup: body.markup,
+    at: state.now(),
+  });
+
+  const answer = <T>(c: Context, priced: Priced<T>) =>
+    priced.ok ? rampOk(c, priced.quote) : rampFail(c, priced.status, priced.message);
 
   return (
     new Hono<RampEnv>()
       .use('*', identify(limiter))
       .post('/pricing', auth(true), validation('json', pricingBody), (c) => {
         const body = c.req.valid('json');
-        const priced = priceBuy({
-          merchantId: c.get('merchantId'),
-          paymentGroup: body.payment_method,
-          region: body.region || undefined,
-          fiatCurrency: body.fiat_currency,
-          cryptoCurrency: body.crypto_currency,
-          fiatAmount: body.fiat_amount,
-          cryptoAmount: body.crypto_amount,
-          markup: body.markup,
-          at: state.now(),
-        });
-        return priced.ok ? rampOk(c, priced.quote) : rampFail(c, priced.status, priced.message);
+        return answer(c, priceBuy({ ...requestOf(c, body), paymentGroup: body.payment_method }));
       })
       .post('/sell/pricing', auth(false), validation('json', sellPricingBody), (c) => {
         const body = c.req.valid('json');
-        const priced = priceSell({
-          merchantId: c.get('merchantId'),
-          payoutMethod: body.payout_method,
-          region: body.region || undefined,
-          fiatCurrency: body.fiat_currency,
-          cryptoCurrency: body.crypto_currency,
-          fiatAmount: body.fiat_amount,
-          cryptoAmount: body.crypto_amount,
-          markup: body.markup,
-          at: state.now(),
-        });
-        return priced.ok ? rampOk(c, priced.quote) : rampFail(c, priced.status, priced.message);
+        return answer(c, priceSell({ ...requestOf(c, body), payoutMethod: body.payout_method }));
       })
       .get('/get_payment_methods', auth(false), validation('query', countryFilter), (c) => {
         const { country, slug } = c.req.valid('query');
-        const methods = merchantPaymentMethods(c.get('merchantId'));
-        const only = (country ?? slug)?.toUpperCase();
-        if (only) return rampOk(c, methods.filter((m) => m.countries.includes(only)).map(paymentView));
-        if (state.settings.paymentMethodsShape === 'flat') return rampOk(c, methods.map(paymentView));
-        return rampOk(c, byCountry(methods, paymentView));
+        const groups = rampMerchantProfile(c.get('merchantId')).paymentGroups;
+        const methods = enabled(paymentMethods, groups, (m) => m.payment_group);
+        return rampOk(c, listing(methods, country ?? slug, state.settings.paymentMethodsShape === 'flat'));
       })
+      // The payout list has no flat setting: its live shape is keyed by country (facts.md §2.3).
       .get('/sell/get_payout_methods', auth(false), validation('query', countryFilter), (c) => {
         const { country, slug } = c.req.valid('query');
-        const methods = merchantPayoutMethods(c.get('merchantId'));
-        const only = (slug ?? country)?.toUpperCase();
-        if (only) return rampOk(c, methods.filter((m) => m.countries.includes(only)).map(payoutView));
-        return rampOk(c, byCountry(methods, payoutView));
+        const slugs = rampMerchantProfile(c.get('merchantId')).payoutSlugs;
+        return rampOk(
+          c,
+          listing(
+            enabled(payoutMethods, slugs, (m) => m.slug),
+            slug ?? country,
+            false,
+          ),
+        );
       })
       .get('/get_supported', auth(false), (c) =>
         rampOk(c, {

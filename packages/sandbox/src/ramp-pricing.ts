@@ -5,16 +5,19 @@
  */
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import {
+  type Crypto,
+  type Fiat,
   findCountry,
   findCrypto,
   findFiat,
   findPayoutMethod,
+  type MethodSpec,
   type PaymentMethodSpec,
   paymentGroups,
   paymentMethods,
   regionRestrictions,
 } from './catalog.ts';
-import { type BuyQuote, buyQuote, type SellQuote, sellQuote } from './quotes.ts';
+import { type BuyQuote, buyQuote, type QuoteResult, type SellQuote, sellQuote } from './quotes.ts';
 import { rampMerchantProfile } from './ramp-merchants.ts';
 
 export type Priced<T> = { ok: true; quote: T } | { ok: false; status: ContentfulStatusCode; message: string };
@@ -22,21 +25,9 @@ export type Priced<T> = { ok: true; quote: T } | { ok: false; status: Contentful
 /** `fiat_amount` that makes pricing answer the upstream's 500 envelope (README, "Magic values"). */
 export const FAILING_AMOUNT = 666.66;
 
-export interface BuyPricingRequest {
+/** What a pricing request says in either direction, once the HTTP layer has read it. */
+interface PricingRequest {
   merchantId: string | undefined;
-  paymentGroup: string;
-  region: string | undefined;
-  fiatCurrency: string | undefined;
-  cryptoCurrency: string;
-  fiatAmount?: number | undefined;
-  cryptoAmount?: number | undefined;
-  markup?: number | undefined;
-  at: number;
-}
-
-export interface SellPricingRequest {
-  merchantId: string | undefined;
-  payoutMethod: string;
   region?: string | undefined;
   fiatCurrency: string | undefined;
   cryptoCurrency: string;
@@ -46,12 +37,64 @@ export interface SellPricingRequest {
   at: number;
 }
 
+export interface BuyPricingRequest extends PricingRequest {
+  paymentGroup: string;
+  /** Required by the upstream: a request without it fails (spec.md), so callers must pass it even if empty. */
+  region: string | undefined;
+}
+
+export interface SellPricingRequest extends PricingRequest {
+  payoutMethod: string;
+}
+
 const fail = (status: ContentfulStatusCode, message: string) => ({ ok: false as const, status, message });
 
-function checkMarkup(markup: number | undefined): string | undefined {
-  if (markup === undefined) return undefined;
-  return markup < 0 || markup > 5 ? 'markup must be between 0 and 5' : undefined;
+/** The checks both directions make first: the magic failing amount, then the markup's range. */
+function requestProblem(request: PricingRequest): Priced<never> | undefined {
+  if (request.fiatAmount === FAILING_AMOUNT) return fail(500, 'Internal server error');
+  const { markup } = request;
+  if (markup !== undefined && (markup < 0 || markup > 5)) return fail(400, 'markup must be between 0 and 5');
+  return undefined;
 }
+
+/**
+ * The checks both directions make once the method, fiat and crypto are resolved: the merchant has the method
+ * enabled, the method is on, and it takes the fiat. `kind` names the method in messages (Payment / Payout).
+ */
+function methodProblem(
+  kind: 'Payment' | 'Payout',
+  method: MethodSpec,
+  fiat: Fiat,
+  enabled: { list: readonly string[] | undefined; key: string },
+): Priced<never> | undefined {
+  if (enabled.list && !enabled.list.includes(enabled.key)) {
+    return fail(400, `${kind} method not enabled for this merchant: ${enabled.key}`);
+  }
+  if (method.disabled) return fail(400, `${kind} method unavailable: ${method.slug}`);
+  if (!method.currency.includes(fiat.iso)) {
+    return fail(400, `Unsupported fiat currency for ${method.slug}: ${fiat.iso}`);
+  }
+  return undefined;
+}
+
+/**
+ * What either quote is computed from besides the method and amounts: the fiat (the request's, else
+ * `fallbackFiat`) and crypto, each with its failure, the time, and the request's markup or the merchant's default.
+ */
+function quoteBasis(
+  request: PricingRequest,
+  fallbackFiat: string | undefined,
+  defaultMarkup: number,
+): { fiat: Fiat; crypto: Crypto; at: number; markup: number } | Priced<never> {
+  const fiat = findFiat(request.fiatCurrency ?? fallbackFiat);
+  if (!fiat) return fail(400, `Unsupported fiat currency: ${request.fiatCurrency}`);
+  const crypto = findCrypto(request.cryptoCurrency);
+  if (!crypto) return fail(400, `Unsupported crypto currency: ${request.cryptoCurrency}`);
+  return { fiat, crypto, at: request.at, markup: request.markup ?? defaultMarkup };
+}
+
+/** The quote math's own refusals (amount limits, nothing left after fees) are 400s. */
+const quoted = <T>(result: QuoteResult<T>): Priced<T> => (result.ok ? result : fail(400, result.message));
 
 /** The slug a payment group resolves to in a region: the one whose countries include it (they never overlap). */
 export function resolvePaymentMethod(group: string, region: string): PaymentMethodSpec | undefined {
@@ -60,9 +103,8 @@ export function resolvePaymentMethod(group: string, region: string): PaymentMeth
 
 export function priceBuy(request: BuyPricingRequest): Priced<BuyQuote> {
   const profile = rampMerchantProfile(request.merchantId);
-  if (request.fiatAmount === FAILING_AMOUNT) return fail(500, 'Internal server error');
-  const markupProblem = checkMarkup(request.markup);
-  if (markupProblem) return fail(400, markupProblem);
+  const problem = requestProblem(request);
+  if (problem) return problem;
   if (!paymentGroups.includes(request.paymentGroup)) {
     return fail(400, `Invalid payment method: ${request.paymentGroup} is not a payment group`);
   }
@@ -71,60 +113,35 @@ export function priceBuy(request: BuyPricingRequest): Priced<BuyQuote> {
   if (!country) return fail(400, 'Unsupported region');
   const method = resolvePaymentMethod(request.paymentGroup, country.iso);
   if (!method) return fail(400, 'Unsupported region');
-  const fiat = findFiat(request.fiatCurrency ?? country.currency);
-  if (!fiat) return fail(400, `Unsupported fiat currency: ${request.fiatCurrency}`);
-  const crypto = findCrypto(request.cryptoCurrency);
-  if (!crypto) return fail(400, `Unsupported crypto currency: ${request.cryptoCurrency}`);
-  if (regionRestrictions[country.iso]?.includes(crypto.iso)) return fail(400, 'Unsupported region');
-  if (profile.paymentGroups && !profile.paymentGroups.includes(method.payment_group)) {
-    return fail(400, `Payment method not enabled for this merchant: ${method.payment_group}`);
-  }
-  if (method.disabled) return fail(400, `Payment method unavailable: ${method.slug}`);
-  if (!method.currency.includes(fiat.iso)) {
-    return fail(400, `Unsupported fiat currency for ${method.slug}: ${fiat.iso}`);
-  }
-  const result = buyQuote({
-    method,
-    fiat,
-    crypto,
-    at: request.at,
-    markup: request.markup ?? profile.defaultMarkup,
-    fiatAmount: request.fiatAmount,
-    cryptoAmount: request.fiatAmount === undefined ? request.cryptoAmount : undefined,
-  });
-  return result.ok ? result : fail(400, result.message);
+  const basis = quoteBasis(request, country.currency, profile.defaultMarkup);
+  if ('ok' in basis) return basis;
+  if (regionRestrictions[country.iso]?.includes(basis.crypto.iso)) return fail(400, 'Unsupported region');
+  const enabled = { list: profile.paymentGroups, key: method.payment_group };
+  const refused = methodProblem('Payment', method, basis.fiat, enabled);
+  if (refused) return refused;
+  // Fiat wins when both amounts are given.
+  const cryptoAmount = request.fiatAmount === undefined ? request.cryptoAmount : undefined;
+  return quoted(buyQuote({ ...basis, method, fiatAmount: request.fiatAmount, cryptoAmount }));
 }
 
 export function priceSell(request: SellPricingRequest): Priced<SellQuote> {
   const profile = rampMerchantProfile(request.merchantId);
-  if (request.fiatAmount === FAILING_AMOUNT) return fail(500, 'Internal server error');
-  const markupProblem = checkMarkup(request.markup);
-  if (markupProblem) return fail(400, markupProblem);
+  const problem = requestProblem(request);
+  if (problem) return problem;
   const method = findPayoutMethod(request.payoutMethod);
   if (!method) return fail(400, `Invalid payout method: ${request.payoutMethod}`);
   if (request.region !== undefined) {
     const country = findCountry(request.region);
     if (!country || !method.countries.includes(country.iso)) return fail(400, 'Unsupported region');
   }
-  const fiat = findFiat(request.fiatCurrency ?? method.currency[0]);
-  if (!fiat) return fail(400, `Unsupported fiat currency: ${request.fiatCurrency}`);
-  const crypto = findCrypto(request.cryptoCurrency);
-  if (!crypto) return fail(400, `Unsupported crypto currency: ${request.cryptoCurrency}`);
-  if (profile.payoutSlugs && !profile.payoutSlugs.includes(method.slug)) {
-    return fail(400, `Payout method not enabled for this merchant: ${method.slug}`);
-  }
-  if (method.disabled) return fail(400, `Payout method unavailable: ${method.slug}`);
-  if (!method.currency.includes(fiat.iso)) {
-    return fail(400, `Unsupported fiat currency for ${method.slug}: ${fiat.iso}`);
-  }
-  const result = sellQuote({
-    method,
-    fiat,
-    crypto,
-    at: request.at,
-    markup: request.markup ?? profile.defaultMarkup,
-    fiatAmount: request.cryptoAmount === undefined ? request.fiatAmount : undefined,
-    cryptoAmount: request.cryptoAmount,
+  const basis = quoteBasis(request, method.currency[0], profile.defaultMarkup);
+  if ('ok' in basis) return basis;
+  const refused = methodProblem('Payout', method, basis.fiat, {
+    list: profile.payoutSlugs,
+    key: method.slug,
   });
-  return result.ok ? result : fail(400, result.message);
+  if (refused) return refused;
+  // Crypto wins when both amounts are given.
+  const fiatAmount = request.cryptoAmount === undefined ? request.fiatAmount : undefined;
+  return quoted(sellQuote({ ...basis, method, fiatAmount, cryptoAmount: request.cryptoAmount }));
 }

@@ -188,6 +188,20 @@ const fiatText = (value: number, code: string) => `${value.toFixed(2)} ${code}`;
 /** JSON for an inline `<script type="application/json">`: `<` escaped so no value can close the element. */
 const inlineJson = (value: unknown) => raw(JSON.stringify(value).replace(/</g, '\\u003c'));
 
+/** The document both pages share: the head with the widget's styles around a page's body. */
+const widgetDocument = (lang: string, title: string, body: ReturnType<typeof html>) => html`<!doctype html>
+<html lang="${lang}">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${title} · Sandbox</title>
+    <style>${raw(styles)}</style>
+  </head>
+  <body>
+    ${body}
+  </body>
+</html>`;
+
 export function widgetPage(model: WidgetPageModel) {
   const { session, quote } = model;
   const buy = session.type === 'buy';
@@ -209,16 +223,10 @@ export function widgetPage(model: WidgetPageModel) {
     responseUrl: session.responseUrl ?? null,
   };
   const title = buy ? `Buy ${session.crypto.name}` : `Sell ${session.crypto.name}`;
-  return html`<!doctype html>
-<html lang="${session.language.toLowerCase()}">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>${title} · Sandbox</title>
-    <style>${raw(styles)}</style>
-  </head>
-  <body>
-    <main>
+  return widgetDocument(
+    session.language.toLowerCase(),
+    title,
+    html`<main>
       <header>
         <h1>${title}</h1>
         <span class="badge" title="Simulated: no real money moves">Sandbox</span>
@@ -301,23 +309,16 @@ export function widgetPage(model: WidgetPageModel) {
       </section>
     </main>
     <script type="application/json" id="config">${inlineJson(config)}</script>
-    <script>${raw(script)}</script>
-  </body>
-</html>`;
+    <script>${raw(script)}</script>`,
+  );
 }
 
 /** The refusal page (bad signature, bad key, bad parameters); it also tells an embedder through SWAPPED_ERROR. */
 export function widgetErrorPage(title: string, message: string) {
-  return html`<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>${title} · Sandbox</title>
-    <style>${raw(styles)}</style>
-  </head>
-  <body>
-    <main role="alert">
+  return widgetDocument(
+    'en',
+    title,
+    html`<main role="alert">
       <header><h1>${title}</h1><span class="badge">Sandbox</span></header>
       <p id="message">${message}</p>
       <p class="note">The widget URL must carry <code>apiKey=pk_sandbox_…</code> and, as its last parameter, a
@@ -329,7 +330,6 @@ export function widgetErrorPage(title: string, message: string) {
         var data = JSON.parse(document.getElementById('config').textContent);
         window.parent.postMessage({ type: 'SWAPPED_ERROR', data: { message: data.message } }, '*');
       }
-    </script>
-  </body>
-</html>`;
+    </script>`,
+  );
 }

@@ -1,13 +1,7 @@
 /** Ramp API catalog endpoints over real HTTP: payment methods (both shapes), payout methods, supported lists. */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
-import { json, type RunningSandbox, startSandbox } from './support.ts';
-
-interface Envelope<T> {
-  success: boolean;
-  data: T;
-  message?: string;
-}
+import { describe, test } from 'node:test';
+import { type Envelope, json, sandboxPerFile } from './support.ts';
 
 interface Method {
   id: number;
@@ -39,18 +33,9 @@ interface Supported {
   supported_countries: Array<{ iso: string; name: string; currency: string }>;
 }
 
-let sandbox: RunningSandbox;
-let api: string;
-before(async () => {
-  sandbox = await startSandbox();
-  api = `${sandbox.baseUrl}/ramp/api/v1/merchant`;
-});
-after(() => sandbox.close());
-beforeEach(async () => {
-  await json(`${sandbox.baseUrl}/control/reset`, { method: 'POST' });
-});
+const sandbox = sandboxPerFile();
 
-const get = <T>(path: string) => json<Envelope<T>>(`${api}/${path}`);
+const get = <T>(path: string) => json<Envelope<T>>(`${sandbox.api}/${path}`);
 
 describe('get_payment_methods', () => {
   test('is keyed by country by default, with groups distinct from slugs and both base_fee forms', async () => {

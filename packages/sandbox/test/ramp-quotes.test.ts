@@ -1,16 +1,10 @@
 /** Ramp API quotes over real HTTP: every field against the others, both directions, markup, limits, failures. */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 import { findCrypto, findFiat } from '../src/catalog.ts';
 import { priceIn } from '../src/prices.ts';
 import { type BuyQuote, roundPrice, type SellQuote } from '../src/quotes.ts';
-import { json, type RunningSandbox, startSandbox } from './support.ts';
-
-interface Envelope<T> {
-  success: boolean;
-  data: T;
-  message?: string;
-}
+import { type Envelope, json, sandboxPerFile } from './support.ts';
 
 interface Method {
   slug: string;
@@ -26,32 +20,26 @@ const PINNED = '2025-06-01T12:00:00.000Z';
 const KEY = 'pk_sandbox_quotes';
 const r2 = (n: number) => Math.round(n * 100 + Math.sign(n) * 1e-7) / 100;
 
-let sandbox: RunningSandbox;
-let api: string;
-before(async () => {
-  sandbox = await startSandbox();
-  api = `${sandbox.baseUrl}/ramp/api/v1/merchant`;
-});
-after(() => sandbox.close());
+const sandbox = sandboxPerFile();
 beforeEach(async () => {
-  await json(`${sandbox.baseUrl}/control/reset`, { method: 'POST' });
   await pin(PINNED);
 });
 
 const pin = (now: string) => json(`${sandbox.baseUrl}/control/clock`, { body: { now } });
 const buy = (body: Record<string, unknown>) =>
-  json<Envelope<BuyQuote>>(`${api}/pricing`, { body: { api_key: KEY, ...body } });
-const sell = (body: Record<string, unknown>) => json<Envelope<SellQuote>>(`${api}/sell/pricing`, { body });
+  json<Envelope<BuyQuote>>(`${sandbox.api}/pricing`, { body: { api_key: KEY, ...body } });
+const sell = (body: Record<string, unknown>) =>
+  json<Envelope<SellQuote>>(`${sandbox.api}/sell/pricing`, { body });
 
 async function methodFor(region: string, slug: string): Promise<Method> {
-  const response = await json<Envelope<Method[]>>(`${api}/get_payment_methods?country=${region}`);
+  const response = await json<Envelope<Method[]>>(`${sandbox.api}/get_payment_methods?country=${region}`);
   const method = response.body.data.find((m) => m.slug === slug);
   assert.ok(method, `${slug} is listed for ${region}`);
   return method;
 }
 
 async function payoutMethod(slug: string): Promise<Method> {
-  const response = await json<Envelope<Method[]>>(`${api}/sell/get_payout_methods?slug=DE`);
+  const response = await json<Envelope<Method[]>>(`${sandbox.api}/sell/get_payout_methods?slug=DE`);
   const method = response.body.data.find((m) => m.slug === slug);
   assert.ok(method, `${slug} is listed`);
   return method;
@@ -254,14 +242,14 @@ describe('on-ramp pricing', () => {
   test('a key not of the sandbox form, or none, is refused with 401', async () => {
     const body = { payment_method: 'creditcard', region: 'DE', fiat_amount: 100, crypto_currency: 'ETH' };
     for (const api_key of ['pk_live_abc', 'sk_sandbox_abc', 'nonsense']) {
-      const response = await json(`${api}/pricing`, { body: { ...body, api_key } });
+      const response = await json(`${sandbox.api}/pricing`, { body: { ...body, api_key } });
       assert.equal(response.status, 401, api_key);
       assert.deepEqual(response.body, { success: false, message: 'Invalid apiKey' });
     }
-    const missing = await json(`${api}/pricing`, { body });
+    const missing = await json(`${sandbox.api}/pricing`, { body });
     assert.equal(missing.status, 401);
     assert.deepEqual(missing.body, { success: false, message: 'Missing apiKey' });
-    const camel = await json(`${api}/pricing`, { body: { ...body, apiKey: KEY } });
+    const camel = await json(`${sandbox.api}/pricing`, { body: { ...body, apiKey: KEY } });
     assert.equal(camel.status, 200, 'apiKey in the body works too');
   });
 
@@ -276,7 +264,7 @@ describe('on-ramp pricing', () => {
   });
 
   test('malformed JSON is a 400 in the ramp envelope', async () => {
-    const response = await fetch(`${api}/pricing`, {
+    const response = await fetch(`${sandbox.api}/pricing`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"api_key": ',

@@ -1,6 +1,7 @@
 /** Test support: a real sandbox on an ephemeral port, and small HTTP helpers for talking to it. */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after, before, beforeEach } from 'node:test';
 import { serve } from '@hono/node-server';
 import { createSandbox } from '../src/app.ts';
 import type { SandboxSettings, SandboxState } from '../src/state.ts';
@@ -35,6 +36,41 @@ export async function startSandbox(settings: Partial<SandboxSettings> = {}): Pro
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
+  };
+}
+
+/** The ramp API's envelope: `{success, data}`, or `{success: false, message}`. */
+export interface Envelope<T> {
+  success: boolean;
+  data: T;
+  message?: string;
+}
+
+/**
+ * One sandbox for a whole test file, reset before each test: registers the file's `before`, `after` and
+ * `beforeEach` hooks (a file's own `beforeEach` hooks run after the reset). Read its URLs inside tests.
+ */
+export function sandboxPerFile(): { readonly baseUrl: string; readonly api: string } {
+  let running: RunningSandbox | undefined;
+  before(async () => {
+    running = await startSandbox();
+  });
+  after(() => running?.close());
+  beforeEach(async () => {
+    await json(`${current().baseUrl}/control/reset`, { method: 'POST' });
+  });
+  function current(): RunningSandbox {
+    if (!running) throw new Error('the sandbox starts in before(); read its URLs inside tests');
+    return running;
+  }
+  return {
+    get baseUrl() {
+      return current().baseUrl;
+    },
+    /** The ramp merchant API. */
+    get api() {
+      return `${current().baseUrl}/ramp/api/v1/merchant`;
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 /** The backend's configuration, parsed from the environment with zod; fails fast naming each bad variable. */
 import { z } from 'zod';
+import { loadProductsSync } from './products.ts';
 
 const upstreamVars = [
   'RAMP_API_URL',
@@ -75,6 +76,9 @@ const baseSchema = z.object({
   PAY_WEBHOOK_SECRET: z.string().min(1).optional(),
 });
 
+/** Every variable the backend reads (`.env.example` documents each). */
+export const envVariables = Object.keys(baseSchema.shape) as ReadonlyArray<keyof typeof baseSchema.shape>;
+
 export interface Config {
   mode: 'sandbox' | 'live';
   port: number;
@@ -110,27 +114,31 @@ const defaultProductsFile = new URL('../data/products.json', import.meta.url).pa
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = baseSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`),
-    );
-  }
-  const vars = parsed.data;
-  const given = upstreamVars.filter((name) => vars[name] !== undefined);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`);
+  // Read from the raw environment, so one message names the bad variables and the missing ones together.
+  const given = upstreamVars.filter((name) => env[name] !== undefined);
   const mode = given.length === 0 ? 'sandbox' : 'live';
-  const problems: string[] = [];
   if (mode === 'live') {
     for (const name of upstreamVars) {
-      if (vars[name] === undefined)
-        problems.push(`${name} is missing (the other upstream variables are set)`);
+      if (env[name] === undefined) problems.push(`${name} is missing (the other upstream variables are set)`);
     }
-    if (!vars.PUBLIC_URL) problems.push('PUBLIC_URL is missing (needed for return and webhook URLs)');
-    if (!vars.CHECKOUT_TOKEN_SECRET) problems.push('CHECKOUT_TOKEN_SECRET is missing');
-    if (!vars.ADMIN_TOKEN) problems.push('ADMIN_TOKEN is missing');
-    if (vars.ALLOWED_ORIGINS.length === 0)
+    if (!env['PUBLIC_URL']) problems.push('PUBLIC_URL is missing (needed for return and webhook URLs)');
+    if (!env['CHECKOUT_TOKEN_SECRET']) problems.push('CHECKOUT_TOKEN_SECRET is missing');
+    if (!env['ADMIN_TOKEN']) problems.push('ADMIN_TOKEN is missing');
+    if (!(env['ALLOWED_ORIGINS'] ?? '').split(',').some((part) => part.trim()))
       problems.push('ALLOWED_ORIGINS is missing (the storefront origins)');
   }
-  if (problems.length) throw new ConfigError(problems);
+  // The catalog is what orders are priced from: a missing or broken file is refused now, not at the first order.
+  const productsFile = env['PRODUCTS_FILE'] || defaultProductsFile;
+  try {
+    loadProductsSync(productsFile);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  if (!parsed.success || problems.length) throw new ConfigError(problems);
+  const vars = parsed.data;
 
   const publicUrl = vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`;
   const sandboxBase = `${publicUrl}/sandbox`;
@@ -140,7 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     allowedOrigins: vars.ALLOWED_ORIGINS.length ? vars.ALLOWED_ORIGINS : [new URL(publicUrl).origin],
     markup: vars.MARKUP,
-    productsFile: vars.PRODUCTS_FILE ?? defaultProductsFile,
+    productsFile,
     checkoutTokenSecret: vars.CHECKOUT_TOKEN_SECRET ?? 'sandbox-checkout-token-secret-not-for-production',
     adminToken: vars.ADMIN_TOKEN ?? 'sandbox-admin-token-not-for-production',
     dataDir: vars.DATA_DIR,

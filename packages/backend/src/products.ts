@@ -6,15 +6,10 @@
  * The file is a JSON array of products or `{ "products": [...] }`. It is re-read when it changes on disk
  * (by mtime), so a merchant can edit prices without a restart; a broken file is an error, never "no products".
  */
+import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-
-const decimalAmount = z
-  .union([z.string(), z.number()])
-  .transform((value) => String(value).trim())
-  .pipe(
-    z.string().regex(/^(?=.*[1-9])\d{1,12}(\.\d{1,8})?$/, 'must be a positive decimal amount like "49.00"'),
-  );
+import { currencyCode, priceAmount } from './schemas/money.ts';
 
 /** A product image shipped next to the products file. */
 export const localImage = /^(images\/)?[A-Za-z0-9_-]{1,64}\.(svg|png|jpe?g|webp)$/;
@@ -34,11 +29,8 @@ export const productSchema = z.object({
     ])
     .nullish()
     .transform((value) => value ?? null),
-  price: decimalAmount,
-  currency: z
-    .string()
-    .regex(/^[A-Za-z]{3}$/)
-    .transform((value) => value.toUpperCase()),
+  price: priceAmount,
+  currency: currencyCode,
 });
 export type Product = z.output<typeof productSchema>;
 
@@ -48,14 +40,8 @@ export class ProductsFileError extends Error {
   override readonly name = 'ProductsFileError';
 }
 
-/** Reads and validates the catalog file. Throws ProductsFileError naming the problem. */
-export async function loadProducts(file: string): Promise<Product[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new ProductsFileError(`Cannot read PRODUCTS_FILE ${file}: ${(error as Error).message}`);
-  }
+/** Validates the catalog file's text. Throws ProductsFileError naming the problem. */
+export function parseProducts(text: string, file: string): Product[] {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -77,6 +63,28 @@ export async function loadProducts(file: string): Promise<Product[]> {
     seen.add(product.id);
   }
   return products;
+}
+
+const unreadable = (file: string, error: unknown) =>
+  new ProductsFileError(`Cannot read PRODUCTS_FILE ${file}: ${(error as Error).message}`);
+
+/** Reads and validates the catalog file. Throws ProductsFileError naming the problem. */
+export async function loadProducts(file: string): Promise<Product[]> {
+  const text = await readFile(file, 'utf8').catch((error: unknown) => {
+    throw unreadable(file, error);
+  });
+  return parseProducts(text, file);
+}
+
+/** `loadProducts` for start-up, where the configuration is checked before anything is served. */
+export function loadProductsSync(file: string): Product[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+  return parseProducts(text, file);
 }
 
 /** A local image name → its URL on this backend; absolute URLs stay. */

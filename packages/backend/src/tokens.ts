@@ -6,18 +6,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from './errors.ts';
+import { currencyCode, priceAmount } from './schemas/money.ts';
 
-/** A positive decimal amount as a string (`"49.00"`); numbers are accepted and written as strings. */
-const amount = z
-  .union([z.string(), z.number()])
-  .transform((value) => (typeof value === 'number' ? String(value) : value.trim()))
-  .pipe(
-    z.string().regex(/^(?=.*[1-9])\d{1,12}(\.\d{1,8})?$/, 'must be a positive decimal amount like "49.00"'),
-  );
-const currency = z
-  .string()
-  .regex(/^[A-Za-z]{3}$/, 'must be a 3-letter currency code')
-  .transform((value) => value.toUpperCase());
 /** Seconds until expiry; an hour unless the merchant says otherwise (a year at most). */
 const lifetime = z
   .number()
@@ -31,8 +21,8 @@ export const checkoutTokenInput = z.object({
   name: z.string().trim().min(1).max(200),
   description: z.string().max(2000).optional(),
   imageUrl: z.url({ protocol: /^https?$/ }).optional(),
-  price: amount,
-  currency,
+  price: priceAmount,
+  currency: currencyCode,
   /** The merchant's own reference (a cart or order id); echoed back as the upstream order's externalId. */
   reference: z.string().min(1).max(100).optional(),
   expiresInSeconds: lifetime,

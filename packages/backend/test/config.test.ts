@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, envVariables, loadConfig } from '../src/config.ts';
 
 const live = {
   RAMP_API_URL: 'https://ramp.example',
@@ -62,5 +65,45 @@ describe('config', () => {
   test('a bad budget or timeout is named', () => {
     assert.match(problemsOf({ UPSTREAM_BUDGET: '0' }), /UPSTREAM_BUDGET/);
     assert.match(problemsOf({ UPSTREAM_TIMEOUT_MS: 'soon' }), /UPSTREAM_TIMEOUT_MS/);
+  });
+
+  test('bad and missing variables are named together, in one refusal', () => {
+    const problems = problemsOf({ RAMP_API_URL: 'not a url', PAY_API_KEY: 'pay_x', PORT: 'eighty' });
+    assert.match(problems, /RAMP_API_URL: /);
+    assert.match(problems, /PORT: /);
+    for (const name of [
+      'RAMP_WIDGET_URL',
+      'PAY_API_URL',
+      'PAY_WEBHOOK_SECRET',
+      'PUBLIC_URL',
+      'ADMIN_TOKEN',
+    ]) {
+      assert.match(problems, new RegExp(`${name} is missing`));
+    }
+  });
+
+  test('a missing or broken PRODUCTS_FILE is refused at start, not at the first order', async () => {
+    assert.match(problemsOf({ PRODUCTS_FILE: '/nonexistent/products.json' }), /PRODUCTS_FILE/);
+    const dir = await mkdtemp(path.join(tmpdir(), 'cc-config-'));
+    const broken = path.join(dir, 'products.json');
+    await writeFile(broken, '[{"id": "a b", "name": "x", "price": "1", "currency": "EUR"}]');
+    assert.match(problemsOf({ PRODUCTS_FILE: broken }), /PRODUCTS_FILE .*products\.json: 0\.id/);
+    await writeFile(broken, '[{"id": "mug", "name": "Mug", "price": "9.90", "currency": "EUR"}]');
+    assert.equal(loadConfig({ PRODUCTS_FILE: broken }).productsFile, broken);
+  });
+
+  test('.env.example documents every variable the backend reads', async () => {
+    const example = await readFile(new URL('../.env.example', import.meta.url), 'utf8');
+    const listed = new Set([...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((match) => match[1]));
+    assert.ok(envVariables.length >= 14);
+    assert.deepEqual(
+      envVariables.filter((name) => !listed.has(name)),
+      [],
+    );
+    assert.deepEqual(
+      [...listed].filter((name) => !(envVariables as readonly string[]).includes(name as string)),
+      [],
+      '.env.example lists nothing the backend ignores',
+    );
   });
 });

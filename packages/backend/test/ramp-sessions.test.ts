@@ -59,6 +59,18 @@ describe('POST /api/ramp-sessions', () => {
     assert.equal((await fetch(body.url)).status, 200);
   });
 
+  test('crypto amounts go into the URL as the shopper typed them, without float noise', async () => {
+    const sell = await json<Session>(
+      await session({ side: 'sell', country: 'DE', fiat: 'EUR', crypto: 'ETH', cryptoAmount: '0.1' }),
+    );
+    assert.equal(new URL(sell.url).searchParams.get('cryptoCurrencyAmount'), '0.1');
+    const small = await json<Session>(
+      await session({ side: 'sell', country: 'DE', fiat: 'EUR', crypto: 'ETH', cryptoAmount: '0.0000003' }),
+    );
+    assert.equal(new URL(small.url).searchParams.get('cryptoCurrencyAmount'), '0.0000003');
+    assert.equal((await fetch(sell.url)).status, 200);
+  });
+
   test('a foreign returnUrl, a missing wallet, an unavailable method are refused', async () => {
     const base = { side: 'buy', fiat: 'EUR', crypto: 'ETH', country: 'DE', walletAddress: wallet };
     const foreign = await session({ ...base, returnUrl: 'https://evil.example/steal' });

@@ -9,7 +9,9 @@ import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { validate } from '../middleware/validate.ts';
 import { factsOf } from '../order-ledger.ts';
-import { mapUpstreamStatus } from '../order-status.ts';
+import { mapUpstreamStatus, orderStatuses } from '../order-status.ts';
+import { currencyCode, priceAmount } from '../schemas/money.ts';
+import { describeRoute } from '../schemas/openapi-registry.ts';
 import type { UpstreamOrder } from '../schemas/upstream-payments.ts';
 import { UpstreamRefusal } from '../upstream/http.ts';
 
@@ -74,19 +76,87 @@ export const paymentLinkBody = z.object({
   name: z.string().trim().min(1).max(200),
   note: z.string().max(2000).optional(),
   imageUrl: z.url({ protocol: /^https?$/ }).optional(),
-  currency: z
-    .string()
-    .regex(/^[A-Za-z]{3}$/, 'must be a 3-letter currency code')
-    .transform((value) => value.toUpperCase()),
-  amount: z
-    .union([z.string(), z.number()])
-    .transform((value) => String(value).trim())
-    .pipe(
-      z.string().regex(/^(?=.*[1-9])\d{1,12}(\.\d{1,8})?$/, 'must be a positive decimal amount like "49.00"'),
-    ),
+  currency: currencyCode,
+  amount: priceAmount,
 });
 
-export function adminOrder(order: UpstreamOrder) {
+const nullableText = z.string().nullable();
+const paidSchema = z.object({ amount: z.string(), currency: z.string() });
+
+/** One order as the merchant routes show it (API.md `AdminOrder`); `adminOrder` builds it. */
+export const adminOrderSchema = z.object({
+  id: z.string().describe("The upstream's order id"),
+  externalId: nullableText.describe('Our orderId for orders this backend created'),
+  type: nullableText.describe('STANDARD | INVOICE | PAYMENT_ROUTE'),
+  link: nullableText,
+  status: z.enum(orderStatuses).nullable(),
+  upstreamStatus: nullableText,
+  purchase: z.object({
+    name: nullableText,
+    price: nullableText,
+    currency: nullableText,
+    notes: nullableText,
+  }),
+  paid: paidSchema.nullable(),
+  customer: z.object({ id: nullableText, name: nullableText, email: nullableText, country: nullableText }),
+  createdAt: nullableText,
+  expiresAt: nullableText,
+  payments: z.array(
+    z.object({
+      id: nullableText,
+      amount: nullableText,
+      currency: nullableText,
+      status: nullableText,
+      txHash: nullableText,
+      confirmedAt: nullableText,
+    }),
+  ),
+  updates: z.array(z.object({ id: nullableText, message: nullableText, at: nullableText })),
+});
+export type AdminOrder = z.output<typeof adminOrderSchema>;
+
+export const adminOrdersResponse = z.object({
+  orders: z.array(adminOrderSchema),
+  pagination: z.object({
+    page: z.number().int(),
+    limit: z.number().int(),
+    totalPages: z.number().int().nullable(),
+    totalItems: z.number().int().nullable(),
+  }),
+});
+
+export const paymentLinkResponse = z.object({
+  orderId: z.string().describe("The upstream's order id"),
+  link: z.string().describe('The payment page to share'),
+  expiresAt: z.string().nullable(),
+});
+
+const adminErrors = ['UNAUTHORIZED', 'VALIDATION_FAILED', 'UPSTREAM_ERROR', 'UPSTREAM_TIMEOUT'] as const;
+
+export const adminDocs = [
+  describeRoute({
+    method: 'get',
+    path: '/api/admin/orders',
+    tag: 'Merchant',
+    summary: "The merchant's orders, with payments and updates",
+    request: { query: adminOrdersQuery },
+    responses: { 200: { description: 'A page of orders', schema: adminOrdersResponse } },
+    errors: [...adminErrors],
+    security: 'admin',
+  }),
+  describeRoute({
+    method: 'post',
+    path: '/api/admin/payment-links',
+    tag: 'Merchant',
+    summary: 'A payment link: name, internal note, optional image, display currency and amount',
+    request: { body: paymentLinkBody },
+    responses: { 201: { description: 'Created', schema: paymentLinkResponse } },
+    errors: [...adminErrors],
+    security: 'admin',
+  }),
+];
+
+export function adminOrder(order: UpstreamOrder): AdminOrder {
   const upstreamStatus = order.status?.toUpperCase() ?? null;
   const customer = order.metadata?.customer;
   return {
@@ -94,7 +164,7 @@ export function adminOrder(order: UpstreamOrder) {
     externalId: order.externalId ?? order.metadata?.externalId ?? null,
     type: order.initType ?? null,
     link: order.link ?? null,
-    status: (upstreamStatus && mapUpstreamStatus(upstreamStatus)) ?? null,
+    status: upstreamStatus ? (mapUpstreamStatus(upstreamStatus) ?? null) : null,
     upstreamStatus,
     purchase: {
       name: order.purchase?.name ?? null,
@@ -135,7 +205,7 @@ export function adminRoutes(deps: AppDeps) {
       const query = c.req.valid('query');
       const list = await payments.listOrders(query);
       const p = list.pagination;
-      return c.json({
+      const page: z.output<typeof adminOrdersResponse> = {
         orders: list.orders.map(adminOrder),
         pagination: {
           page: p?.currentPage ?? query.page,
@@ -143,7 +213,8 @@ export function adminRoutes(deps: AppDeps) {
           totalPages: p?.totalPages ?? null,
           totalItems: p?.totalItems ?? null,
         },
-      });
+      };
+      return c.json(page);
     })
     .post('/payment-links', validate('json', paymentLinkBody), async (c) => {
       const body = c.req.valid('json');
@@ -179,9 +250,11 @@ export function adminRoutes(deps: AppDeps) {
           }
           throw error;
         });
-      return c.json(
-        { orderId: created.id, link: created.link, expiresAt: created.order?.expiresAt ?? null },
-        201,
-      );
+      const link: z.output<typeof paymentLinkResponse> = {
+        orderId: created.id,
+        link: created.link,
+        expiresAt: created.order?.expiresAt ?? null,
+      };
+      return c.json(link, 201);
     });
 }

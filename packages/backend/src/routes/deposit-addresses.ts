@@ -10,6 +10,7 @@ import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { createKeyedLock } from '../keyed-lock.ts';
 import { validate } from '../middleware/validate.ts';
+import { describeRoute } from '../schemas/openapi-registry.ts';
 import { verifyCustomerToken } from '../tokens.ts';
 import { UpstreamRefusal } from '../upstream/http.ts';
 
@@ -21,6 +22,28 @@ export const depositAddressBody = z.object({
     .toLowerCase()
     .regex(/^[a-z0-9-]{2,32}$/, 'must be a chain id like "base"'),
 });
+
+export const depositAddressSchema = z.object({
+  chain: z.string(),
+  address: z.string(),
+  memo: z.string().nullable().describe('Show it next to the address when there is one'),
+  currencies: z.array(z.string()),
+  qrSvg: z.string().describe('An SVG QR code of the bare address'),
+  createdAt: z.string(),
+  reused: z.boolean().describe('false the first time, true afterwards'),
+});
+
+export const depositAddressDocs = [
+  describeRoute({
+    method: 'post',
+    path: '/api/deposit-addresses',
+    tag: 'Deposits',
+    summary: "The customer's permanent deposit address on a chain (created once, then reused)",
+    request: { body: depositAddressBody },
+    responses: { 200: { description: 'The address', schema: depositAddressSchema } },
+    errors: ['VALIDATION_FAILED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'UPSTREAM_ERROR', 'UPSTREAM_TIMEOUT'],
+  }),
+];
 
 interface RouteRecord {
   customerId: string;
@@ -87,7 +110,7 @@ export function depositAddressRoutes(deps: AppDeps) {
       await store.set('routes', key, created);
       return { record: created, reused: false };
     });
-    return c.json({
+    const answer: z.output<typeof depositAddressSchema> = {
       chain: record.chain,
       address: record.address,
       memo: record.memo,
@@ -95,6 +118,7 @@ export function depositAddressRoutes(deps: AppDeps) {
       qrSvg: qrSvg(record.address),
       createdAt: record.createdAt,
       reused,
-    });
+    };
+    return c.json(answer);
   });
 }

@@ -13,11 +13,15 @@ import {
   type OpenApiDocument,
   type RouteDoc,
 } from '../schemas/openapi-registry.ts';
-import { serverOnlyRouteDocs } from '../schemas/openapi-routes.ts';
+import { orderDocs } from '../schemas/order-docs.ts';
+import { adminDocs } from './admin.ts';
 import { catalogDocs } from './catalog.ts';
+import { checkoutTokenDocs } from './checkout-tokens.ts';
+import { depositAddressDocs } from './deposit-addresses.ts';
 import { productDocs } from './products.ts';
 import { quoteDocs } from './quotes.ts';
 import { rampSessionDocs } from './ramp-sessions.ts';
+import { webhookDocs } from './webhooks.ts';
 import { widgetBundleDocs } from './widget-bundle.ts';
 
 const docsDocs = [
@@ -55,7 +59,11 @@ export const allRouteDocs: readonly RouteDoc[] = [
   ...catalogDocs,
   ...quoteDocs,
   ...rampSessionDocs,
-  ...serverOnlyRouteDocs,
+  ...checkoutTokenDocs,
+  ...orderDocs,
+  ...depositAddressDocs,
+  ...webhookDocs,
+  ...adminDocs,
   ...widgetBundleDocs,
   ...docsDocs,
 ];

@@ -24,6 +24,7 @@ import {
   statusTokenMatches,
 } from '../order-ledger.ts';
 import { isFinal, mapUpstreamStatus } from '../order-status.ts';
+import { isAllowedUrl } from '../origins.ts';
 import { createProductCatalog } from '../products.ts';
 import { verifyCheckoutToken } from '../tokens.ts';
 
@@ -102,17 +103,6 @@ function canonical(value: unknown): string {
 
 const newOrderId = () => `ord_${randomBytes(10).toString('hex')}`;
 const newStatusToken = () => `st_${randomBytes(24).toString('base64url')}`;
-
-export function isAllowedUrl(url: string, allowedOrigins: readonly string[]): boolean {
-  try {
-    const parsed = new URL(url);
-    return (
-      (parsed.protocol === 'https:' || parsed.protocol === 'http:') && allowedOrigins.includes(parsed.origin)
-    );
-  } catch {
-    return false;
-  }
-}
 
 function statusToken(c: Context): string | undefined {
   return c.req.header('x-status-token') ?? c.req.query('token') ?? undefined;

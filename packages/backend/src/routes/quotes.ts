@@ -23,7 +23,12 @@ import {
   positiveDecimal,
 } from '../schemas/money.ts';
 import { describeRoute } from '../schemas/openapi-registry.ts';
-import type { RampBuyQuote, RampMethod, RampSellQuote } from '../schemas/upstream-ramp.ts';
+import {
+  isOffered,
+  type RampBuyQuote,
+  type RampMethod,
+  type RampSellQuote,
+} from '../schemas/upstream-ramp.ts';
 import { refusalKind, UpstreamRefusal } from '../upstream/http.ts';
 
 /** How long the widget may show a quote before asking again. */
@@ -98,34 +103,45 @@ const quoteErrors = [
   'UPSTREAM_TIMEOUT',
 ] as const;
 
+const quoteDoc = (side: 'buy' | 'sell', summary: string, description: string, body: z.ZodType) =>
+  describeRoute({
+    method: 'post',
+    path: `/api/quotes/${side}`,
+    tag: 'Ramp',
+    summary,
+    description,
+    request: { body },
+    responses: { 200: { description: 'The quote', schema: quoteSchema } },
+    errors: [...quoteErrors],
+  });
+
 export const quoteDocs = [
-  describeRoute({
-    method: 'post',
-    path: '/api/quotes/buy',
-    tag: 'Ramp',
-    summary: 'Price buying crypto with fiat',
-    description:
-      'Exactly one of fiatAmount/cryptoAmount. Limits are checked before any upstream call. Markup comes from ' +
+  quoteDoc(
+    'buy',
+    'Price buying crypto with fiat',
+    'Exactly one of fiatAmount/cryptoAmount. Limits are checked before any upstream call. Markup comes from ' +
       'MARKUP; a client-sent markup or price is ignored.',
-    request: { body: buyQuoteBody },
-    responses: { 200: { description: 'The quote', schema: quoteSchema } },
-    errors: [...quoteErrors],
-  }),
-  describeRoute({
-    method: 'post',
-    path: '/api/quotes/sell',
-    tag: 'Ramp',
-    summary: 'Price selling crypto for fiat',
-    description:
-      'The upstream prices sells by fiat amount: a quote for a crypto amount is derived from a reference quote ' +
+    buyQuoteBody,
+  ),
+  quoteDoc(
+    'sell',
+    'Price selling crypto for fiat',
+    'The upstream prices sells by fiat amount: a quote for a crypto amount is derived from a reference quote ' +
       'and marked `estimate: true`.',
-    request: { body: sellQuoteBody },
-    responses: { 200: { description: 'The quote', schema: quoteSchema } },
-    errors: [...quoteErrors],
-  }),
+    sellQuoteBody,
+  ),
 ];
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/** The fee breakdown in the quote's fiat; `total` is the sum of the three. */
+const feesView = (processing: number, network: number, markup: number, fiat: string): Quote['fees'] => ({
+  processing: fiatString(processing, fiat),
+  network: fiatString(network, fiat),
+  markup: fiatString(markup, fiat),
+  total: fiatString(round2(processing + network + markup), fiat),
+  currency: fiat,
+});
 
 /** The method a shopper picked, if the country offers it enabled and it takes the fiat. */
 function pickMethod(
@@ -134,9 +150,7 @@ function pickMethod(
   fiat: string,
   side: 'buy' | 'sell',
 ): RampMethod {
-  const candidates = methods.filter(
-    (method) => !method.disabled && (method.group === id || method.slug === id),
-  );
+  const candidates = methods.filter((method) => isOffered(method, id));
   if (candidates.length === 0) {
     throw new AppError(
       'METHOD_UNAVAILABLE',
@@ -174,25 +188,19 @@ function limitDetails(method: RampMethod, fiat: string, eurPerUnit: number | und
   };
 }
 
-function tooLow(details: Limits['details']): AppError {
-  return new AppError(
-    'AMOUNT_TOO_LOW',
-    `The amount is below the method's minimum of ${details.min} ${details.currency}.`,
-    {
-      details,
-    },
-  );
+/** AMOUNT_TOO_LOW / AMOUNT_TOO_HIGH with the limits in `details`. */
+function outOfLimits(side: 'low' | 'high', details: Limits['details']): AppError {
+  const [code, bound, limit] =
+    side === 'low'
+      ? (['AMOUNT_TOO_LOW', 'below', 'minimum'] as const)
+      : (['AMOUNT_TOO_HIGH', 'above', 'maximum'] as const);
+  const value = side === 'low' ? details.min : details.max;
+  return new AppError(code, `The amount is ${bound} the method's ${limit} of ${value} ${details.currency}.`, {
+    details,
+  });
 }
-
-function tooHigh(details: Limits['details']): AppError {
-  return new AppError(
-    'AMOUNT_TOO_HIGH',
-    `The amount is above the method's maximum of ${details.max} ${details.currency}.`,
-    {
-      details,
-    },
-  );
-}
+const tooLow = (details: Limits['details']) => outOfLimits('low', details);
+const tooHigh = (details: Limits['details']) => outOfLimits('high', details);
 
 export function quoteRoutes(deps: AppDeps) {
   const { ramp, config, clock } = deps;
@@ -266,13 +274,7 @@ export function quoteRoutes(deps: AppDeps) {
       },
       crypto: { currency: quote.crypto_currency ?? crypto, amount: decimalString(quote.crypto_amount, 10) },
       rate: decimalString(quote.crypto_unit_price, 8),
-      fees: {
-        processing: fiatString(processing, fiat),
-        network: fiatString(network, fiat),
-        markup: fiatString(markup, fiat),
-        total: fiatString(round2(processing + network + markup), fiat),
-        currency: fiat,
-      },
+      fees: feesView(processing, network, markup, fiat),
       paymentMethod: quote.payment_method ?? method.slug,
       paymentGroup: quote.payment_group ?? method.group,
       ...stamps(),
@@ -303,13 +305,7 @@ export function quoteRoutes(deps: AppDeps) {
         amount: decimalString(cryptoAmount ?? quote.crypto_amount, 10),
       },
       rate: decimalString(quote.crypto_unit_price, 8),
-      fees: {
-        processing: fiatString(processing, fiat),
-        network: fiatString(network, fiat),
-        markup: fiatString(markup, fiat),
-        total: fiatString(round2(processing + network + markup), fiat),
-        currency: fiat,
-      },
+      fees: feesView(processing, network, markup, fiat),
       paymentMethod: method.slug,
       paymentGroup: method.group,
       ...stamps(),

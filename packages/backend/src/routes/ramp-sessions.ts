@@ -4,10 +4,11 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { Config } from '../config.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { validate } from '../middleware/validate.ts';
+import { decimalString as exactDecimal } from '../money.ts';
+import { isAllowedUrl } from '../origins.ts';
 import {
   countryCode,
   cryptoCode,
@@ -18,6 +19,7 @@ import {
   positiveDecimal,
 } from '../schemas/money.ts';
 import { describeRoute } from '../schemas/openapi-registry.ts';
+import { isOffered } from '../schemas/upstream-ramp.ts';
 import { countryFromHeaders } from './catalog.ts';
 
 export const rampSessionBody = z
@@ -79,32 +81,23 @@ export const rampSessionDocs = [
   }),
 ];
 
-/** True when `url` is on one of the allowed storefront origins (or this backend). */
-export function isAllowedReturnUrl(config: Config, url: string): boolean {
-  try {
-    const origin = new URL(url).origin;
-    return config.allowedOrigins.includes(origin) || origin === new URL(config.publicUrl).origin;
-  } catch {
-    return false;
-  }
-}
-
 export function rampSessionRoutes(deps: AppDeps) {
   const { config, ramp } = deps;
   const responseUrl = `${config.publicUrl}/api/webhooks/ramp`;
+  // The ramp widget may also send the shopper back to this backend (e.g. its own pages).
+  const returnOrigins = [...config.allowedOrigins, new URL(config.publicUrl).origin];
 
   return new Hono<AppEnv>().post('/', validate('json', rampSessionBody), async (c) => {
     const body = c.req.valid('json');
-    if (body.returnUrl && !isAllowedReturnUrl(config, body.returnUrl)) {
+    if (body.returnUrl && !isAllowedUrl(body.returnUrl, returnOrigins)) {
       throw new AppError('RETURN_URL_NOT_ALLOWED', 'returnUrl must be on an allowed storefront origin.');
     }
     const country = body.country ?? countryFromHeaders(c) ?? config.defaultCountry;
-    if (body.method) {
+    const wanted = body.method;
+    if (wanted) {
       const methods =
         body.side === 'buy' ? await ramp.paymentMethods(country) : await ramp.payoutMethods(country);
-      const offered = methods.filter(
-        (method) => !method.disabled && (method.group === body.method || method.slug === body.method),
-      );
+      const offered = methods.filter((method) => isOffered(method, wanted));
       if (!offered.some((method) => method.currencies.includes(body.fiat))) {
         throw new AppError('METHOD_UNAVAILABLE', 'This method is not offered for that country and currency.');
       }
@@ -136,7 +129,7 @@ export function rampSessionRoutes(deps: AppDeps) {
             fiatCurrencyCode: body.fiat,
             cryptoCurrencyCode: body.crypto,
             cryptoCurrencyAmount:
-              body.cryptoAmount === undefined ? undefined : decimalString(body.cryptoAmount, 18),
+              body.cryptoAmount === undefined ? undefined : exactDecimal(body.cryptoAmount),
             fiatCurrencyAmount: body.cryptoAmount === undefined ? fiatAmount : undefined,
             email: body.email,
             markup: config.markup || undefined,

@@ -18,6 +18,34 @@ import { createKeyedLock } from '../keyed-lock.ts';
 import { decimalString } from '../money.ts';
 import { createOrderLedger, type OrderLedger, type UpstreamFacts } from '../order-ledger.ts';
 import { isRampProgress } from '../order-status.ts';
+import { describeRoute } from '../schemas/openapi-registry.ts';
+
+/** What a webhook is answered (API.md "Webhooks"). */
+export const webhookAnswerSchema = z.object({
+  ok: z.literal(true),
+  duplicate: z.literal(true).optional().describe('An event already applied'),
+  ignored: z.literal(true).optional().describe('An order this backend did not create, or no order status'),
+});
+
+type WebhookAnswer = z.output<typeof webhookAnswerSchema>;
+type Outcome = Omit<WebhookAnswer, 'ok'>;
+const answer = (outcome: Outcome): WebhookAnswer => ({ ok: true, ...outcome });
+
+const webhookDoc = (path: string, summary: string) =>
+  describeRoute({
+    method: 'post',
+    path,
+    tag: 'Webhooks',
+    summary,
+    responses: { 200: { description: 'Applied (or already applied)', schema: webhookAnswerSchema } },
+    errors: ['UNAUTHORIZED', 'BAD_REQUEST'],
+    security: 'webhookSignature',
+  });
+
+export const webhookDocs = [
+  webhookDoc('/api/webhooks/payments', 'Payments API events (x-swapped-signature; both payload casings)'),
+  webhookDoc('/api/webhooks/ramp', 'Ramp order callbacks (`signature` header)'),
+];
 
 /** base64 HMAC-SHA256 of the raw body, compared in constant time. */
 export function signatureValid(secret: string, raw: Uint8Array, header: string | undefined): boolean {
@@ -108,10 +136,7 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger = createOrderLe
   const iso = () => new Date(clock.now()).toISOString();
 
   /** Claims the event, runs `apply`, releases the claim if it throws. */
-  async function once<T extends object>(
-    key: string,
-    apply: () => Promise<T>,
-  ): Promise<T | { duplicate: true }> {
+  async function once(key: string, apply: () => Promise<Outcome>): Promise<Outcome> {
     const claimed = await store.setIfAbsent('webhooks', key, { receivedAt: iso() });
     if (!claimed) return { duplicate: true };
     try {
@@ -154,7 +179,7 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger = createOrderLe
         await ledger.apply(record.id, facts, 'webhook');
         return {};
       });
-      return c.json({ ok: true, ...outcome });
+      return c.json(answer(outcome));
     })
 
     .post('/ramp', async (c) => {
@@ -163,7 +188,7 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger = createOrderLe
         throw new AppError('UNAUTHORIZED', 'The webhook signature is missing or wrong.');
       }
       const parsed = rampEvent.safeParse(parseJson(raw));
-      if (!parsed.success) return c.json({ ok: true, ignored: true });
+      if (!parsed.success) return c.json(answer({ ignored: true }));
       const event = parsed.data;
       const key = `ramp:${createHash('sha256').update(raw).digest('hex')}`;
       const outcome = await once(key, () =>
@@ -190,6 +215,6 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger = createOrderLe
           return {};
         }),
       );
-      return c.json({ ok: true, ...outcome });
+      return c.json(answer(outcome));
     });
 }

@@ -23,6 +23,17 @@ export const positiveDecimal = z
   .transform(Number)
   .refine((value) => value > 0 && Number.isFinite(value), 'must be a positive number');
 
+/**
+ * A positive amount kept as the decimal string it was given (`"49.00"`; a JSON number is written as a string):
+ * catalog prices, checkout-token prices, payment-link amounts. Never turned into a float.
+ */
+export const priceAmount = z
+  .union([z.string(), z.number()])
+  .transform((value) => String(value).trim())
+  .pipe(
+    z.string().regex(/^(?=.*[1-9])\d{1,12}(\.\d{1,8})?$/, 'must be a positive decimal amount like "49.00"'),
+  );
+
 export const decimalOut = z.string().regex(/^-?\d+(\.\d+)?$/);
 
 export const countryCode = z

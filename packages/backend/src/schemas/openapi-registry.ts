@@ -33,6 +33,19 @@ export interface RouteDoc {
   security?: 'admin' | 'statusToken' | 'webhookSignature';
 }
 
+/**
+ * Whether a documented response schema's output is exactly `Actual`, the type its handler returns. Next to a
+ * descriptor whose handler builds its answer from a type of its own, write
+ * `export type XIsDocumented = Assert<SameAs<typeof schema, X>>`: a response that drifts from its reference is
+ * then a type error.
+ */
+export type SameAs<S extends z.ZodType, Actual> = [z.output<S>] extends [Actual]
+  ? [Actual] extends [z.output<S>]
+    ? true
+    : false
+  : false;
+export type Assert<T extends true> = T;
+
 /** Typed identity: lets route files write descriptors with checking and no registry. */
 export const describeRoute = (doc: RouteDoc): RouteDoc => doc;
 

@@ -92,6 +92,10 @@ export interface RampMethod {
   countries: string[];
 }
 
+/** Whether `method` is enabled and answers to `id` (a payment group, or a method or payout slug). */
+export const isOffered = (method: RampMethod, id: string) =>
+  !method.disabled && (method.group === id || method.slug === id);
+
 const title = (slug: string) =>
   slug
     .replace(/-extra$/, '')

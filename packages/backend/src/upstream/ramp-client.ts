@@ -239,6 +239,34 @@ export function createRampClient(options: RampClientOptions): RampClient {
     if (eur && local && eur > 0 && local > 0) learnedFx.set(fiat.toUpperCase(), eur / local);
   };
 
+  /** The body fields both pricing endpoints share; markup always comes from the caller (config). */
+  const amounts = (request: BuyQuoteRequest | SellQuoteRequest) => ({
+    fiat_currency: request.fiat.toUpperCase(),
+    crypto_currency: request.crypto,
+    ...(request.fiatAmount !== undefined ? { fiat_amount: request.fiatAmount } : {}),
+    ...(request.cryptoAmount !== undefined ? { crypto_amount: request.cryptoAmount } : {}),
+    markup: request.markup,
+  });
+
+  /**
+   * One pricing call: identical bodies joined, retried (a quote is a read), and the fiat's exact rate learned
+   * from the EUR and local amounts `rateOf` picks.
+   */
+  const price = <Q>(
+    joiner: Joiner<Q>,
+    path: string,
+    schema: z.ZodType<Q>,
+    rateOf: (quote: Q) => [eur: number | null | undefined, local: number | null | undefined],
+    fields: Record<string, unknown> & { fiat_currency: string },
+  ) => {
+    const body = { api_key: options.publicKey, ...fields };
+    return joiner.run(JSON.stringify(body), async () => {
+      const quote = await http.post(path, { body, schema: envelope(schema), retry: true });
+      learn(body.fiat_currency, ...rateOf(quote));
+      return quote;
+    });
+  };
+
   const widget = new URL(options.widgetUrl);
 
   // One derived list per upstream list and country: the catalog route serialises a country's catalog once
@@ -284,48 +312,27 @@ export function createRampClient(options: RampClientOptions): RampClient {
       );
     },
 
-    buyQuote: (request) => {
-      const body = {
-        api_key: options.publicKey,
-        payment_method: request.method,
-        region: request.region.toUpperCase(),
-        fiat_currency: request.fiat.toUpperCase(),
-        crypto_currency: request.crypto,
-        ...(request.fiatAmount !== undefined ? { fiat_amount: request.fiatAmount } : {}),
-        ...(request.cryptoAmount !== undefined ? { crypto_amount: request.cryptoAmount } : {}),
-        markup: request.markup,
-      };
-      return buyQuotes.run(JSON.stringify(body), async () => {
-        const quote = await http.post(`${MERCHANT}/pricing`, {
-          body,
-          schema: envelope(buyQuoteData),
-          retry: true,
-        });
-        learn(body.fiat_currency, quote.fiat_amount_excl_fees, quote.fiat_amount_excl_fees_local);
-        return quote;
-      });
-    },
+    buyQuote: (request) =>
+      price(
+        buyQuotes,
+        `${MERCHANT}/pricing`,
+        buyQuoteData,
+        (quote) => [quote.fiat_amount_excl_fees, quote.fiat_amount_excl_fees_local],
+        {
+          payment_method: request.method,
+          region: request.region.toUpperCase(),
+          ...amounts(request),
+        },
+      ),
 
-    sellQuote: (request) => {
-      const body = {
-        api_key: options.publicKey,
-        payout_method: request.method,
-        fiat_currency: request.fiat.toUpperCase(),
-        crypto_currency: request.crypto,
-        ...(request.fiatAmount !== undefined ? { fiat_amount: request.fiatAmount } : {}),
-        ...(request.cryptoAmount !== undefined ? { crypto_amount: request.cryptoAmount } : {}),
-        markup: request.markup,
-      };
-      return sellQuotes.run(JSON.stringify(body), async () => {
-        const quote = await http.post(`${MERCHANT}/sell/pricing`, {
-          body,
-          schema: envelope(sellQuoteData),
-          retry: true,
-        });
-        learn(body.fiat_currency, quote.fiat_amount_incl_fees, quote.fiat_amount_incl_fees_local);
-        return quote;
-      });
-    },
+    sellQuote: (request) =>
+      price(
+        sellQuotes,
+        `${MERCHANT}/sell/pricing`,
+        sellQuoteData,
+        (quote) => [quote.fiat_amount_incl_fees, quote.fiat_amount_incl_fees_local],
+        { payout_method: request.method, ...amounts(request) },
+      ),
 
     fx: (fiat) => {
       const code = fiat.toUpperCase();

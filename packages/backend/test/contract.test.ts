@@ -1,0 +1,191 @@
+/**
+ * The published contract against what the running backend really does: API.md's error table is errors.ts, and
+ * every documented JSON answer of `/api/openapi.json` (whose schemas are the ones the routes use) is what the
+ * route answers over real HTTP, with no undocumented field and no secret in it.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import { z } from 'zod';
+import { errorCodes } from '../src/errors.ts';
+import { createCustomerToken } from '../src/index.ts';
+import { allRouteDocs } from '../src/routes/docs.ts';
+import { createCheckoutToken } from '../src/tokens.ts';
+import { createOrder, newKey, postOrder, postWebhook, productsFile, upstreamIdOf } from './order-fixtures.ts';
+import { type Stack, startStack, testSecrets } from './support.ts';
+
+let stack: Stack;
+before(async () => {
+  stack = await startStack({ env: { PRODUCTS_FILE: productsFile } });
+});
+after(() => stack.close());
+
+describe('the published contract', () => {
+  test("API.md's table of error codes is the one errors.ts answers with", async () => {
+    const apiMd = await readFile(new URL('../API.md', import.meta.url), 'utf8');
+    const documented = new Map<string, number>();
+    for (const [, codes = '', status = ''] of apiMd.matchAll(
+      /^\|\s*(`[A-Z_]+`(?:\s*\/\s*`[A-Z_]+`)*)\s*\|\s*(\d{3})\s*\|/gm,
+    )) {
+      for (const [, code = ''] of codes.matchAll(/`([A-Z_]+)`/g)) documented.set(code, Number(status));
+    }
+    assert.deepEqual(
+      Object.fromEntries([...documented].sort()),
+      Object.fromEntries(Object.entries(errorCodes).sort()),
+    );
+  });
+
+  test('every documented JSON answer is what the route sends, with no undocumented field and no secret', async () => {
+    const auth = { authorization: `Bearer ${testSecrets.adminToken}` };
+    const secret = testSecrets.checkoutTokenSecret;
+    const created = await createOrder(stack);
+    const key = newKey();
+    const calls: Array<[method: string, path: string, status: number, send: () => Promise<Response>]> = [
+      ['get', '/api/products', 200, () => stack.api('/api/products')],
+      ['get', '/api/products/{id}', 200, () => stack.api('/api/products/hoodie')],
+      ['get', '/api/catalog', 200, () => stack.api('/api/catalog?country=DE')],
+      [
+        'post',
+        '/api/quotes/buy',
+        200,
+        () =>
+          stack.api('/api/quotes/buy', {
+            method: 'POST',
+            json: {
+              paymentMethod: 'creditcard',
+              country: 'DE',
+              fiat: 'EUR',
+              crypto: 'ETH',
+              fiatAmount: '40',
+            },
+          }),
+      ],
+      [
+        'post',
+        '/api/quotes/sell',
+        200,
+        () =>
+          stack.api('/api/quotes/sell', {
+            method: 'POST',
+            json: {
+              payoutMethod: 'bank-transfer',
+              country: 'DE',
+              fiat: 'EUR',
+              crypto: 'ETH',
+              cryptoAmount: '0.02',
+            },
+          }),
+      ],
+      [
+        'post',
+        '/api/ramp-sessions',
+        200,
+        () =>
+          stack.api('/api/ramp-sessions', {
+            method: 'POST',
+            json: { side: 'sell', fiat: 'EUR', crypto: 'ETH', fiatAmount: '50' },
+          }),
+      ],
+      [
+        'post',
+        '/api/checkout-tokens/verify',
+        200,
+        () =>
+          stack.api('/api/checkout-tokens/verify', {
+            method: 'POST',
+            json: {
+              token: createCheckoutToken(
+                { name: 'Gift', price: '25', currency: 'EUR', reference: 'c-1' },
+                secret,
+              ),
+            },
+          }),
+      ],
+      ['post', '/api/orders', 201, () => postOrder(stack, { product: 'hoodie' }, key)],
+      ['post', '/api/orders', 200, () => postOrder(stack, { product: 'hoodie' }, key)],
+      [
+        'get',
+        '/api/orders/{id}',
+        200,
+        () =>
+          stack.api(`/api/orders/${created.orderId}`, { headers: { 'x-status-token': created.statusToken } }),
+      ],
+      [
+        'post',
+        '/api/deposit-addresses',
+        200,
+        () =>
+          stack.api('/api/deposit-addresses', {
+            method: 'POST',
+            json: { customerToken: createCustomerToken({ customerId: 'contract-1' }, secret), chain: 'base' },
+          }),
+      ],
+      [
+        'post',
+        '/api/webhooks/payments',
+        200,
+        () =>
+          postWebhook(stack, 'payments', {
+            orderId: upstreamIdOf(created),
+            externalId: created.orderId,
+            orderStatus: 'AWAITING_PAYMENT',
+          }),
+      ],
+      [
+        'post',
+        '/api/webhooks/ramp',
+        200,
+        () => postWebhook(stack, 'ramp', { order_id: 'contract-ramp-1', order_status: 'payment_pending' }),
+      ],
+      ['get', '/api/admin/orders', 200, () => stack.api('/api/admin/orders?limit=5', { headers: auth })],
+      [
+        'post',
+        '/api/admin/payment-links',
+        201,
+        () =>
+          stack.api('/api/admin/payment-links', {
+            method: 'POST',
+            headers: auth,
+            json: { name: 'Consulting', note: 'internal', currency: 'EUR', amount: '120.00' },
+          }),
+      ],
+      ['get', '/healthz', 200, () => stack.api('/healthz')],
+    ];
+    const secrets = [
+      stack.config.ramp.secretKey,
+      stack.config.payments.apiKey,
+      stack.config.payments.webhookSecret,
+      stack.config.checkoutTokenSecret,
+      stack.config.adminToken,
+    ];
+    const checked = new Set<string>();
+    for (const [method, path, status, send] of calls) {
+      const doc = allRouteDocs.find((route) => route.method === method && route.path === path);
+      const schema = doc?.responses[status]?.schema;
+      assert.ok(schema, `${method} ${path} documents a JSON schema for ${status}`);
+      const response = await send();
+      const text = await response.text();
+      assert.equal(response.status, status, `${method} ${path}: ${text}`);
+      const body = JSON.parse(text) as unknown;
+      const parsed = schema.safeParse(body);
+      assert.ok(parsed.success, `${method} ${path} ${status} matches its schema: ${parsed.error?.message}`);
+      if (schema instanceof z.ZodObject && body && typeof body === 'object') {
+        const extra = Object.keys(body).filter((name) => !(name in schema.shape));
+        assert.deepEqual(extra, [], `${method} ${path} sends fields its schema does not document`);
+      }
+      const everything = `${[...response.headers.entries()].join('\n')}\n${text}`;
+      for (const value of secrets) assert.ok(!everything.includes(value), `${method} ${path} leaks a secret`);
+      checked.add(`${method} ${path} ${status}`);
+    }
+    // Every JSON answer the reference documents was checked here (a new one needs a call above).
+    const documentedJson = allRouteDocs.flatMap((route) =>
+      Object.entries(route.responses)
+        .filter(([, response]) => response.schema)
+        .map(([status]) => `${route.method} ${route.path} ${status}`),
+    );
+    const unchecked = documentedJson.filter(
+      (entry) => !checked.has(entry) && entry !== 'get /api/openapi.json 200',
+    );
+    assert.deepEqual(unchecked, []);
+  });
+});

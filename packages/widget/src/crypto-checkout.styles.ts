@@ -43,6 +43,10 @@ export const styles = css`
   .combo-input, .copy, .error, .status, .product { display: flex; align-items: center; gap: 8px; }
   [role='listbox'] { position: absolute; z-index: 2; top: 100%; inset-inline: 0; max-height: 240px; overflow: auto; margin: 4px 0 0; padding: 4px; list-style: none; background: var(--_surface); border: 1px solid var(--_line); border-radius: var(--_r); box-shadow: 0 8px 24px #0003; }
   [role='option'] { cursor: pointer; }
+  .ico { display: grid; place-items: center; width: 20px; height: 20px; border-radius: 50%; font: 700 11px/1 var(--_font); background: var(--_accent); color: #fff; }
+  .dk, .dark .lt { display: none; }
+  .dark .dk { display: inline; }
+  @media (prefers-color-scheme: dark) { .auto .lt { display: none; } .auto .dk { display: inline; } }
   .net { font-size: 12px; padding: 0 6px; border: 1px solid var(--_line); border-radius: 99px; }
   .msg:empty { display: none; }
   .msg, .error { color: var(--_danger); margin: 0; }

@@ -29,6 +29,7 @@ import {
   formatAgo,
   formatCrypto,
   formatMoney,
+  formatPercent,
   parseAmount,
   toInputValue,
   validLocale,
@@ -292,7 +293,13 @@ export class CryptoCheckout extends LitElement {
     // The quote request follows the current choices; the controller ignores a request it already has.
     // Before the catalog, a request the attributes fully specify flies beside it and shows once it confirms.
     this._amountIssue = undefined;
-    this._quotes.set(this._quoteRequest(), this._typed, !this._catalog.value);
+    const request = this._quoteRequest();
+    // No quote for what was typed (empty, invalid, out of limits): the other field must not show an old one.
+    if (!request) {
+      if (this._input === 'fiat') this._cryptoText = '';
+      else this._fiatText = '';
+    }
+    this._quotes.set(request, this._typed, !this._catalog.value);
     this._typed = false;
   }
 
@@ -705,11 +712,17 @@ export class CryptoCheckout extends LitElement {
           else this.paymentMethod = m.id;
         }}
       />
-      ${m.icon ? html`<img src=${m.icon} alt="" width="24" height="24" loading="lazy" decoding="async" />` : nothing}
+      ${m.icon ? this._icon(m.icon, m.iconLight ? 'lt' : '') : nothing}
+      ${m.icon && m.iconLight ? this._icon(m.iconLight, 'dk') : nothing}
       <span>${m.name}</span>
-      <small>${m.feePercent}% + ${this._money(m.fixedFee, 'EUR')} ·
+      <small>${formatPercent(m.feePercent, this._loc)} + ${this._money(m.fixedFee, 'EUR')} ·
         ${this._money(l.min, l.currency)}–${this._money(l.max, l.currency)}</small>
     </label>`;
+  }
+
+  /** A method's logo; `lt`/`dk`: the variant for light or dark surfaces (the upstream's `iconLight` is for dark). */
+  private _icon(src: string, variant: string): TemplateResult {
+    return html`<img class=${variant} src=${src} alt="" width="24" height="24" loading="lazy" decoding="async" />`;
   }
 
   private _combo(cryptos: Crypto[], selected: Crypto | undefined): TemplateResult {
@@ -739,8 +752,13 @@ export class CryptoCheckout extends LitElement {
         pick();
       }
     };
+    // The upstream lists most coins without an image: a monogram keeps the list scannable.
     const icon = (x?: Crypto) =>
-      x?.icon ? html`<img src=${x.icon} alt="" width="20" height="20" />` : nothing;
+      x?.icon
+        ? html`<img src=${x.icon} alt="" width="20" height="20" />`
+        : x
+          ? html`<i class="ico" aria-hidden="true">${x.symbol.slice(0, 1)}</i>`
+          : nothing;
     return this._field(
       'crypto-search',
       this._t('crypto'),
@@ -853,6 +871,7 @@ export class CryptoCheckout extends LitElement {
 
   private _renderDeposit(c: Catalog): TemplateResult {
     const a = this._address.value;
+    if (!c.chains.length) return html`<p class="empty" role="status">${this._t('noChain')}</p>`;
     return html`<div part="form" class="form">
       ${this._select(
         'chain',

@@ -6,6 +6,7 @@ import {
   formatAgo,
   formatCrypto,
   formatMoney,
+  formatPercent,
   parseAmount,
   toInputValue,
   validLocale,
@@ -49,6 +50,12 @@ describe('formatting', () => {
   it('formats crypto with up to 8 decimals', () => {
     assert.equal(formatCrypto('0.000123456789', 'BTC', 'en'), '0.00012346 BTC');
     assert.equal(formatCrypto('1.5', 'ETH', 'de'), '1,5 ETH');
+  });
+
+  it('formats fee percentages in the locale', () => {
+    assert.equal(formatPercent('1.75', 'en'), '1.75%');
+    assert.equal(formatPercent('3.5', 'de').replace(/\s/g, ' '), '3,5 %');
+    assert.equal(formatPercent('2', 'fr').replace(/\s/g, ' '), '2 %');
   });
 
   it('shows backend decimals in the locale way for inputs', () => {

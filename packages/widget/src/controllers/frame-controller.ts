@@ -21,86 +21,88 @@ export class FrameController implements ReactiveController {
   display: 'inline' | 'modal' = 'inline';
   state: FrameState = 'idle';
 
-  private origins: string[] = [];
-  private timer?: ReturnType<typeof setTimeout>;
+  private _origins: string[] = [];
+  private _timer?: ReturnType<typeof setTimeout>;
 
   constructor(
-    private host: Host,
-    private onMessage: (message: FrameMessage) => void,
-    private navigate: (url: string) => void,
+    private _host: Host,
+    private _onMessage: (message: FrameMessage) => void,
+    private _navigate: (url: string) => void,
     /** How long a frame may stay silent before the new-tab offer appears. */
     public timeoutMs = 4000,
   ) {
-    host.addController(this);
+    _host.addController(this);
   }
 
   /** Shows `url`; messages are accepted from `origins` only. Returns how it was shown. */
   open(url: string, origins: string[], display: Display): 'inline' | 'modal' | 'redirect' {
+    // Only a web page is framed or navigated to: never a `javascript:` or `data:` URL, whoever sent it.
+    if (!/^https?:\/\//i.test(url)) throw new TypeError(`not an http(s) URL: ${url.slice(0, 40)}`);
     const shown =
       display === 'auto' ? (matchMedia('(min-width: 640px)').matches ? 'modal' : 'redirect') : display;
     if (shown === 'redirect') {
-      this.navigate(url);
+      this._navigate(url);
       return shown;
     }
     this.close();
     this.url = url;
-    this.origins = origins;
+    this._origins = origins;
     this.display = shown;
     this.state = 'loading';
-    this.timer = setTimeout(() => this.settle('fallback'), this.timeoutMs);
-    this.host.requestUpdate();
+    this._timer = setTimeout(() => this._settle('fallback'), this.timeoutMs);
+    this._host.requestUpdate();
     return shown;
   }
 
   close(): void {
-    clearTimeout(this.timer);
+    clearTimeout(this._timer);
     this.url = '';
     // Closing (not just removing) an open dialog gives focus back to where it was.
-    this.host.renderRoot?.querySelector('dialog')?.close();
+    this._host.renderRoot?.querySelector('dialog')?.close();
     this.state = 'idle';
-    this.host.requestUpdate();
+    this._host.requestUpdate();
   }
 
   get frame(): HTMLIFrameElement | null {
-    return this.host.renderRoot.querySelector('iframe');
+    return this._host.renderRoot.querySelector('iframe');
   }
 
   /** The iframe's `load`: Chromium fires it for blocked frames too, so only a readable same-origin page counts. */
   onLoad = (): void => {
     try {
-      if (this.frame?.contentDocument?.body?.childElementCount) this.settle('ready');
+      if (this.frame?.contentDocument?.body?.childElementCount) this._settle('ready');
     } catch {
       // Cross-origin: wait for its first message.
     }
   };
 
   hostConnected(): void {
-    window.addEventListener('message', this.onWindowMessage);
+    window.addEventListener('message', this._onWindowMessage);
   }
 
   hostDisconnected(): void {
-    window.removeEventListener('message', this.onWindowMessage);
-    clearTimeout(this.timer);
+    window.removeEventListener('message', this._onWindowMessage);
+    clearTimeout(this._timer);
   }
 
   hostUpdated(): void {
-    const dialog = this.host.renderRoot.querySelector('dialog');
+    const dialog = this._host.renderRoot.querySelector('dialog');
     if (dialog?.isConnected && !dialog.open) dialog.showModal();
   }
 
-  private settle(state: FrameState): void {
-    clearTimeout(this.timer);
+  private _settle(state: FrameState): void {
+    clearTimeout(this._timer);
     if (this.state === 'idle' || this.state === 'ready') return;
     this.state = state;
-    this.host.requestUpdate();
+    this._host.requestUpdate();
   }
 
-  private onWindowMessage = (e: MessageEvent): void => {
+  private _onWindowMessage = (e: MessageEvent): void => {
     const frame = this.frame;
-    if (!this.url || !frame || e.source !== frame.contentWindow || !this.origins.includes(e.origin)) return;
+    if (!this.url || !frame || e.source !== frame.contentWindow || !this._origins.includes(e.origin)) return;
     const data: unknown = e.data;
     if (!data || typeof data !== 'object' || typeof (data as FrameMessage).type !== 'string') return;
-    this.settle('ready');
-    this.onMessage(data as FrameMessage);
+    this._settle('ready');
+    this._onMessage(data as FrameMessage);
   };
 }

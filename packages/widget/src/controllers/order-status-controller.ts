@@ -21,59 +21,59 @@ export const isStatus = (value: unknown): value is OrderStatus =>
 export class OrderStatusController implements ReactiveController {
   view?: OrderView;
 
-  private target?: { api: string; id: string; token: string };
-  private source?: EventSource;
-  private timer?: ReturnType<typeof setTimeout>;
-  private abort?: AbortController;
+  private _target?: { api: string; id: string; token: string };
+  private _source?: EventSource;
+  private _timer?: ReturnType<typeof setTimeout>;
+  private _abort?: AbortController;
 
   constructor(
-    private host: ReactiveControllerHost,
-    private onStatus: (view: OrderView) => void,
-    private pollMs = POLL_MS,
+    private _host: ReactiveControllerHost,
+    private _onStatus: (view: OrderView) => void,
+    private _pollMs = POLL_MS,
   ) {
-    host.addController(this);
+    _host.addController(this);
   }
 
   /** Starts following an order (and stops following any other). */
   follow(api: string, id: string, token: string): void {
     this.stop();
     this.view = undefined;
-    this.target = { api, id, token };
-    this.connect();
+    this._target = { api, id, token };
+    this._connect();
   }
 
   /** Asks the backend now, e.g. when the payment page says something changed. */
   refresh(): void {
-    if (this.target) this.poll(false);
+    if (this._target) this._poll(false);
   }
 
   stop(): void {
-    this.source?.close();
-    this.source = undefined;
-    clearTimeout(this.timer);
-    this.abort?.abort();
+    this._source?.close();
+    this._source = undefined;
+    clearTimeout(this._timer);
+    this._abort?.abort();
   }
 
   hostConnected(): void {
-    if (this.target && !(this.view?.final ?? false)) this.connect();
+    if (this._target && !(this.view?.final ?? false)) this._connect();
   }
 
   hostDisconnected(): void {
     this.stop();
   }
 
-  private connect(): void {
-    const t = this.target;
+  private _connect(): void {
+    const t = this._target;
     if (!t) return;
     if (typeof EventSource === 'undefined') {
-      this.poll(true);
+      this._poll(true);
       return;
     }
     const source = new EventSource(orderEventsUrl(t.api, t.id, t.token));
-    this.source = source;
+    this._source = source;
     source.addEventListener('status', (e) => {
       try {
-        this.apply(JSON.parse((e as MessageEvent<string>).data) as OrderView);
+        this._apply(JSON.parse((e as MessageEvent<string>).data) as OrderView);
       } catch {
         // A malformed event: the next one or the poll will tell.
       }
@@ -81,38 +81,38 @@ export class OrderStatusController implements ReactiveController {
     source.onerror = () => {
       // The stream ended (after a final status) or cannot be used here: fall back to polling.
       source.close();
-      if (this.source === source && !this.view?.final) {
-        this.source = undefined;
-        this.poll(true);
+      if (this._source === source && !this.view?.final) {
+        this._source = undefined;
+        this._poll(true);
       }
     };
   }
 
-  private async poll(repeat: boolean): Promise<void> {
-    const t = this.target;
+  private async _poll(repeat: boolean): Promise<void> {
+    const t = this._target;
     if (!t) return;
-    clearTimeout(this.timer);
+    clearTimeout(this._timer);
     const abort = new AbortController();
-    this.abort = abort;
-    let delay = this.pollMs;
+    this._abort = abort;
+    let delay = this._pollMs;
     try {
-      this.apply(await getOrder(t.api, t.id, t.token, abort.signal));
+      this._apply(await getOrder(t.api, t.id, t.token, abort.signal));
     } catch (e) {
       if (isAbort(e)) return;
       delay *= 2;
     }
-    if ((repeat || !this.source) && !this.view?.final && this.target === t)
-      this.timer = setTimeout(() => this.poll(true), delay);
+    if ((repeat || !this._source) && !this.view?.final && this._target === t)
+      this._timer = setTimeout(() => this._poll(true), delay);
   }
 
-  private apply(view: OrderView): void {
-    if (!this.target || view.orderId !== this.target.id) return;
+  private _apply(view: OrderView): void {
+    if (!this._target || view.orderId !== this._target.id) return;
     const final = view.final ?? isFinal(view.status);
     // A status never moves backwards; a repeat changes nothing.
     if (this.view && (view.status === this.view.status || RANK[view.status] < RANK[this.view.status])) return;
     this.view = { ...view, final };
     if (final) this.stop();
-    this.onStatus(this.view);
-    this.host.requestUpdate();
+    this._onStatus(this.view);
+    this._host.requestUpdate();
   }
 }

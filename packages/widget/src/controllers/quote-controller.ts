@@ -24,22 +24,22 @@ export class QuoteController implements ReactiveController {
   /** When `quote` arrived (ms since epoch), for "updated 5 s ago". */
   receivedAt = 0;
 
-  private request?: QuoteRequest;
-  private key = '';
+  private _request?: QuoteRequest;
+  private _key = '';
   /** The request was sent before the catalog: its answer is neither announced nor shown yet. */
-  private early = false;
-  private abort?: AbortController;
-  private debounce?: ReturnType<typeof setTimeout>;
-  private refresh?: ReturnType<typeof setTimeout>;
-  private tick?: ReturnType<typeof setInterval>;
+  private _early = false;
+  private _abort?: AbortController;
+  private _debounce?: ReturnType<typeof setTimeout>;
+  private _refresh?: ReturnType<typeof setTimeout>;
+  private _tick?: ReturnType<typeof setInterval>;
 
   constructor(
-    private host: ReactiveControllerHost,
-    private onQuote: (quote: Quote) => void,
-    private onError: (error: ApiError) => void,
-    private debounceMs = DEBOUNCE_MS,
+    private _host: ReactiveControllerHost,
+    private _onQuote: (quote: Quote) => void,
+    private _onError: (error: ApiError) => void,
+    private _debounceMs = DEBOUNCE_MS,
   ) {
-    host.addController(this);
+    _host.addController(this);
   }
 
   /**
@@ -48,100 +48,100 @@ export class QuoteController implements ReactiveController {
    */
   set(request: QuoteRequest | undefined, typed = false, early = false): void {
     const key = request ? JSON.stringify(request) : '';
-    if (key === this.key) {
-      if (this.early && !early) {
-        this.early = false;
-        this.announce();
+    if (key === this._key) {
+      if (this._early && !early) {
+        this._early = false;
+        this._announce();
       }
       return;
     }
-    this.key = key;
-    this.request = request;
-    this.early = early;
-    this.cancel();
+    this._key = key;
+    this._request = request;
+    this._early = early;
+    this._cancel();
     this.quote = undefined;
     this.error = undefined;
     this.pending = !!request;
-    if (request && typed) this.debounce = setTimeout(() => this.fetch(), this.debounceMs);
-    else if (request) this.fetch();
-    this.host.requestUpdate();
+    if (request && typed) this._debounce = setTimeout(() => this._fetch(), this._debounceMs);
+    else if (request) this._fetch();
+    this._host.requestUpdate();
   }
 
   /** Fetches again now (the retry button). */
   retry(): void {
-    this.cancel();
-    this.fetch();
+    this._cancel();
+    this._fetch();
   }
 
   hostConnected(): void {
-    document.addEventListener('visibilitychange', this.onVisibility);
-    this.tick = setInterval(() => this.quote && !document.hidden && this.host.requestUpdate(), 1000);
-    if (this.request && !this.quote) this.fetch();
+    document.addEventListener('visibilitychange', this._onVisibility);
+    this._tick = setInterval(() => this.quote && !document.hidden && this._host.requestUpdate(), 1000);
+    if (this._request && !this.quote) this._fetch();
   }
 
   hostDisconnected(): void {
-    document.removeEventListener('visibilitychange', this.onVisibility);
-    clearInterval(this.tick);
-    this.cancel();
+    document.removeEventListener('visibilitychange', this._onVisibility);
+    clearInterval(this._tick);
+    this._cancel();
   }
 
   /** Tells the host of the answer, unless it is for an early request not confirmed yet (then on confirmation). */
-  private announce(): void {
-    if (this.early) return;
-    if (this.quote) this.onQuote(this.quote);
-    else if (this.error) this.onError(this.error);
+  private _announce(): void {
+    if (this._early) return;
+    if (this.quote) this._onQuote(this.quote);
+    else if (this.error) this._onError(this.error);
   }
 
-  private cancel(): void {
-    clearTimeout(this.debounce);
-    clearTimeout(this.refresh);
-    this.abort?.abort();
-    this.abort = undefined;
+  private _cancel(): void {
+    clearTimeout(this._debounce);
+    clearTimeout(this._refresh);
+    this._abort?.abort();
+    this._abort = undefined;
   }
 
-  private onVisibility = (): void => {
+  private _onVisibility = (): void => {
     if (document.hidden) {
-      clearTimeout(this.refresh);
-      this.abort?.abort();
-    } else if (this.request) {
+      clearTimeout(this._refresh);
+      this._abort?.abort();
+    } else if (this._request) {
       const expires = this.quote ? Date.parse(this.quote.expiresAt) : 0;
-      if (!(expires > Date.now())) this.fetch();
-      else this.schedule(expires - Date.now());
+      if (!(expires > Date.now())) this._fetch();
+      else this._schedule(expires - Date.now());
     }
   };
 
-  private schedule(ms: number): void {
-    clearTimeout(this.refresh);
-    this.refresh = setTimeout(() => this.fetch(), Math.max(5000, ms));
+  private _schedule(ms: number): void {
+    clearTimeout(this._refresh);
+    this._refresh = setTimeout(() => this._fetch(), Math.max(5000, ms));
   }
 
-  private async fetch(): Promise<void> {
-    const request = this.request;
+  private async _fetch(): Promise<void> {
+    const request = this._request;
     if (!request || globalThis.document?.hidden) return;
-    this.abort?.abort();
+    this._abort?.abort();
     const abort = new AbortController();
-    this.abort = abort;
+    this._abort = abort;
     this.pending = true;
-    this.host.requestUpdate();
+    this._host.requestUpdate();
     try {
       const quote = await getQuote(request.api, request.side, request.body, abort.signal);
-      if (abort !== this.abort) return;
+      if (abort !== this._abort) return;
       this.quote = quote;
       this.error = undefined;
       this.receivedAt = Date.now();
       const expires = Date.parse(quote.expiresAt) - Date.now();
-      this.schedule(Number.isFinite(expires) ? expires : REFRESH_MS);
-      this.announce();
+      this._schedule(Number.isFinite(expires) ? expires : REFRESH_MS);
+      this._announce();
     } catch (e) {
-      if (abort !== this.abort || isAbort(e)) return;
+      if (abort !== this._abort || isAbort(e)) return;
       this.quote = undefined;
       this.error = e instanceof ApiError ? e : new ApiError('INTERNAL', String(e));
-      this.announce();
+      this._announce();
     } finally {
-      if (abort === this.abort) {
+      if (abort === this._abort) {
         this.pending = false;
-        this.abort = undefined;
-        this.host.requestUpdate();
+        this._abort = undefined;
+        this._host.requestUpdate();
       }
     }
   }

@@ -15,6 +15,10 @@ export function formatMoney(amount: string, currency: string, locale: string): s
 export const formatCrypto = (amount: string, symbol: string, locale: string): string =>
   `${formatNumber(amount, locale, 8)} ${symbol}`;
 
+/** A fee percentage from the backend (`'1.75'`) in the locale's way: `1.75%`, `1,75 %`. */
+export const formatPercent = (percent: string, locale: string): string =>
+  new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 4 }).format(Number(percent) / 100);
+
 export const formatNumber = (amount: string, locale: string, maxDigits: number): string =>
   new Intl.NumberFormat(locale, { maximumFractionDigits: maxDigits }).format(amount as Decimal);
 

@@ -46,6 +46,7 @@ const en = {
   copied: 'Copied',
   qr: 'QR code of the address',
   accepts: 'Accepts {0}',
+  noChain: 'No network takes deposits here.',
   eGone: 'This checkout is not available.',
   eMethod: 'This method is not available here.',
   eRetry: 'Something went wrong. Try again in a moment.',
@@ -102,6 +103,7 @@ Copiar
 Copiado
 Código QR de la dirección
 Acepta {0}
+Ninguna red admite depósitos aquí.
 Este pago no está disponible.
 Este método no está disponible aquí.
 Algo ha fallado. Inténtalo de nuevo en un momento.
@@ -149,6 +151,7 @@ Copier
 Copié
 QR code de l’adresse
 Accepte {0}
+Aucun réseau n’accepte de dépôt ici.
 Ce paiement n’est pas disponible.
 Ce moyen n’est pas disponible ici.
 Une erreur est survenue. Réessayez dans un instant.
@@ -196,6 +199,7 @@ Kopieren
 Kopiert
 QR-Code der Adresse
 Akzeptiert {0}
+Kein Netzwerk nimmt hier Einzahlungen an.
 Diese Zahlung ist nicht verfügbar.
 Diese Methode ist hier nicht verfügbar.
 Etwas ist schiefgelaufen. Bitte gleich erneut versuchen.
@@ -243,6 +247,7 @@ Copiar
 Copiado
 QR code do endereço
 Aceita {0}
+Nenhuma rede aceita depósitos aqui.
 Este pagamento não está disponível.
 Esta forma não está disponível aqui.
 Algo deu errado. Tente novamente em instantes.

@@ -63,6 +63,39 @@ describe('deposit mode', () => {
     expect(shadowQuery(el, '.deposit [role="status"]').textContent).to.equal('Copié');
   });
 
+  it('shows the memo next to the address on a chain that needs one', async () => {
+    const token = await customerToken({ customerId: 'cust-memo' });
+    const el = await mountReady(
+      html`<crypto-checkout mode="deposit" customer-token=${token} locale="en"></crypto-checkout>`,
+    );
+    await addressShown(el);
+    expect(el.shadowRoot!.querySelector('#memo')).to.equal(null);
+    // The backend's catalog lists no memo chain yet (its deposit route takes xrp): chosen here directly.
+    (el as unknown as { _chain: string })._chain = 'xrp';
+    let memo: HTMLInputElement | null = null;
+    for (let i = 0; i < 50 && !memo?.value; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      memo = el.shadowRoot!.querySelector<HTMLInputElement>('#memo');
+    }
+    expect(memo?.value).to.match(/^\d+$/);
+    expect(memo!.readOnly).to.equal(true);
+    expect(memo!.labels![0]!.textContent).to.equal('Memo (required)');
+    await expect(el).to.be.accessible();
+  });
+
+  it('says so when no chain takes deposits, instead of loading forever', async () => {
+    // A backend whose catalog has no chain: a static file standing in for GET /catalog.
+    const el = await mountReady(
+      html`<crypto-checkout mode="deposit" customer-token="t" locale="de"
+        api="/packages/widget/test/browser/fixtures/no-chains"></crypto-checkout>`,
+    );
+    expect(shadowQuery(el, '.empty[role="status"]').textContent).to.equal(
+      'Kein Netzwerk nimmt hier Einzahlungen an.',
+    );
+    expect(el.shadowRoot!.querySelector('.skeleton')).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
   it('explains a bad customer token', async () => {
     const error = waitForEvent(document, 'checkout-error', { timeout: 8000 });
     const el = await fixture<CryptoCheckout>(

@@ -64,6 +64,14 @@ describe('frame controller', () => {
     expect(host.messages).to.deep.equal([]);
   });
 
+  it('refuses to show anything but a web page', async () => {
+    const host = await fixture<FrameHost>(html`<frame-host></frame-host>`);
+    for (const url of ['javascript:alert(1)', 'data:text/html,<p>hi</p>', '//evil.example/pay'])
+      for (const display of ['inline', 'redirect'] as const)
+        expect(() => host.frame.open(url, [location.origin], display), url).to.throw(TypeError);
+    expect(host.frame.url).to.equal('');
+  });
+
   it('counts a readable same-origin page as loaded', async () => {
     const host = await fixture<FrameHost>(html`<frame-host></frame-host>`);
     host.frame.open(fixturePage(location.origin, 'silent'), [location.origin], 'inline');

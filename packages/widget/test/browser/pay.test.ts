@@ -135,6 +135,26 @@ describe('pay mode', () => {
     });
   }
 
+  it('follows the status by polling where server-sent events are not available', async function () {
+    this.timeout(20000);
+    const { EventSource } = window;
+    (window as { EventSource?: unknown }).EventSource = undefined;
+    try {
+      const el = await mountReady(html`<crypto-checkout mode="pay" product=${PRODUCT}></crypto-checkout>`);
+      const order = waitForEvent(el, 'checkout-order');
+      shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+      const orderId = (await order).detail.orderId!;
+      const completed = waitForEvent(el, 'checkout-complete', { timeout: 12000 });
+      await payOrder(orderId);
+      expect((await completed).detail).to.include({ orderId, status: 'paid' });
+      const asked = performance.getEntriesByType('resource').map((e) => e.name);
+      expect(asked.filter((url) => url.includes(`/api/orders/${orderId}/events`))).to.deep.equal([]);
+      expect(asked.filter((url) => url.endsWith(`/api/orders/${orderId}`)).length).to.be.greaterThan(0);
+    } finally {
+      window.EventSource = EventSource;
+    }
+  });
+
   it('shows underpaid without ending the checkout', async function () {
     this.timeout(20000);
     const el = await mountReady(html`<crypto-checkout mode="pay" product=${PRODUCT}></crypto-checkout>`);
@@ -219,7 +239,9 @@ describe('pay mode', () => {
     await sendKeys({ press: 'Tab' });
     await sendKeys({ type: 'ada@example.com' });
     await sendKeys({ press: 'Tab' });
-    expect(el.shadowRoot!.activeElement).to.equal(shadowQuery(el, '[part~="button"]'));
+    const button = shadowQuery(el, '[part~="button"]');
+    expect(el.shadowRoot!.activeElement).to.equal(button);
+    expect(getComputedStyle(button).outlineStyle, 'a visible focus ring').to.equal('solid');
     const order = waitForEvent(el, 'checkout-order');
     await sendKeys({ press: 'Enter' });
     expect((await order).detail.orderId).to.be.a('string');

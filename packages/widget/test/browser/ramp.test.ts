@@ -1,9 +1,17 @@
 // Buy and sell against the real backend on the sandbox: the catalog, both amount fields, live quotes (only the
 // latest shown), limits checked before any request, the ramp page, every state with a UI, locale and theming.
 import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import type { CryptoCheckout } from '../../src/index.ts';
-import { addFault, delay, recordEvents, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
+import {
+  addFault,
+  clearFaults,
+  delay,
+  recordEvents,
+  resetSandbox,
+  shadowQuery,
+  waitForEvent,
+} from '../support.ts';
 import { captureNavigation, mountReady, requestsTo, textOf, typeInto } from './checkout-helpers.ts';
 
 describe('buy mode', () => {
@@ -16,6 +24,7 @@ describe('buy mode', () => {
       html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
     );
     expect(el.shadowRoot!.querySelector('.skeleton')).to.exist;
+    await expect(el).to.be.accessible();
     expect((await ready).detail).to.deep.equal({ mode: 'buy', country: 'DE' });
     await el.updateComplete;
     expect(requestsTo('/api/catalog') - before).to.equal(1);
@@ -114,6 +123,78 @@ describe('buy mode', () => {
     await aTimeout(400);
     expect(message.textContent).to.equal('Enter a valid amount.');
     expect(requestsTo('/api/quotes/') - before).to.equal(0);
+  });
+
+  it('empties the other amount when the one typed cannot be quoted, instead of showing an old answer', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en" amount="58"></crypto-checkout>`,
+    );
+    await waitForEvent(el, 'checkout-quote');
+    await el.updateComplete;
+    const crypto = shadowQuery<HTMLInputElement>(el, '#crypto');
+    expect(crypto.value).to.not.equal('');
+    await typeInto(el, '#fiat', '3');
+    expect(crypto.value).to.equal('');
+    expect(shadowQuery(el, '[part~="quote"] dl').textContent!.trim()).to.equal('');
+    await typeInto(el, '#crypto', '20');
+    await waitForEvent(el, 'checkout-quote');
+    await typeInto(el, '#crypto', '');
+    expect(shadowQuery<HTMLInputElement>(el, '#fiat').value).to.equal('');
+  });
+
+  it('shows a quote the backend could not price as an error with a retry that works', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
+    );
+    await addFault({ route: '/ramp/api/v1/merchant/pricing', status: 503 });
+    const error = waitForEvent(el, 'checkout-error', { timeout: 8000 });
+    await typeInto(el, '#fiat', '57');
+    const { detail } = await error;
+    expect(detail.retryable).to.equal(true);
+    await el.updateComplete;
+    const alert = shadowQuery(el, '[part~="quote"] [role="alert"]');
+    expect(alert.textContent).to.contain('Something went wrong');
+    expect(shadowQuery<HTMLButtonElement>(el, '[part~="button"]').disabled).to.equal(true);
+    await expect(el).to.be.accessible();
+    await clearFaults();
+    const quote = waitForEvent(el, 'checkout-quote', { timeout: 8000 });
+    alert.querySelector('button')!.click();
+    expect((await quote).detail.fiat.amount).to.equal('57.00');
+  });
+
+  it('asks nothing while the tab is hidden, and refreshes a stale quote when it is shown again', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en" amount="55"></crypto-checkout>`,
+    );
+    await waitForEvent(el, 'checkout-quote');
+    let hidden = false;
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+    const visibility = (value: boolean) => {
+      hidden = value;
+      document.dispatchEvent(new Event('visibilitychange'));
+    };
+    try {
+      visibility(true);
+      const before = requestsTo('/api/quotes/buy');
+      const events = recordEvents(el, ['checkout-quote']);
+      el.amount = '56'; // would be asked at once on a visible tab
+      await aTimeout(600);
+      expect(requestsTo('/api/quotes/buy') - before).to.equal(0);
+      expect(events.events).to.have.length(0);
+      const shown = waitForEvent(el, 'checkout-quote');
+      visibility(false);
+      expect((await shown).detail.fiat.amount).to.equal('56.00');
+      // A quote past its expiry when the tab comes back is asked again at once.
+      const quotes = (el as unknown as { _quotes: { quote: { expiresAt: string } } })._quotes;
+      visibility(true);
+      quotes.quote.expiresAt = new Date(Date.now() - 1000).toISOString();
+      const refreshed = waitForEvent(el, 'checkout-quote');
+      visibility(false);
+      expect((await refreshed).detail.fiat.amount).to.equal('56.00');
+      expect(requestsTo('/api/quotes/buy') - before).to.equal(2);
+    } finally {
+      delete (document as { hidden?: boolean }).hidden;
+    }
   });
 
   it('Continue opens the signed ramp session inline, and the ramp page may close it', async () => {
@@ -234,11 +315,14 @@ describe('buy mode', () => {
       html`<crypto-checkout mode="buy" country="DE" locale="en" amount="1234.5"></crypto-checkout>`,
     );
     expect(shadowQuery(el, 'label[for="fiat"]').textContent).to.equal('You pay (EUR)');
+    expect(shadowQuery(el, '.method').textContent).to.match(/\d\.\d+%/);
     el.locale = 'de';
     await el.updateComplete;
     expect(shadowQuery(el, 'label[for="fiat"]').textContent).to.equal('Sie zahlen (EUR)');
     expect(shadowQuery(el, '[part~="button"]').textContent).to.equal('Weiter');
-    expect(shadowQuery(el, '.method').textContent).to.match(/7,00\s€/);
+    expect(shadowQuery(el, '.method').textContent)
+      .to.match(/7,00\s€/)
+      .and.match(/\d,\d+\s%/);
     el.locale = 'pt-BR';
     await el.updateComplete;
     expect(shadowQuery(el, 'label[for="fiat"]').textContent).to.equal('Você paga (EUR)');
@@ -257,6 +341,9 @@ describe('buy mode', () => {
     const options = [...el.shadowRoot!.querySelectorAll('[role="option"]')];
     expect(options.length).to.be.greaterThan(0);
     expect(options.every((o) => /ether/i.test(o.textContent ?? ''))).to.equal(true);
+    expect(
+      options.every((o) => o.querySelector('img, .ico') && o.querySelector('.net')?.textContent),
+    ).to.equal(true);
     await expect(el).to.be.accessible();
     await sendKeys({ press: 'Enter' });
     await el.updateComplete;
@@ -498,6 +585,37 @@ describe('theming', () => {
     await el.updateComplete;
     expect(getComputedStyle(base).backgroundColor).to.equal('rgb(255, 255, 255)');
     expect(el.getAttribute('theme')).to.equal('light');
+  });
+
+  it('follows the system in auto, stops the skeleton for reduced motion, and colours text and errors', async () => {
+    await emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
+    try {
+      const ready = waitForEvent(document, 'checkout-ready', { timeout: 8000 });
+      const el = await fixture<CryptoCheckout>(
+        html`<crypto-checkout mode="buy" country="DE" locale="en" theme="auto"
+          style="--checkout-text: rgb(1, 2, 3); --checkout-danger: rgb(200, 1, 2)"></crypto-checkout>`,
+      );
+      expect(getComputedStyle(shadowQuery(el, '.skeleton i')).animationName).to.equal('none');
+      await ready;
+      await el.updateComplete;
+      const base = shadowQuery(el, '[part~="base"]');
+      expect(getComputedStyle(base).backgroundColor).to.equal('rgb(24, 24, 27)');
+      expect(getComputedStyle(base).color).to.equal('rgb(1, 2, 3)');
+      // Method logos: the upstream's variant for dark surfaces, only that one shown.
+      const logo = (method: Element) =>
+        [...method.querySelectorAll('img')].filter((img) => getComputedStyle(img).display !== 'none');
+      const withVariant = [...el.shadowRoot!.querySelectorAll('.method')].find(
+        (m) => m.querySelectorAll('img').length === 2,
+      )!;
+      expect(logo(withVariant).map((img) => img.className)).to.deep.equal(['dk']);
+      el.theme = 'light';
+      await el.updateComplete;
+      expect(logo(withVariant).map((img) => img.className)).to.deep.equal(['lt']);
+      await typeInto(el, '#fiat', '3');
+      expect(getComputedStyle(shadowQuery(el, '#amount-msg')).color).to.equal('rgb(200, 1, 2)');
+    } finally {
+      await emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+    }
   });
 
   it('honours [hidden]', async () => {

@@ -95,3 +95,17 @@ test('refusals: bad or expired customer token, a checkout token, bad or unsuppor
     422,
   );
 });
+
+test('memo chains offered by the catalog come with the memo the customer must send', async () => {
+  const catalog = await json<{ chains: { id: string }[] }>(await stack.api('/api/catalog?country=DE'));
+  for (const chain of ['xrp', 'ton']) {
+    assert.ok(
+      catalog.chains.some((offered) => offered.id === chain),
+      `${chain} is offered`,
+    );
+    const deposit = await json<Deposit>(await request(tokenFor('cus_memo'), chain));
+    assert.equal(deposit.chain, chain);
+    assert.ok(deposit.memo, `${chain} deposits carry a memo`);
+    assert.notEqual(deposit.memo, (await json<Deposit>(await request(tokenFor('cus_memo_2'), chain))).memo);
+  }
+});

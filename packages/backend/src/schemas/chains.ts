@@ -11,6 +11,9 @@ export const depositChains = [
   { id: 'tron', name: 'Tron' },
   { id: 'bitcoin', name: 'Bitcoin' },
   { id: 'litecoin', name: 'Litecoin' },
+  // Shared addresses told apart by a memo (destination tag), which the customer must send with the deposit.
+  { id: 'xrp', name: 'XRP Ledger' },
+  { id: 'ton', name: 'TON' },
 ] as const;
 
 export type DepositChain = (typeof depositChains)[number]['id'];
@@ -20,8 +23,6 @@ export const depositChainIds = depositChains.map((chain) => chain.id) as [Deposi
 const networkNames: Readonly<Record<string, string>> = {
   ...Object.fromEntries(depositChains.map((chain) => [chain.id, chain.name])),
   bsc: 'BNB Smart Chain',
-  xrp: 'XRP Ledger',
-  ton: 'TON',
   avalanche: 'Avalanche',
   dogecoin: 'Dogecoin',
 };

@@ -46,11 +46,26 @@ export function parsePage(source: string, file: string): { meta: PageMeta; body:
   return { meta, body: source.slice(match[0].length) };
 }
 
-/** Fills `{{name}}` placeholders with HTML-escaped values; unknown names are left visible so they get noticed. */
+/** Markup several pages share, included with `{{> name}}`. */
+const partials: Record<string, string> = {
+  // The element's events as they fire (filled by demo/client/lib/event-log.ts).
+  'event-log': `<div class="card">
+  <h3>Events</h3>
+  <p class="small muted" id="event-log-empty">The element's events appear here as they fire.</p>
+  <ol class="event-log" id="event-log" aria-live="polite"></ol>
+</div>`,
+};
+
+/**
+ * Includes `{{> name}}` partials and fills `{{name}}` placeholders with HTML-escaped values; unknown names are
+ * left visible so they get noticed.
+ */
 export function fill(body: string, values: Record<string, string>): string {
-  return body.replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
-    name in values ? escapeHtml(values[name] ?? '') : whole,
-  );
+  return body
+    .replace(/\{\{>\s*([\w-]+)\s*\}\}/g, (whole, name: string) => partials[name] ?? whole)
+    .replace(/\{\{(\w+)\}\}/g, (whole, name: string) =>
+      name in values ? escapeHtml(values[name] ?? '') : whole,
+    );
 }
 
 export function layout(meta: PageMeta, body: string, options: { mode: 'sandbox' | 'live' }): string {

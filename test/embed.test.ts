@@ -1,43 +1,12 @@
 /** The ways to embed the element: the display modes, the script tag, the npm import, and a blocked iframe. */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import {
-  closeLeftovers,
-  type DemoServer,
-  launchBrowser,
-  newContext,
-  recordedEvents,
-  screenshots,
-  startDemo,
-} from './harness.ts';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { demoSuite, clickPay as pay, recordedEvents } from './harness.ts';
 import { simulatePayment } from './pay-page.ts';
 
-let server: DemoServer;
-let browser: Browser;
-let productId: string;
-const shot = screenshots('embed');
-
-before(async () => {
-  [server, browser] = await Promise.all([startDemo('embed'), launchBrowser()]);
-  const { products } = (await (await fetch(`${server.url}/api/products`)).json()) as {
-    products: Array<{ id: string }>;
-  };
-  productId = products[0]!.id;
-});
-
-afterEach(() => closeLeftovers('embed'));
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const pay = (page: Page) =>
-  page
-    .locator('crypto-checkout')
-    .getByRole('button', { name: /pay with crypto/i })
-    .click();
+const demo = demoSuite('embed');
+const { shot } = demo;
 
 async function paidOnThankYouPage(page: Page): Promise<void> {
   await page.waitForURL('**/thank-you?**');
@@ -46,11 +15,11 @@ async function paidOnThankYouPage(page: Page): Promise<void> {
 }
 
 test('modal, inline and redirect display modes each complete a payment', async () => {
-  const context = await newContext(browser);
-  const page = await context.newPage();
+  const [{ id: productId }] = await demo.products();
+  const { context, page } = await demo.open();
 
   // modal: a dialog over the page with the payment page in it.
-  await page.goto(`${server.url}/products/${productId}?display=modal`);
+  await page.goto(`${demo.url}/products/${productId}?display=modal`);
   await pay(page);
   await page.locator('crypto-checkout dialog[open] iframe').waitFor();
   await shot(page, 'modal');
@@ -58,7 +27,7 @@ test('modal, inline and redirect display modes each complete a payment', async (
   await paidOnThankYouPage(page);
 
   // inline: the payment page inside the element, no dialog.
-  await page.goto(`${server.url}/products/${productId}?display=inline`);
+  await page.goto(`${demo.url}/products/${productId}?display=inline`);
   await pay(page);
   await page.locator('crypto-checkout iframe').waitFor();
   assert.equal(await page.locator('crypto-checkout dialog').count(), 0);
@@ -67,7 +36,7 @@ test('modal, inline and redirect display modes each complete a payment', async (
   await paidOnThankYouPage(page);
 
   // redirect: the whole tab goes to the payment page, which sends the payer back when paid.
-  await page.goto(`${server.url}/products/${productId}?display=redirect`);
+  await page.goto(`${demo.url}/products/${productId}?display=redirect`);
   await pay(page);
   await page.waitForURL('**/sandbox/pay/**');
   await shot(page, 'redirect-payment-page');
@@ -78,13 +47,13 @@ test('modal, inline and redirect display modes each complete a payment', async (
 });
 
 test('the script-tag page works with just the two lines it shows', async () => {
-  const context = await newContext(browser);
-  const page = await context.newPage();
+  const [{ id: productId }] = await demo.products();
+  const { context, page } = await demo.open();
   const scripts: string[] = [];
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
   });
-  await page.goto(`${server.url}/embed/script-tag`);
+  await page.goto(`${demo.url}/embed/script-tag`);
   const snippet = (await page.locator('#snippet').textContent()) ?? '';
   assert.match(
     snippet,
@@ -104,13 +73,12 @@ test('the script-tag page works with just the two lines it shows', async () => {
 });
 
 test('the npm page imports the package (bundled by Vite) and works without the script-tag bundle', async () => {
-  const context = await newContext(browser);
-  const page = await context.newPage();
+  const { context, page } = await demo.open();
   const scripts: string[] = [];
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
   });
-  await page.goto(`${server.url}/embed/npm`);
+  await page.goto(`${demo.url}/embed/npm`);
   await page.getByText('Loaded from the npm package').waitFor();
   assert.ok(scripts.includes('/assets/npm-example.js'));
   assert.ok(
@@ -125,9 +93,8 @@ test('the npm page imports the package (bundled by Vite) and works without the s
 });
 
 test('a payment page the host refuses to frame falls back to a new tab', async () => {
-  const context = await newContext(browser);
-  const page = await context.newPage();
-  await page.goto(`${server.url}/embed/blocked-frame`);
+  const { context, page } = await demo.open();
+  await page.goto(`${demo.url}/embed/blocked-frame`);
   await pay(page);
   // The browser blocks the frame (X-Frame-Options: DENY); the element offers a new tab instead.
   const fallback = page.locator('crypto-checkout').getByRole('link', { name: /new tab/i });
@@ -145,9 +112,8 @@ test('a payment page the host refuses to frame falls back to a new tab', async (
 });
 
 test('a custom amount is charged through a checkout token the shop server minted', async () => {
-  const context = await newContext(browser);
-  const page = await context.newPage();
-  await page.goto(`${server.url}/embed/custom-amount`);
+  const { context, page } = await demo.open();
+  await page.goto(`${demo.url}/embed/custom-amount`);
   await page.getByLabel('Amount').fill('12.50');
   await page.getByRole('button', { name: 'Continue' }).click();
   const checkout = page.locator('crypto-checkout');

@@ -1,15 +1,18 @@
 /**
  * What every end-to-end test file shares: the real `npm start` server (demo/server.ts) on a free port with a
  * throw-away DATA_DIR, Debian's Chromium through playwright-core, step screenshots, and a record of the
- * element's events that survives page navigations.
+ * element's events that survives page navigations. A test file calls `demoSuite(suite)` once.
  */
+import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, afterEach, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { checkoutEventNames } from '../demo/client/lib/event-log.ts';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -135,16 +138,7 @@ export async function newContext(
       ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true }
       : { viewport: { width: 1280, height: 900 } },
   );
-  await context.addInitScript(() => {
-    const names = [
-      'checkout-ready',
-      'checkout-quote',
-      'checkout-order',
-      'checkout-status',
-      'checkout-complete',
-      'checkout-error',
-      'checkout-close',
-    ];
+  await context.addInitScript((names) => {
     for (const name of names) {
       document.addEventListener(name, (event) => {
         const list = JSON.parse(sessionStorage.getItem('e2e-events') ?? '[]') as unknown[];
@@ -152,7 +146,7 @@ export async function newContext(
         sessionStorage.setItem('e2e-events', JSON.stringify(list));
       });
     }
-  });
+  }, checkoutEventNames);
   context.setDefaultTimeout(15_000);
   openContexts.add(context);
   context.on('close', () => openContexts.delete(context));
@@ -183,5 +177,120 @@ export function screenshots(suite: string) {
     const file = join(dir, `${String(step).padStart(2, '0')}-${name}.png`);
     await page.screenshot({ path: file, fullPage: options.fullPage ?? false, animations: 'disabled' });
     return file;
+  };
+}
+
+/** Waits until the element has fired `name` in this tab, and returns those events. */
+export async function waitForEvent(page: Page, name: string): Promise<RecordedEvent[]> {
+  await page.waitForFunction(
+    (wanted) =>
+      (JSON.parse(sessionStorage.getItem('e2e-events') ?? '[]') as Array<{ name: string }>).some(
+        (e) => e.name === wanted,
+      ),
+    name,
+  );
+  return recordedEvents(page, name);
+}
+
+export interface ShownStatus {
+  className: string;
+  text: string;
+  visible: boolean;
+}
+
+/**
+ * Remembers, when the browser leaves the page, the status the element was showing (its `status` part), for
+ * `statusShownOnLeave` to read on the next page of this tab: the element leaves for `return-url` at once.
+ */
+export async function recordStatusOnLeave(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    addEventListener('pagehide', () => {
+      const part = document.querySelector('crypto-checkout')?.shadowRoot?.querySelector('[part~="status"]');
+      const shown = part && {
+        className: part.className,
+        text: (part.textContent ?? '').trim().replace(/\s+/g, ' '),
+        visible: part.checkVisibility(),
+      };
+      sessionStorage.setItem('e2e-status-on-leave', JSON.stringify(shown ?? null));
+    }),
+  );
+}
+
+export async function statusShownOnLeave(page: Page): Promise<ShownStatus | null> {
+  return page.evaluate(
+    () => JSON.parse(sessionStorage.getItem('e2e-status-on-leave') ?? 'null') as ShownStatus | null,
+  );
+}
+
+/** Clicks the element's "Pay with crypto" button. */
+export async function clickPay(page: Page): Promise<void> {
+  await page
+    .locator('crypto-checkout')
+    .getByRole('button', { name: /pay with crypto/i })
+    .click();
+}
+
+export interface Product {
+  id: string;
+  name: string;
+}
+
+export interface Demo {
+  /** The running server (set once `before` has run). */
+  readonly server: DemoServer;
+  /** Its base URL, e.g. `http://localhost:41234`. */
+  readonly url: string;
+  readonly browser: Browser;
+  /** Saves a numbered screenshot of a step under test-results/screenshots/<suite>/. */
+  shot: ReturnType<typeof screenshots>;
+  /** A fresh context (see `newContext`) with one page, at `path` when given. */
+  open(path?: string, options?: { mobile?: boolean }): Promise<{ context: BrowserContext; page: Page }>;
+  /** The catalog as the backend serves it (`GET /api/products`), at least one product. */
+  products(): Promise<[Product, ...Product[]]>;
+}
+
+/**
+ * Registers the suite's hooks: the demo server and the browser start before the first test and stop after the
+ * last; after each test, what it left open is screenshotted as a failure and closed.
+ */
+export function demoSuite(suite: string): Demo {
+  let server: DemoServer | undefined;
+  let browser: Browser | undefined;
+  before(async () => {
+    [server, browser] = await Promise.all([startDemo(suite), launchBrowser()]);
+  });
+  afterEach(() => closeLeftovers(suite));
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  const started = () => {
+    if (!server || !browser) throw new Error(`${suite}: the demo is not started yet (use it inside a test)`);
+    return { server, browser };
+  };
+  return {
+    get server() {
+      return started().server;
+    },
+    get url() {
+      return started().server.url;
+    },
+    get browser() {
+      return started().browser;
+    },
+    shot: screenshots(suite),
+    async open(path, options = {}) {
+      const context = await newContext(started().browser, options);
+      const page = await context.newPage();
+      if (path !== undefined) await page.goto(`${started().server.url}${path}`);
+      return { context, page };
+    },
+    async products() {
+      const response = await fetch(`${started().server.url}/api/products`);
+      const { products } = (await response.json()) as { products: Product[] };
+      const [first, ...rest] = products;
+      assert.ok(first, 'the catalog has a product');
+      return [first, ...rest];
+    },
   };
 }

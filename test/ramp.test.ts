@@ -1,32 +1,11 @@
 /** Buy and sell crypto (the ramp modes) and the customer's permanent deposit address, in the demo's pages. */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import {
-  closeLeftovers,
-  type DemoServer,
-  launchBrowser,
-  newContext,
-  type RecordedEvent,
-  recordedEvents,
-  screenshots,
-  startDemo,
-} from './harness.ts';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { demoSuite, type RecordedEvent, recordedEvents, waitForEvent } from './harness.ts';
 
-let server: DemoServer;
-let browser: Browser;
-const shot = screenshots('ramp');
-
-before(async () => {
-  [server, browser] = await Promise.all([startDemo('ramp'), launchBrowser()]);
-});
-
-afterEach(() => closeLeftovers('ramp'));
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const demo = demoSuite('ramp');
+const { shot } = demo;
 
 interface QuoteDetail {
   input: 'fiat' | 'crypto';
@@ -78,9 +57,7 @@ async function fieldShows(page: Page, id: string, expected: number): Promise<voi
 }
 
 test('buy: either amount fills the other, method and country change the quote, Continue opens the signed ramp widget', async () => {
-  const context = await newContext(browser);
-  const page = await context.newPage();
-  await page.goto(`${server.url}/buy`);
+  const { context, page } = await demo.open('/buy');
   const checkout = page.locator('crypto-checkout');
   const fiat = checkout.locator('input#fiat');
   const crypto = checkout.locator('input#crypto');
@@ -159,21 +136,14 @@ test('buy: either amount fills the other, method and country change the quote, C
   await pay.waitFor();
   await shot(page, 'buy-ramp-pay');
   await pay.click();
-  await page.waitForFunction(() =>
-    (JSON.parse(sessionStorage.getItem('e2e-events') ?? '[]') as Array<{ name: string }>).some(
-      (e) => e.name === 'checkout-complete',
-    ),
-  );
-  const complete = await recordedEvents(page, 'checkout-complete');
+  const complete = await waitForEvent(page, 'checkout-complete');
   assert.equal(complete[0]?.detail['kind'], 'buy');
   await shot(page, 'buy-complete');
   await context.close();
 });
 
 test('sell: a quote for a payout method, then the sell widget', async () => {
-  const context = await newContext(browser);
-  const page = await context.newPage();
-  await page.goto(`${server.url}/sell`);
+  const { context, page } = await demo.open('/sell');
   const checkout = page.locator('crypto-checkout');
   const first = await nextQuote(page, 0);
   assert.ok(Number(first.fiat.total) > 0);
@@ -215,9 +185,7 @@ async function depositAddress(page: Page): Promise<string> {
 }
 
 test('deposit: the same customer sees the same address on a second visit, with a QR code', async () => {
-  const context = await newContext(browser);
-  const page = await context.newPage();
-  await page.goto(`${server.url}/deposit`);
+  const { context, page } = await demo.open('/deposit');
   const first = await depositAddress(page);
   assert.ok(first.length >= 20, `an address, got "${first}"`);
   const qr = page.locator('crypto-checkout img.qr');
@@ -246,9 +214,7 @@ test('deposit: the same customer sees the same address on a second visit, with a
   }
 
   // Another customer: another address.
-  const stranger = await newContext(browser);
-  const other = await stranger.newPage();
-  await other.goto(`${server.url}/deposit`);
+  const { context: stranger, page: other } = await demo.open('/deposit');
   assert.notEqual(await depositAddress(other), first);
   await stranger.close();
   await context.close();

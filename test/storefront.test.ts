@@ -1,50 +1,28 @@
 /** The storefront itself: every page in the common layout with the SANDBOX label, on a desktop and a phone;
  * the product grid from the backend; the merchant's Orders page and payment links through the admin proxy. */
 import assert from 'node:assert/strict';
-import { after, afterEach, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import {
-  closeLeftovers,
-  type DemoServer,
-  launchBrowser,
-  newContext,
-  screenshots,
-  startDemo,
-} from './harness.ts';
+import { test } from 'node:test';
+import { demoSuite } from './harness.ts';
 
-let server: DemoServer;
-let browser: Browser;
-const shot = screenshots('storefront');
-
-before(async () => {
-  [server, browser] = await Promise.all([startDemo('storefront'), launchBrowser()]);
-});
-
-afterEach(() => closeLeftovers('storefront'));
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const demo = demoSuite('storefront');
+const { shot } = demo;
 
 test('npm start serves the demo, the API, the widget bundle and the sandbox on one port', async () => {
-  assert.match(server.output(), /Running on the SANDBOX: no real money, no account needed/);
-  assert.match(server.output(), new RegExp(`${server.url}/api`));
-  const health = (await (await fetch(`${server.url}/healthz`)).json()) as { ok: boolean; upstream: string };
+  assert.match(demo.server.output(), /Running on the SANDBOX: no real money, no account needed/);
+  assert.match(demo.server.output(), new RegExp(`${demo.url}/api`));
+  const health = (await (await fetch(`${demo.url}/healthz`)).json()) as { ok: boolean; upstream: string };
   assert.deepEqual(health, { ok: true, upstream: 'sandbox' });
   for (const path of ['/', '/api/products', '/widget/crypto-checkout.js', '/sandbox']) {
-    const response = await fetch(`${server.url}${path}`);
+    const response = await fetch(`${demo.url}${path}`);
     assert.equal(response.status, 200, `${path} answers ${response.status}`);
   }
 });
 
 test('every page has the layout, the nav and the SANDBOX badge, on a desktop and on a phone', async () => {
-  const { products } = (await (await fetch(`${server.url}/api/products`)).json()) as {
-    products: Array<{ id: string }>;
-  };
+  const [product] = await demo.products();
   const pages = [
     '/',
-    `/products/${products[0]?.id}`,
+    `/products/${product.id}`,
     '/buy',
     '/sell',
     '/deposit',
@@ -57,15 +35,18 @@ test('every page has the layout, the nav and the SANDBOX badge, on a desktop and
     '/embed/blocked-frame',
   ];
   for (const mobile of [false, true]) {
-    const context = await newContext(browser, { mobile });
-    const page = await context.newPage();
+    const { context, page } = await demo.open(undefined, { mobile });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
     for (const path of pages) {
-      await page.goto(`${server.url}${path}`);
+      await page.goto(`${demo.url}${path}`);
       const nav = page.getByRole('navigation', { name: 'Main' });
       await nav.waitFor();
       assert.equal(await page.locator('.badge-sandbox').textContent(), 'SANDBOX');
+      assert.ok(
+        !((await page.locator('main').textContent()) ?? '').includes('{{'),
+        `${path}: a placeholder left unfilled`,
+      );
       for (const label of [
         'Shop',
         'Buy crypto',
@@ -97,7 +78,7 @@ test('every page has the layout, the nav and the SANDBOX badge, on a desktop and
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 1, `${path} overflows by ${overflow}px at ${mobile ? 'phone' : 'desktop'} width`);
     }
-    await page.goto(`${server.url}/`);
+    await page.goto(`${demo.url}/`);
     await page.locator('.product-card').first().waitFor();
     await shot(page, mobile ? 'shop-phone' : 'shop-desktop', { fullPage: true });
     assert.deepEqual(errors, []);
@@ -106,16 +87,11 @@ test('every page has the layout, the nav and the SANDBOX badge, on a desktop and
 });
 
 test('the product grid lists the backend catalog and links to each product page', async () => {
-  const { products } = (await (await fetch(`${server.url}/api/products`)).json()) as {
-    products: Array<{ id: string; name: string }>;
-  };
-  assert.ok(products.length > 0);
-  const context = await newContext(browser);
-  const page = await context.newPage();
-  await page.goto(`${server.url}/`);
+  const products = await demo.products();
+  const { context, page } = await demo.open('/');
   await page.locator('.product-card').first().waitFor();
   assert.equal(await page.locator('.product-card').count(), products.length);
-  const first = products[0]!;
+  const [first] = products;
   await page.getByRole('link', { name: new RegExp(first.name) }).click();
   await page.waitForURL(`**/products/${first.id}`);
   await page.getByRole('heading', { name: first.name, level: 1 }).waitFor();
@@ -124,17 +100,18 @@ test('the product grid lists the backend catalog and links to each product page'
 });
 
 test('the Orders page makes a payment link and lists orders, the admin token never reaching the browser', async () => {
-  const context = await newContext(browser);
-  const page = await context.newPage();
+  const { context, page } = await demo.open();
   const seen: string[] = [];
   page.on('request', (request) => seen.push(`${request.url()} ${JSON.stringify(request.headers())}`));
   page.on('response', async (response) => {
     if (response.url().includes('/demo-admin/')) seen.push(await response.text().catch(() => ''));
   });
-  await page.goto(`${server.url}/orders`);
+  await page.goto(`${demo.url}/orders`);
   await page.locator('#orders-body[aria-busy="false"]').waitFor({ state: 'attached' });
   await page.getByLabel(/^Name/).fill('Workshop booking, 2 h');
   await page.getByLabel(/^Internal note/).fill('Invoice 2026-041');
+  const image = `${demo.url}/api/products/images/mug.svg`;
+  await page.getByLabel(/^Image URL/).fill(image);
   await page.getByLabel('Display currency').selectOption('USD');
   await page.getByLabel('Amount').fill('80.00');
   await page.getByRole('button', { name: 'Create link' }).click();
@@ -142,7 +119,23 @@ test('the Orders page makes a payment link and lists orders, the admin token nev
   await link.waitFor();
   await page.waitForFunction(() => (document.querySelector('#link-url') as HTMLInputElement).value !== '');
   const url = await link.inputValue();
-  assert.match(url, new RegExp(`^${server.url}/sandbox/pay/[A-Z0-9]+$`));
+  assert.match(url, new RegExp(`^${demo.url}/sandbox/pay/[A-Z0-9]+$`));
+
+  // Copy puts the link on the clipboard, ready to paste into an e-mail.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: demo.url });
+  await page.getByRole('button', { name: 'Copy', exact: true }).click();
+  await page.getByRole('button', { name: 'Copied', exact: true }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), url);
+
+  // The link opens the payment page with the name, the amount in the display currency and the image.
+  const payment = await context.newPage();
+  await payment.goto(url);
+  await payment.getByText('Workshop booking, 2 h').first().waitFor();
+  await payment.getByText('$80.00').first().waitFor();
+  assert.equal(await payment.locator(`img[src="${image}"]`).count(), 1, 'the link shows its image');
+  assert.equal(await payment.getByText('Invoice 2026-041').count(), 0, 'the internal note is not shown');
+  await shot(payment, 'payment-link-page');
+  await payment.close();
   const orderId = url.split('/').pop()!;
   const row = page.locator(`tr[data-order-id="${orderId}"]`);
   await row.waitFor();
@@ -169,19 +162,18 @@ test('the Orders page makes a payment link and lists orders, the admin token nev
 test('the Orders page pages through the list and filters by date', async () => {
   // Enough orders for two pages of five (made the way the page makes them, through the demo's proxy).
   for (let i = 1; i <= 6; i += 1) {
-    const response = await fetch(`${server.url}/demo-admin/payment-links`, {
+    const response = await fetch(`${demo.url}/demo-admin/payment-links`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: `Invoice ${i}`, currency: 'EUR', amount: `${10 + i}.00` }),
     });
     assert.equal(response.status, 201);
   }
-  const context = await newContext(browser);
-  const page = await context.newPage();
+  const { context, page } = await demo.open();
   const rows = page.locator('#orders-body tr');
   const pageLabel = page.locator('#orders-page');
 
-  await page.goto(`${server.url}/orders?limit=5`);
+  await page.goto(`${demo.url}/orders?limit=5`);
   await page.waitForFunction(() => document.querySelectorAll('#orders-body tr').length === 5);
   assert.match((await pageLabel.textContent()) ?? '', /^Page 1 of [2-9]/);
   assert.ok(await page.getByRole('button', { name: '← Previous' }).isDisabled());
@@ -208,9 +200,7 @@ test('the Orders page pages through the list and filters by date', async () => {
 });
 
 test('the theming page changes the element live: accent, radius, font, dark mode and locale', async () => {
-  const context = await newContext(browser);
-  const page = await context.newPage();
-  await page.goto(`${server.url}/theming`);
+  const { context, page } = await demo.open('/theming');
   const checkout = page.locator('crypto-checkout');
   await checkout.getByRole('button', { name: 'Continue' }).waitFor();
   await shot(page, 'theming-default');
@@ -226,16 +216,29 @@ test('the theming page changes the element live: accent, radius, font, dark mode
     return {
       accent: css.getPropertyValue('--checkout-accent').trim(),
       radius: css.getPropertyValue('--checkout-radius').trim(),
+      font: css.getPropertyValue('--checkout-font-family').trim(),
       theme: el.getAttribute('theme'),
       locale: el.getAttribute('locale'),
     };
   });
-  assert.deepEqual(style, { accent: '#d9480f', radius: '2px', theme: 'dark', locale: 'es' });
+  assert.deepEqual(style, {
+    accent: '#d9480f',
+    radius: '2px',
+    font: "Georgia, 'Times New Roman', serif",
+    theme: 'dark',
+    locale: 'es',
+  });
   // The element re-renders in Spanish and takes the accent on its main button.
   const button = checkout.getByRole('button', { name: 'Continuar' });
   await button.waitFor();
   const background = await button.evaluate((el) => getComputedStyle(el).backgroundColor);
   assert.equal(background, 'rgb(217, 72, 15)');
+  // The font reaches the element's text, and dark mode turns its text light.
+  assert.match(await button.evaluate((el) => getComputedStyle(el).fontFamily), /^Georgia/);
+  const text = await checkout
+    .locator('[part~="base"]')
+    .evaluate((el) => getComputedStyle(el).color.match(/\d+/g)?.map(Number) ?? []);
+  assert.ok(Math.min(...text.slice(0, 3)) > 200, `light text in dark mode, got rgb(${text})`);
   assert.match((await page.locator('#theme-code').textContent()) ?? '', /--checkout-accent: #d9480f;/);
   await shot(page, 'theming-dark-es');
   await context.close();

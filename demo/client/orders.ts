@@ -261,9 +261,11 @@ linkForm.addEventListener('submit', async (event) => {
     submit.disabled = false;
   }
 });
-$('#link-copy').addEventListener('click', async (event) => {
+const linkCopy = $<HTMLButtonElement>('#link-copy');
+linkCopy.addEventListener('click', async () => {
+  // Not `event.currentTarget`: the event has finished dispatching (and forgotten it) by the time the copy settles.
   const ok = await copyText($<HTMLInputElement>('#link-url').value);
-  flash(event.currentTarget as HTMLElement, ok ? 'Copied' : 'Copy failed');
+  flash(linkCopy, ok ? 'Copied' : 'Copy failed');
 });
 $('#link-open').addEventListener('click', () => {
   const url = $<HTMLInputElement>('#link-url').value;

@@ -1,6 +1,7 @@
 /** Shows the element's events in a list on the page, the way a merchant would watch them while integrating. */
 
-const eventNames = [
+/** Every event `<crypto-checkout>` fires (also what the end-to-end tests record). */
+export const checkoutEventNames = [
   'checkout-ready',
   'checkout-quote',
   'checkout-order',
@@ -10,7 +11,7 @@ const eventNames = [
   'checkout-close',
 ] as const;
 
-export type CheckoutEventName = (typeof eventNames)[number];
+export type CheckoutEventName = (typeof checkoutEventNames)[number];
 
 /** A short, readable summary of an event's detail (the full detail goes in the title). */
 function summarise(name: CheckoutEventName, detail: Record<string, unknown>): string {
@@ -36,7 +37,7 @@ export function attachEventLog(target: EventTarget = document): void {
   const list = document.querySelector<HTMLOListElement>('#event-log');
   const empty = document.querySelector<HTMLElement>('#event-log-empty');
   if (!list) return;
-  for (const name of eventNames) {
+  for (const name of checkoutEventNames) {
     target.addEventListener(name, (event) => {
       const detail = ((event as CustomEvent).detail ?? {}) as Record<string, unknown>;
       const item = document.createElement('li');

@@ -1,7 +1,7 @@
 /** Renders bench/results.md from the figures of one run. */
 import type { Combo, LoadRun } from './load.ts';
 import type { OverheadResult } from './overhead.ts';
-import type { SeriesSummary } from './ttfq.ts';
+import type { Breakdown, SeriesSummary } from './ttfq.ts';
 import type { Sizes, WeightResult } from './weight.ts';
 
 export interface Results {
@@ -19,7 +19,12 @@ export interface Results {
     durationS: number;
   };
   weight: WeightResult;
-  ttfq: { browser: string; cold: SeriesSummary; warm: SeriesSummary };
+  ttfq: {
+    browser: string;
+    cold: SeriesSummary;
+    warm: SeriesSummary;
+    emulated: { latencyMs: number; cold: SeriesSummary; warm: SeriesSummary };
+  };
   load: {
     settings: {
       rate: number;
@@ -79,29 +84,8 @@ function non2xx(run: LoadRun): string {
   return entries.length ? entries.map(([key, count]) => `${count} × ${key}`).join(', ') : '0';
 }
 
-export function renderMarkdown(r: Results): string {
-  const w = r.weight;
-  const { cold, warm } = r.ttfq;
-  const b = r.load.backend;
-  const p = r.load.passthrough;
-  const o = r.overhead;
-  const budget = r.load.settings.upstreamBudgetPerSecond ?? 90;
-  const everyoneAnswered =
-    b.socketErrors === 0 && b.timeouts === 0 && Object.keys(b.otherNon2xx).length === 0;
-  const lines = [
-    '# Benchmarks',
-    '',
-    `\`${r.meta.command}\` on ${r.meta.date} — commit ${r.meta.commit} (+${r.meta.uncommittedChanges} uncommitted ` +
-      `files), Node ${r.meta.node}, ${r.meta.cpu}, ${r.meta.memoryGb} GB; run took ${r.meta.durationS} s, ` +
-      `load average (1/5/15 min) at the start ${r.meta.loadAverageAtStart.join(' / ')}, at the end ` +
-      `${r.meta.loadAverageAtEnd.join(' / ')}.`,
-    r.meta.widgetBuild.ok
-      ? 'The widget was rebuilt first (`npm run build -w packages/widget`).'
-      : '**The widget build failed; the sizes and the page use the dist that was already there.**',
-    '',
-    'The machine is small and noisy: read the ratios (each figure beside a reference measured in the same run), ' +
-      'not the absolute times. No test asserts any of these.',
-    '',
+export function weightSection(w: WeightResult): string[] {
+  return [
     '## 1. Weight',
     '',
     'gzip level 9, brotli quality 11. The floor is `bench/fixtures/trivial-element.ts` (Lit + one element with a ' +
@@ -134,66 +118,100 @@ export function renderMarkdown(r: Results): string {
       `${yes(w.scriptTag.gzip <= w.goalGzipBytes)}. The widget's own code (bundle − floor) is ` +
       `${kB(w.scriptTag.gzip - w.floor.gzip)} gzip.`,
     '',
+  ];
+}
+
+/** Section 2: loopback and emulated-latency series side by side, then the breakdown of the critical path. */
+export function ttfqSection(t: Results['ttfq']): string[] {
+  const { cold, warm } = t;
+  const e = t.emulated;
+  const all = [cold, warm, e.cold, e.warm];
+  const line = (name: string, value: (s: SeriesSummary) => string | number) => row([name, ...all.map(value)]);
+  const b = (key: keyof Breakdown) => (s: SeriesSummary) => ms(s.breakdown?.[key] ?? null);
+  const goal = (s: SeriesSummary) => s.ttfqInRoundTrips <= 1.5;
+  return [
     '## 2. Time to first quote (Chromium)',
     '',
-    `${r.ttfq.browser}, headless. \`/bench/page\` is served by the backend and loads the script-tag bundle; each ` +
+    `${t.browser}, headless. \`/bench/page\` is served by the backend and loads the script-tag bundle; each ` +
       'load appends `<crypto-checkout mode="buy" amount="…" country="DE" fiat="EUR" crypto="BTC" ' +
-      'payment-method="creditcard">` (amount 100, 101, … so no quote comes from the backend\'s cache) and times ' +
-      "from right before the append to the `checkout-quote` event plus the element's update (the quote is in the " +
-      "shadow DOM). Reference: a bare `fetch('/healthz')` round trip in the same page just before (median of 3). " +
-      `Medians of ${cold.loads} loads each; cold = a new browser context per load (empty HTTP cache), warm = one ` +
-      'context, a new page per load (the catalog can come from the HTTP cache, `max-age=60`).',
+      'payment-method="creditcard">` (a new amount each load, so no quote comes from the backend\'s cache) and ' +
+      "times from right before the append to the `checkout-quote` event plus the element's update (the quote " +
+      "is in the shadow DOM). Reference: a bare `fetch('/healthz')` round trip in the same page just before " +
+      `(median of 3). Medians of ${cold.loads} loads per series; cold = a new browser context per load (empty ` +
+      'HTTP cache), warm = one context, a new page per load (the catalog can come from the HTTP cache, ' +
+      `\`max-age=60\`). Loopback as is, and with Chromium's network emulation adding ${e.latencyMs} ms to every ` +
+      'request (`Network.emulateNetworkConditions`, through a CDP session), the bare fetch timed under the same ' +
+      'emulation: a round trip then costs what it does on a real connection.',
     '',
-    row(['', 'cold (first visit)', 'warm (returning)']),
-    row(['---', '---:', '---:']),
-    row(['time to first quote', ms(cold.ttfqMedianMs), ms(warm.ttfqMedianMs)]),
-    row(['bare fetch round trip (reference)', ms(cold.fetchRttMedianMs), ms(warm.fetchRttMedianMs)]),
-    row([
-      '**time to first quote in round trips**',
-      `**${cold.ttfqInRoundTrips}**`,
-      `**${warm.ttfqInRoundTrips}**`,
-    ]),
-    row([
-      'cached `/api/catalog` fetch from the page',
-      ms(cold.cachedCatalogFetchMedianMs),
-      ms(warm.cachedCatalogFetchMedianMs),
-    ]),
-    row(['element first rendered', ms(cold.firstRenderMedianMs), ms(warm.firstRenderMedianMs)]),
-    row(['catalog request (start → end)', ms(cold.catalogMs), ms(warm.catalogMs)]),
-    row(['quote request starts at', ms(cold.quoteStartMs), ms(warm.quoteStartMs)]),
-    row([
-      'quote request starts after the catalog ended by',
-      ms(cold.quoteStartAfterCatalogEndMs),
-      ms(warm.quoteStartAfterCatalogEndMs),
-    ]),
-    row(['quote request (start → end)', ms(cold.quoteRequestMs), ms(warm.quoteRequestMs)]),
-    row([
-      'requests by the element before the first quote',
-      cold.requestsBeforeFirstQuote,
-      warm.requestsBeforeFirstQuote,
-    ]),
-    row([
-      'catalog and first quote in flight together',
-      String(cold.catalogAndQuoteOverlap),
-      String(warm.catalogAndQuoteOverlap),
-    ]),
-    row(['failed loads', cold.failed, warm.failed]),
+    row(['', 'loopback cold', 'loopback warm', `+${e.latencyMs} ms cold`, `+${e.latencyMs} ms warm`]),
+    row(['---', '---:', '---:', '---:', '---:']),
+    line('time to first quote', (s) => ms(s.ttfqMedianMs)),
+    line('bare fetch round trip (reference)', (s) => ms(s.fetchRttMedianMs)),
+    line('**time to first quote in round trips**', (s) => `**${s.ttfqInRoundTrips}**`),
+    line('quote on screen (next frame)', (s) => ms(s.paintedMedianMs ?? null)),
+    line('cached `/api/catalog` fetch from the page', (s) => ms(s.cachedCatalogFetchMedianMs)),
+    line('requests by the element before the first quote', (s) => s.requestsBeforeFirstQuote),
+    line('catalog and first quote in flight together', (s) => String(s.catalogAndQuoteOverlap)),
+    line('quote request starts after the catalog ended by', (s) => ms(s.quoteStartAfterCatalogEndMs)),
+    line('failed loads', (s) => s.failed),
     '',
     `Requests before the first quote (a typical cold load): ${cold.requestsBeforeFirstQuoteList.map((entry) => `\`${entry}\``).join(', ')}.`,
     '',
-    `Goal: ≤ 1.5 round trips — ${yes(cold.ttfqInRoundTrips <= 1.5)} (cold ${cold.ttfqInRoundTrips}, warm ` +
-      `${warm.ttfqInRoundTrips}); catalog and first quote in flight together — ` +
-      `${yes(cold.catalogAndQuoteOverlap === true)}.`,
+    '### Where the time goes',
     '',
+    'Measured in the page for every load (medians; ms from the append unless said otherwise): the bundle ' +
+      'before the clock starts (resource timing, and marks around the script tag for its evaluation); the ' +
+      "element's first render (its skeleton); each request's start and end (resource timing) and the " +
+      "backend's own time for it, upstream included (`Server-Timing` added by `bench/server.ts`); every update " +
+      'of the element up to the quote (its `performUpdate`, timed); long tasks (`PerformanceObserver`).',
+    '',
+    row(['', 'loopback cold', 'loopback warm', `+${e.latencyMs} ms cold`, `+${e.latencyMs} ms warm`]),
+    row(['---', '---:', '---:', '---:', '---:']),
+    line('bundle fetch (before the clock)', b('bundleFetchMs')),
+    line('bundle evaluation (before the clock)', b('bundleEvalMs')),
+    line('element first rendered (skeleton)', b('firstRenderMs')),
+    line('catalog request starts at', b('catalogStartMs')),
+    line('catalog response ends at', b('catalogEndMs')),
+    line('… backend time for the catalog', b('catalogServerMs')),
+    line('quote request starts at', b('quoteStartMs')),
+    line('quote response ends at', b('quoteEndMs')),
+    line('quote request (start → end)', b('quoteRequestMs')),
+    line('… backend time for the quote', b('quoteServerMs')),
+    line('… of which upstream (sandbox pricing call)', b('quoteUpstreamMs')),
+    line(
+      '**both responses in → quote committed**',
+      (s) => `**${ms(s.breakdown?.responsesToQuoteMs ?? null)}**`,
+    ),
+    line('both responses in → quote on screen (next frame)', b('responsesToPaintMs')),
+    line('element updates up to the quote', (s) => s.breakdown?.updates ?? '–'),
+    line('… their time, summed', b('updatesTotalMs')),
+    line('… the update that shows the quote', b('quoteUpdateMs')),
+    line('long tasks (≥ 50 ms) up to the quote', (s) => s.breakdown?.longTasks ?? '–'),
+    '',
+    `Goal: ≤ 1.5 round trips — loopback ${yes(goal(cold))} (cold ${cold.ttfqInRoundTrips}, warm ` +
+      `${warm.ttfqInRoundTrips}); at +${e.latencyMs} ms ${yes(goal(e.cold))} (cold ${e.cold.ttfqInRoundTrips}, ` +
+      `warm ${e.warm.ttfqInRoundTrips}); catalog and first quote in flight together — ` +
+      `${yes(cold.catalogAndQuoteOverlap === true && e.cold.catalogAndQuoteOverlap === true)}.`,
+    '',
+  ];
+}
+
+export function loadSection(l: Results['load']): string[] {
+  const b = l.backend;
+  const p = l.passthrough;
+  const budget = l.settings.upstreamBudgetPerSecond ?? 90;
+  const everyoneAnswered =
+    b.socketErrors === 0 && b.timeouts === 0 && Object.keys(b.otherNon2xx).length === 0;
+  return [
     '## 3. The upstream budget under load',
     '',
     `autocannon (programmatic) in the bench process; backend, sandbox and proxy each in a process of their own. ` +
-      `POST /api/quotes/buy at ${r.load.settings.rate} requests/s for ${r.load.settings.durationS} s over ` +
-      `${r.load.settings.connections} connections, ${r.load.settings.combinations} (method, country, fiat, ` +
-      `crypto) combinations, amounts: ${r.load.settings.amounts}. The backend's per-client rate limit is raised ` +
-      `for the bench (\`RATE_LIMIT_PER_MINUTE=${r.load.settings.backendRateLimitPerMinute}\`: every shopper is ` +
+      `POST /api/quotes/buy at ${l.settings.rate} requests/s for ${l.settings.durationS} s over ` +
+      `${l.settings.connections} connections, ${l.settings.combinations} (method, country, fiat, ` +
+      `crypto) combinations, amounts: ${l.settings.amounts}. The backend's per-client rate limit is raised ` +
+      `for the bench (\`RATE_LIMIT_PER_MINUTE=${l.settings.backendRateLimitPerMinute}\`: every shopper is ` +
       `127.0.0.1), access log off, memory store; upstream budget ${budget}/s; the sandbox throttles above ` +
-      `${r.load.settings.sandboxRateLimitPerSecond}/s (sliding window). Upstream calls and 429s are counted at ` +
+      `${l.settings.sandboxRateLimitPerSecond}/s (sliding window). Upstream calls and 429s are counted at ` +
       'the sandbox. The pass-through proxy (`bench/passthrough-proxy.ts`) gets the same request stream.',
     '',
     row(['', 'backend', 'pass-through proxy (reference)']),
@@ -245,16 +263,21 @@ export function renderMarkdown(r: Results): string {
     ]),
     row(['**upstream 429s**', `**${b.upstream.throttled429}**`, `**${p.upstream.throttled429}**`]),
     '',
-    `Backend budget counters during the load: ${r.load.budget.granted} calls granted, ${r.load.budget.waited} ` +
-      `waited for a token, ${r.load.budget.refused} refused (UPSTREAM_BUSY), most tokens held at once ` +
-      `(calls in flight or finished within the last window) ${r.load.budget.maxInWindow}, upstream 429s seen ${r.load.budget.throttledByUpstream}. Backend CPU during ` +
-      `the load: ${r.load.backendCpu.seconds} s (${r.load.backendCpu.percentOfOneCore} % of one core).`,
+    `Backend budget counters during the load: ${l.budget.granted} calls granted, ${l.budget.waited} ` +
+      `waited for a token, ${l.budget.refused} refused (UPSTREAM_BUSY), most tokens held at once ` +
+      `(calls in flight or finished within the last window) ${l.budget.maxInWindow}, upstream 429s seen ${l.budget.throttledByUpstream}. Backend CPU during ` +
+      `the load: ${l.backendCpu.seconds} s (${l.backendCpu.percentOfOneCore} % of one core).`,
     '',
     `Goals: never more than the budget (${budget}/s) upstream — ${yes(b.upstream.maxPerSecond <= budget)} ` +
       `(busiest sliding second ${b.upstream.maxPerSecond}); no upstream 429 — ${yes(b.upstream.throttled429 === 0)} ` +
       `(${b.upstream.throttled429}); every shopper answered with a quote or a clear UPSTREAM_BUSY — ` +
-      `${yes(everyoneAnswered)}; ${r.load.settings.rate}/s offered — answered ${b.achievedRps}/s.`,
+      `${yes(everyoneAnswered)}; ${l.settings.rate}/s offered — answered ${b.achievedRps}/s.`,
     '',
+  ];
+}
+
+export function overheadSection(o: OverheadResult): string[] {
+  return [
     '## 4. Overhead',
     '',
     `Throughput, autocannon ${o.throughput.connections} connections × ${o.throughput.durationS} s each, no rate ` +
@@ -311,21 +334,49 @@ export function renderMarkdown(r: Results): string {
     `A proxied quote adds ${o.quoteLatency.addedMs} ms (median) over calling the upstream directly` +
       (o.quoteLatency.failures ? `; ${o.quoteLatency.failures} requests failed.` : '.'),
     '',
+  ];
+}
+
+export function memorySection(m: Results['memory']): string[] {
+  return [
     '## 5. Memory',
     '',
     row(['backend process (`/proc/<pid>/status`)', 'MB']),
     row(['---', '---:']),
-    row(['RSS at start', r.memory.rssAtStartMb ?? '–']),
-    row(['RSS before the load (after the page loads and overhead runs)', r.memory.rssBeforeLoadMb ?? '–']),
+    row(['RSS at start', m.rssAtStartMb ?? '–']),
+    row(['RSS before the load (after the page loads and overhead runs)', m.rssBeforeLoadMb ?? '–']),
     row([
-      r.memory.peakResetWorked
+      m.peakResetWorked
         ? '**peak RSS during the load** (VmHWM, reset before the load)'
         : '**peak RSS** (VmHWM since start)',
-      `**${r.memory.peakRssDuringLoadMb ?? r.memory.peakRssSinceStartMb ?? '–'}**`,
+      `**${m.peakRssDuringLoadMb ?? m.peakRssSinceStartMb ?? '–'}**`,
     ]),
-    row(['highest RSS sampled every 250 ms during the load', r.memory.sampledPeakRssMb]),
-    row(['RSS right after the load', r.memory.rssAfterLoadMb ?? '–']),
+    row(['highest RSS sampled every 250 ms during the load', m.sampledPeakRssMb]),
+    row(['RSS right after the load', m.rssAfterLoadMb ?? '–']),
     '',
+  ];
+}
+
+export function renderMarkdown(r: Results): string {
+  const lines = [
+    '# Benchmarks',
+    '',
+    `\`${r.meta.command}\` on ${r.meta.date} — commit ${r.meta.commit} (+${r.meta.uncommittedChanges} uncommitted ` +
+      `files), Node ${r.meta.node}, ${r.meta.cpu}, ${r.meta.memoryGb} GB; run took ${r.meta.durationS} s, ` +
+      `load average (1/5/15 min) at the start ${r.meta.loadAverageAtStart.join(' / ')}, at the end ` +
+      `${r.meta.loadAverageAtEnd.join(' / ')}.`,
+    r.meta.widgetBuild.ok
+      ? 'The widget was rebuilt first (`npm run build -w packages/widget`).'
+      : '**The widget build failed; the sizes and the page use the dist that was already there.**',
+    '',
+    'The machine is small and noisy: read the ratios (each figure beside a reference measured in the same run), ' +
+      'not the absolute times. No test asserts any of these.',
+    '',
+    ...weightSection(r.weight),
+    ...ttfqSection(r.ttfq),
+    ...loadSection(r.load),
+    ...overheadSection(r.overhead),
+    ...memorySection(r.memory),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -26,9 +26,13 @@ export const formatNumber = (amount: string, locale: string, maxDigits: number):
 export const decimalSeparator = (locale: string): string =>
   new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
 
-/** A backend decimal shown in an input in the locale's way, without grouping (`0.5` → `0,5` in `fr`). */
+/**
+ * A backend decimal shown in an input in the locale's way, without grouping (`0.5` → `0,5` in `fr`). A whole
+ * number needs no Intl at all (the first Intl.NumberFormat of a page loads the locale's data, ~15 ms, and the
+ * first quote request must not wait for it).
+ */
 export const toInputValue = (amount: string, locale: string): string =>
-  amount.replace('.', decimalSeparator(locale));
+  amount.includes('.') ? amount.replace('.', decimalSeparator(locale)) : amount;
 
 /**
  * What a shopper typed → a plain decimal string (`"1234.5"`), or null when it is not a positive number.

@@ -13,7 +13,7 @@
 //   tokens with the backend's secret, and a bare-import shim serving React as ES modules.
 // - The counts go to WTR_SUMMARY as JSON for scripts/test.mjs.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -291,15 +291,8 @@ export default {
       launchOptions: {
         executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
         headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-dev-shm-usage',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
+        // The flags these machines need (root, no GPU, a closed network), shared with the e2e tests and the bench.
+        args: JSON.parse(readFileSync(new URL('./scripts/chromium-flags.json', import.meta.url), 'utf8')),
       },
     }),
   ],

@@ -20,17 +20,10 @@
  *   measured under the same emulation.
  */
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import chromiumFlags from '../scripts/chromium-flags.json' with { type: 'json' };
 import { median, round } from './lib.ts';
 
-export const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+export const chromiumArgs: string[] = chromiumFlags;
 
 /** The latency the emulated series adds to each request (ms): a good fixed or mobile connection. */
 export const EMULATED_LATENCY_MS = 40;

@@ -13,18 +13,12 @@ import { after, afterEach, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { checkoutEventNames } from '../demo/client/lib/event-log.ts';
+import chromiumFlags from '../scripts/chromium-flags.json' with { type: 'json' };
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
-export const chromeFlags = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+/** Chromium flags these machines need (root, no GPU, a closed network): see scripts/chromium-flags.json. */
+export const chromeFlags: string[] = chromiumFlags;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -200,7 +194,7 @@ export interface ShownStatus {
 
 /**
  * Remembers, when the browser leaves the page, the status the element was showing (its `status` part), for
- * `statusShownOnLeave` to read on the next page of this tab: the element leaves for `return-url` at once.
+ * `statusShownOnLeave` to read on the next page of this tab: the element leaves for `return-url` soon after (1.5 s).
  */
 export async function recordStatusOnLeave(page: Page): Promise<void> {
   await page.evaluate(() =>

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
+import chromiumFlags from '../../../scripts/chromium-flags.json' with { type: 'json' };
 import { json, type RunningSandbox, startReceiver, startSandbox } from './support.ts';
 
 const executablePath = process.env['CHROME_PATH'] ?? '/usr/bin/chromium';
@@ -22,7 +23,7 @@ before(async () => {
   browser = await chromium.launch({
     executablePath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+    args: chromiumFlags,
   });
   // The merchant's page: embeds the widget URL from ?src= and records every message from the iframe.
   host = createServer((req, res) => {

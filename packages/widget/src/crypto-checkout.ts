@@ -7,6 +7,7 @@ import {
   createRampSession,
   getCatalog,
   getProduct,
+  toApiError,
   verifyToken,
 } from './api/client.ts';
 import type { Catalog, Crypto, Method, Order, OrderView, Product, Quote } from './api/types.ts';
@@ -31,11 +32,12 @@ import {
   formatCrypto,
   formatMoney,
   formatPercent,
+  localNames,
   parseAmount,
   toInputValue,
   validLocale,
 } from './internal/format.ts';
-import { checkLimits, type LimitBreach } from './internal/limits.ts';
+import { checkLimits, type LimitBreach, limitsOf } from './internal/limits.ts';
 import { errorKey, type MessageKey, msg } from './internal/messages.ts';
 
 type Theme = 'light' | 'dark' | 'auto';
@@ -48,14 +50,8 @@ interface Loadable<T> {
   run(): unknown;
 }
 
-/** The error a failed call turns into: the backend's code, or INTERNAL for anything else. */
-const toApiError = (e: unknown): ApiError =>
-  e instanceof ApiError ? e : new ApiError('INTERNAL', String(e));
-
-/** A key a double click cannot split: one per payment attempt. `randomUUID` needs a secure context. */
-const newKey = (): string =>
-  crypto.randomUUID?.() ??
-  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+/** A key a double click cannot split: one per payment attempt, 128 random bits (`randomUUID` needs a secure context). */
+const newKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-');
 
 /**
  * An embeddable crypto checkout: buy or sell crypto through a ramp, pay for a product with crypto, or show a
@@ -147,7 +143,7 @@ export class CryptoCheckout extends LitElement {
   walletAddress = '';
   /** How the payment or ramp page is shown: `inline`, `modal`, `redirect` or `auto`. */
   display: Display = 'inline';
-  /** Where to go when the checkout ends; `orderId` and `status` are added to it. */
+  /** Where to go when the checkout ends, after showing the outcome for 1.5 s; `orderId` and `status` are added to it. */
   returnUrl = '';
   /** BCP 47 locale for text and numbers; the page's `lang`, else the browser's, when empty. */
   locale = '';
@@ -207,7 +203,7 @@ export class CryptoCheckout extends LitElement {
       if (mode !== 'pay') return undefined;
       if (token) return (await verifyToken(api, token, signal)).product;
       if (id) return getProduct(api, id, signal);
-      throw new ApiError('NOT_FOUND', 'no product or checkout-token');
+      throw new ApiError('NOT_FOUND'); // no product or checkout-token
     },
     args: () => [this.api, this.mode, this.product, this.checkoutToken] as const,
     onComplete: (p) => {
@@ -222,7 +218,7 @@ export class CryptoCheckout extends LitElement {
   private _address = new Task(this, {
     task: async ([api, mode, token, chain], { signal }) => {
       if (mode !== 'deposit' || !chain) return undefined;
-      if (!token) throw new ApiError('TOKEN_INVALID', 'no customer-token');
+      if (!token) throw new ApiError('TOKEN_INVALID'); // no customer-token
       return createDepositAddress(api, token, chain, signal);
     },
     args: () => [this.api, this.mode, this.customerToken, this._chainId] as const,
@@ -237,6 +233,8 @@ export class CryptoCheckout extends LitElement {
   /** The locale last worked out, and what it came from (validating a tag on every string costs). */
   private _locFrom?: string;
   private _locTo = 'en';
+  /** The locale the amount fields' texts are written in. */
+  private _textLoc = '';
 
   private get _loc(): string {
     // Optional chaining keeps a server-side render (no document) working.
@@ -289,8 +287,21 @@ export class CryptoCheckout extends LitElement {
   }
 
   override willUpdate(changed: PropertyValues<this>): void {
+    // After a locale switch the amounts are shown in the new locale's way, except the one being typed in.
+    const loc = this._loc;
+    const from = this._textLoc;
+    if (from && loc !== from) {
+      const typing = (this.renderRoot as ShadowRoot).activeElement?.id;
+      const again = (id: string, text: string) => {
+        const v = id !== typing && parseAmount(text, from);
+        return v ? toInputValue(v, loc) : text;
+      };
+      this._fiatText = again('fiat', this._fiatText);
+      this._cryptoText = again('crypto', this._cryptoText);
+    }
+    this._textLoc = loc;
     if (changed.has('amount')) {
-      this._fiatText = this.amount ? toInputValue(this.amount, this._loc) : '';
+      this._fiatText = this.amount ? toInputValue(this.amount, loc) : '';
       this._input = 'fiat';
     }
     if (changed.has('mode') && this.hasUpdated) {
@@ -491,11 +502,14 @@ export class CryptoCheckout extends LitElement {
     }
     const event = new CheckoutCompleteEvent({ ...detail, ...(returnUrl ? { returnUrl } : {}) });
     this.dispatchEvent(event);
-    if (returnUrl && !event.defaultPrevented) this._navigate(returnUrl);
+    // The outcome (a polite status) stays on screen for 1.5 s: leaving at once, the payer would never read it.
+    if (returnUrl && !event.defaultPrevented) setTimeout(() => this._navigate(returnUrl), 1500);
   }
 
   private _onFrameMessage(m: FrameMessage): void {
     const data = (m.data && typeof m.data === 'object' ? m.data : {}) as Record<string, unknown>;
+    // The ramp's order id comes with SWAPPED_ORDER_DATA and the success messages.
+    if (typeof data.order_id === 'string') this._rampOrderId = data.order_id;
     switch (m.type) {
       case 'crypto-checkout:return': {
         // The backend's return page inside the frame: the payer is done with the payment page.
@@ -511,12 +525,8 @@ export class CryptoCheckout extends LitElement {
         // A hint only: the backend says what the status is.
         this._status.refresh();
         return;
-      case 'SWAPPED_ORDER_DATA':
-        if (typeof data.order_id === 'string') this._rampOrderId = data.order_id;
-        return;
       case 'SWAPPED_TRANSACTION_SUCCESSFUL':
       case 'SWAPPED_WITHDRAWAL_SUCCESSFUL':
-        if (typeof data.order_id === 'string') this._rampOrderId = data.order_id;
         this._outcome = 'done';
         this._complete({
           kind: this.mode === 'sell' ? 'sell' : 'buy',
@@ -526,7 +536,7 @@ export class CryptoCheckout extends LitElement {
         return;
       case 'SWAPPED_ERROR':
         // The page shows its own explanation; the merchant hears of it.
-        this._emitError(new ApiError('UPSTREAM_ERROR', 'the embedded page reported an error'));
+        this._emitError(new ApiError('UPSTREAM_ERROR'));
         return;
       case 'SWAPPED_CLOSE':
         this._frame.close();
@@ -647,13 +657,19 @@ export class CryptoCheckout extends LitElement {
     return html`<form part="form" novalidate @submit=${this._continue} aria-busy=${String(this._catalog.status === TaskStatus.PENDING)}>
       ${this._failed(this._catalog)}
       <div class="row">
-        ${this._select('country', this._t('country'), c.country, c.countries, (v) => {
-          this.country = v;
-          this.fiat = '';
-          this.paymentMethod = '';
-          this.payoutMethod = '';
-        })}
-        ${this._select('currency', this._t('fiat'), fiat, c.fiats, (v) => {
+        ${this._select(
+          'country',
+          this._t('country'),
+          c.country,
+          localNames(c.countries, this._loc, 'region'),
+          (v) => {
+            this.country = v;
+            this.fiat = '';
+            this.paymentMethod = '';
+            this.payoutMethod = '';
+          },
+        )}
+        ${this._select('currency', this._t('fiat'), fiat, localNames(c.fiats, this._loc, 'currency'), (v) => {
           this.fiat = v;
         })}
       </div>
@@ -700,22 +716,17 @@ export class CryptoCheckout extends LitElement {
   private _amountMessage(): string {
     const issue = this._amountIssue;
     if (issue === 'invalid') return this._t('invalid');
-    if (issue)
-      return this._t(
-        issue.code === 'AMOUNT_TOO_LOW' ? 'min' : 'max',
-        this._money(issue.limit, issue.currency),
-      );
     const e = this._limitError();
-    if (!e) return '';
-    const low = e.code === 'AMOUNT_TOO_LOW';
-    const limit = low ? e.details?.min : e.details?.max;
-    return limit && e.details?.currency
-      ? this._t(low ? 'min' : 'max', this._money(limit, e.details.currency))
-      : this._t('eInput');
+    const d = e?.details;
+    const low = (issue ?? e)?.code === 'AMOUNT_TOO_LOW';
+    const limit = issue ? issue.limit : low ? d?.min : d?.max;
+    const currency = issue ? issue.currency : d?.currency;
+    if (limit && currency) return this._t(low ? 'min' : 'max', this._money(limit, currency));
+    return e ? this._t('eInput') : '';
   }
 
   private _method(m: Method, checked: boolean): TemplateResult {
-    const l = m.limits ?? { currency: 'EUR', min: m.min, max: m.max };
+    const l = limitsOf(m);
     return html`<label class="method">
       <input
         type="radio"

@@ -7,12 +7,40 @@ import {
   formatCrypto,
   formatMoney,
   formatPercent,
+  localNames,
   parseAmount,
   toInputValue,
   validLocale,
 } from '../src/internal/format.ts';
 import { checkLimits } from '../src/internal/limits.ts';
 import { errorKey, KEYS, LANGUAGES, msg, TABLES } from '../src/internal/messages.ts';
+
+describe('localNames', () => {
+  const countries = [
+    { code: 'US', name: 'United States' },
+    { code: 'DE', name: 'Germany' },
+    { code: 'AT', name: 'Austria' },
+  ];
+  it("names regions in the locale and sorts them as it sorts, the backend's name where Intl has none", () => {
+    assert.deepEqual(localNames(countries, 'es', 'region'), [
+      { code: 'DE', name: 'Alemania' },
+      { code: 'AT', name: 'Austria' },
+      { code: 'US', name: 'Estados Unidos' },
+    ]);
+    assert.deepEqual(
+      localNames(countries, 'de', 'region').map((c) => c.name),
+      ['Deutschland', 'Österreich', 'Vereinigte Staaten'],
+    );
+    assert.deepEqual(localNames([{ code: 'AA', name: 'Private use' }], 'de', 'region'), [
+      { code: 'AA', name: 'Private use' },
+    ]);
+  });
+  it('names currencies, and keeps the list as it came for a code Intl cannot read', () => {
+    assert.equal(localNames([{ code: 'EUR', name: 'Euro' }], 'es', 'currency')[0]?.name, 'euro');
+    const odd = [{ code: 'NOT-A-CODE', name: 'Odd' }];
+    assert.deepEqual(localNames(odd, 'es', 'currency'), odd);
+  });
+});
 
 describe('parseAmount', () => {
   it('reads what shoppers type in either decimal mark', () => {

@@ -49,7 +49,7 @@ export interface LimitDetails {
 export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
-    message: string,
+    message = '',
     readonly status = 0,
     readonly details?: LimitDetails,
   ) {
@@ -61,6 +61,10 @@ export class ApiError extends Error {
     return RETRYABLE.test(this.code);
   }
 }
+
+/** The error a failed call turns into: the backend's code, or INTERNAL for anything else. */
+export const toApiError = (e: unknown): ApiError =>
+  e instanceof ApiError ? e : new ApiError('INTERNAL', String(e));
 
 export const isAbort = (e: unknown): boolean => e instanceof DOMException && e.name === 'AbortError';
 

@@ -37,7 +37,7 @@ export class FrameController implements ReactiveController {
   /** Shows `url`; messages are accepted from `origins` only. Returns how it was shown. */
   open(url: string, origins: string[], display: Display): 'inline' | 'modal' | 'redirect' {
     // Only a web page is framed or navigated to: never a `javascript:` or `data:` URL, whoever sent it.
-    if (!/^https?:\/\//i.test(url)) throw new TypeError(`not an http(s) URL: ${url.slice(0, 40)}`);
+    if (!/^https?:\/\//i.test(url)) throw new TypeError(url.slice(0, 40));
     const shown =
       display === 'auto' ? (matchMedia('(min-width: 640px)').matches ? 'modal' : 'redirect') : display;
     if (shown === 'redirect') {

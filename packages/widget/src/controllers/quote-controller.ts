@@ -4,7 +4,7 @@
  * called again with the same request, and dropped if the request turns out to be another.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { ApiError, getQuote, isAbort } from '../api/client.ts';
+import { type ApiError, getQuote, isAbort, toApiError } from '../api/client.ts';
 import type { Quote, QuoteBody, Side } from '../api/types.ts';
 
 export interface QuoteRequest {
@@ -135,7 +135,7 @@ export class QuoteController implements ReactiveController {
     } catch (e) {
       if (abort !== this._abort || isAbort(e)) return;
       this.quote = undefined;
-      this.error = e instanceof ApiError ? e : new ApiError('INTERNAL', String(e));
+      this.error = toApiError(e);
       this._announce();
     } finally {
       if (abort === this._abort) {

@@ -81,3 +81,24 @@ export function validLocale(locale: string, fallback = 'en'): string {
     return fallback;
   }
 }
+
+/**
+ * Countries or currencies named in the locale (`DE` → `Alemania` in `es`), sorted as the locale sorts; the
+ * backend's English names where Intl has none.
+ */
+export function localNames<T extends { code: string; name: string }>(
+  items: T[],
+  locale: string,
+  type: 'region' | 'currency',
+): { code: string; name: string }[] {
+  try {
+    const names = new Intl.DisplayNames(locale, { type, fallback: 'none' });
+    // localeCompare with a locale is Intl.Collator's compare (V8 keeps the collator: no cost per call).
+    return items
+      .map(({ code, name }) => ({ code, name: names.of(code) || name }))
+      .sort((a, b) => a.name.localeCompare(b.name, locale));
+  } catch {
+    // A code Intl cannot read: the backend's names, as they come.
+    return items;
+  }
+}

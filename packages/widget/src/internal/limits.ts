@@ -8,13 +8,16 @@ export interface LimitBreach {
   currency: string;
 }
 
+/** A method's limits; an upstream that sends only `min`/`max` states them in EUR. */
+export const limitsOf = (m: Method): Method['limits'] =>
+  m.limits ?? { currency: 'EUR', min: m.min, max: m.max };
+
 /**
  * Checks a fiat amount against the method's limits. Limits are stated in one currency (EUR); an amount in
  * another currency cannot be checked here and passes (the backend answers AMOUNT_TOO_LOW/HIGH then).
  */
 export function checkLimits(method: Method | undefined, fiat: string, amount: string): LimitBreach | null {
-  const limits =
-    method?.limits ?? (method ? { currency: 'EUR', min: method.min, max: method.max } : undefined);
+  const limits = method && limitsOf(method);
   if (!limits || limits.currency !== fiat) return null;
   const value = Number(amount);
   if (limits.min && value < Number(limits.min))

@@ -261,7 +261,7 @@ export const TABLES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The languages with a table; anything else falls back to English. */
-export const LANGUAGES = Object.keys(TABLES);
+export const LANGUAGES = /* @__PURE__ */ Object.keys(TABLES);
 
 /** The message `key` in `locale`'s language, `{0}` replaced by `arg`. */
 export function msg(locale: string, key: MessageKey, arg = ''): string {

@@ -127,13 +127,39 @@ describe('pay mode', () => {
       expect(complete.detail).to.deep.equal({ kind: 'pay', orderId, status, returnUrl });
       const last = events.of('checkout-status').at(-1)!;
       expect(last.detail).to.include({ orderId, status, final: true });
-      expect(navigations).to.deep.equal([returnUrl]);
+      // The outcome shows for a moment before the page moves on: the payer sees it.
+      expect(navigations).to.deep.equal([]);
       await el.updateComplete;
       expect(el.shadowRoot!.querySelector('iframe')).to.equal(null);
-      expect(shadowQuery(el, '[part~="status"]').className).to.contain(status);
+      const shown = shadowQuery(el, '[part~="status"]');
+      expect(shown.className).to.contain(status);
+      expect(shown.getAttribute('role')).to.equal('status');
+      expect(shown.checkVisibility()).to.equal(true);
       await expect(el).to.be.accessible();
+      await delay(700);
+      expect(navigations).to.deep.equal([]);
+      await waitUntil(() => navigations.length, 'never went to return-url', { timeout: 3000 });
+      expect(navigations).to.deep.equal([returnUrl]);
     });
   }
+
+  it('stays when checkout-complete is cancelled, even after the moment the outcome is shown', async function () {
+    this.timeout(20000);
+    const el = await mountReady(
+      html`<crypto-checkout mode="pay" product=${PRODUCT} return-url="/thanks"></crypto-checkout>`,
+    );
+    const navigations = captureNavigation(el);
+    el.addEventListener('checkout-complete', (e) => e.preventDefault());
+    const order = waitForEvent(el, 'checkout-order');
+    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    const orderId = (await order).detail.orderId!;
+    const completed = waitForEvent(el, 'checkout-complete', { timeout: 10000 });
+    await payOrder(orderId);
+    expect((await completed).detail).to.include({ orderId, status: 'paid' });
+    await delay(2500);
+    expect(navigations).to.deep.equal([]);
+    expect(shadowQuery(el, '[part~="status"]').textContent).to.contain('Paid. Thank you!');
+  });
 
   it('follows the status by polling where server-sent events are not available', async function () {
     this.timeout(20000);

@@ -264,6 +264,11 @@ describe('buy mode', () => {
     expect(detail.kind).to.equal('buy');
     expect(detail.status).to.equal('completed');
     expect(detail.orderId).to.be.a('string');
+    // "Done" shows for a moment before the page moves on.
+    expect(navigations).to.have.length(0);
+    await el.updateComplete;
+    expect(shadowQuery(el, '[part~="status"]').textContent).to.contain('Done');
+    await waitUntil(() => navigations.length, 'never went to return-url', { timeout: 3000 });
     expect(navigations).to.have.length(1);
     expect(navigations[0]).to.equal(detail.returnUrl);
     expect(new URL(navigations[0]!).searchParams.get('orderId')).to.equal(detail.orderId);
@@ -328,6 +333,70 @@ describe('buy mode', () => {
     expect(shadowQuery(el, 'label[for="fiat"]').textContent).to.equal('Você paga (EUR)');
     expect(shadowQuery(el, '.base').getAttribute('lang')).to.equal('pt-BR');
   });
+
+  it('re-writes the amounts with the new decimal separator on a locale switch, but not the field being typed in', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en" amount="1234.5"></crypto-checkout>`,
+    );
+    await waitForEvent(el, 'checkout-quote');
+    await el.updateComplete;
+    const fiat = shadowQuery<HTMLInputElement>(el, '#fiat');
+    const crypto = shadowQuery<HTMLInputElement>(el, '#crypto');
+    expect(fiat.value).to.equal('1234.5');
+    expect(crypto.value).to.match(/^\d+\.\d+$/);
+    const quotes = requestsTo('/api/quotes');
+    el.locale = 'de';
+    await el.updateComplete;
+    expect(fiat.value).to.equal('1234,5');
+    expect(crypto.value).to.match(/^\d+,\d+$/);
+    el.locale = 'fr';
+    await el.updateComplete;
+    expect(fiat.value).to.equal('1234,5');
+    // The same amounts: no new quote is asked for.
+    await aTimeout(400);
+    expect(requestsTo('/api/quotes')).to.equal(quotes);
+    // While the shopper types in a field, it keeps what they typed.
+    fiat.focus();
+    await typeInto(el, '#fiat', '99.5');
+    el.locale = 'en';
+    await el.updateComplete;
+    expect(fiat.value).to.equal('99.5');
+    el.locale = 'de';
+    await el.updateComplete;
+    expect(fiat.value).to.equal('99.5');
+    fiat.blur();
+    // A new amount and locale at once: the amount as it is meant (1.234, not 1234), in the new locale's way.
+    el.amount = '1.234';
+    el.locale = 'en';
+    await el.updateComplete;
+    expect(fiat.value).to.equal('1.234');
+    el.amount = '2.345';
+    el.locale = 'de';
+    await el.updateComplete;
+    expect(fiat.value).to.equal('2,345');
+  });
+
+  for (const [locale, us, de, euro] of [
+    ['es', 'Estados Unidos', 'Alemania', 'euro'],
+    ['de', 'Vereinigte Staaten', 'Deutschland', 'Euro'],
+  ] as const) {
+    it(`names countries and currencies in the element's locale (${locale}), sorted as it sorts`, async () => {
+      const el = await mountReady(
+        html`<crypto-checkout mode="buy" country="DE" locale=${locale}></crypto-checkout>`,
+      );
+      const select = shadowQuery<HTMLSelectElement>(el, '#country');
+      const names = [...select.options].map((o) => o.text);
+      const byCode = (code: string) => [...select.options].find((o) => o.value === code)?.text;
+      expect(byCode('US')).to.equal(us);
+      expect(byCode('DE')).to.equal(de);
+      expect(select.selectedOptions[0]?.text).to.equal(de);
+      expect(names).to.not.include('United States');
+      expect(names).to.deep.equal([...names].sort(new Intl.Collator(locale).compare));
+      const currency = shadowQuery<HTMLSelectElement>(el, '#currency');
+      expect([...currency.options].find((o) => o.value === 'EUR')?.text).to.equal(euro);
+      await expect(el).to.be.accessible();
+    });
+  }
 
   it('picks a crypto with the keyboard in the searchable list, and continues with the keyboard alone', async () => {
     const el = await mountReady(

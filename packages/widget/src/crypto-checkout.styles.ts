@@ -30,8 +30,8 @@ export const styles = css`
   .row { display: grid; grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 12px; }
   .field { display: grid; gap: 4px; position: relative; }
   label, legend { font-size: 13px; font-weight: 600; }
-  input, select, button { font: inherit; color: inherit; box-sizing: border-box; min-height: 40px; border-radius: var(--_r); }
-  input, select { width: 100%; padding: 8px 10px; background: var(--_surface); border: 1px solid var(--_line); }
+  input, button { font: inherit; color: inherit; box-sizing: border-box; min-height: 40px; border-radius: var(--_r); }
+  input { width: 100%; padding: 8px 10px; background: var(--_surface); border: 1px solid var(--_line); }
   [aria-invalid=true] { border-color: var(--_danger); }
   button { cursor: pointer; padding: 8px 14px; border: 1px solid var(--_line); background: none; }
   .primary { background: var(--_accent); border-color: var(--_accent); color: #fff; font-weight: 600; }
@@ -49,6 +49,7 @@ export const styles = css`
   .combo-input, .copy, .error, .status, .product { display: flex; align-items: center; gap: 8px; }
   [role=listbox] { position: absolute; z-index: 2; top: 100%; inset-inline: 0; max-height: 240px; overflow: auto; margin: 4px 0 0; padding: 4px; list-style: none; background: var(--_surface); border: 1px solid var(--_line); border-radius: var(--_r); box-shadow: 0 8px 24px #0003; }
   [role=option] { cursor: pointer; }
+  .flag { font-style: normal; font-size: 18px; line-height: 1; }
   .ico { display: grid; place-items: center; width: 20px; height: 20px; border-radius: 50%; font: 700 11px/1 var(--_font); background: var(--_accent); color: #fff; }
   .dk, .dark .lt { display: none; }
   .dark .dk { display: inline; }

@@ -28,6 +28,7 @@ import {
 } from './events.ts';
 import {
   decimalSeparator,
+  flag,
   formatAgo,
   formatCrypto,
   formatMoney,
@@ -48,6 +49,15 @@ interface Loadable<T> {
   status: TaskStatus;
   error: unknown;
   run(): unknown;
+}
+
+/** An entry of a searchable picker: `text` shows in the closed field, `search` is what typing matches. */
+interface PickerItem {
+  code: string;
+  text: string;
+  search: string;
+  icon?: TemplateResult;
+  body: unknown;
 }
 
 /** A key a double click cannot split: one per payment attempt, 128 random bits (`randomUUID` needs a secure context). */
@@ -105,7 +115,7 @@ export class CryptoCheckout extends LitElement {
     _cryptoText: { state: true },
     _input: { state: true },
     _query: { state: true },
-    _comboOpen: { state: true },
+    _open: { state: true },
     _active: { state: true },
     _chain: { state: true },
     _busy: { state: true },
@@ -154,7 +164,8 @@ export class CryptoCheckout extends LitElement {
   private _cryptoText = '';
   private _input: 'fiat' | 'crypto' = 'fiat';
   private _query = '';
-  private _comboOpen = false;
+  /** The id of the picker whose list is open, or ''. */
+  private _open = '';
   private _active = 0;
   private _chain = '';
   private _busy = false;
@@ -610,22 +621,6 @@ export class CryptoCheckout extends LitElement {
     return html`<div class="field"><label for=${id}>${label}</label>${control}</div>`;
   }
 
-  private _select(
-    id: string,
-    label: string,
-    value: string,
-    options: { code: string; name: string }[],
-    onChange: (value: string) => void,
-  ): TemplateResult {
-    return this._field(
-      id,
-      label,
-      html`<select id=${id} @change=${(e: Event) => onChange((e.target as HTMLSelectElement).value)}>
-        ${options.map((o) => html`<option value=${o.code} ?selected=${o.code === value}>${o.name}</option>`)}
-      </select>`,
-    );
-  }
-
   private _renderRamp(c: Catalog): TemplateResult {
     const sell = this.mode === 'sell';
     const { fiat, crypto, methods, method } = this._selection(c);
@@ -657,11 +652,17 @@ export class CryptoCheckout extends LitElement {
     return html`<form part="form" novalidate @submit=${this._continue} aria-busy=${String(this._catalog.status === TaskStatus.PENDING)}>
       ${this._failed(this._catalog)}
       <div class="row">
-        ${this._select(
+        ${this._picker(
           'country',
           this._t('country'),
+          localNames(c.countries, this._loc, 'region').map(({ code, name }) => ({
+            code,
+            text: name,
+            search: `${code} ${name}`,
+            icon: html`<i class="flag" aria-hidden="true">${flag(code)}</i>`,
+            body: name,
+          })),
           c.country,
-          localNames(c.countries, this._loc, 'region'),
           (v) => {
             this.country = v;
             this.fiat = '';
@@ -669,11 +670,22 @@ export class CryptoCheckout extends LitElement {
             this.payoutMethod = '';
           },
         )}
-        ${this._select('currency', this._t('fiat'), fiat, localNames(c.fiats, this._loc, 'currency'), (v) => {
-          this.fiat = v;
-        })}
+        ${this._picker(
+          'currency',
+          this._t('fiat'),
+          localNames(c.fiats, this._loc, 'currency').map(({ code, name }) => ({
+            code,
+            text: `${code} · ${name}`,
+            search: `${code} ${name}`,
+            body: html`<b>${code}</b> ${name}`,
+          })),
+          fiat,
+          (v) => {
+            this.fiat = v;
+          },
+        )}
       </div>
-      ${this._combo(c.cryptos, crypto)}
+      ${this._cryptoPicker(c.cryptos, crypto)}
       ${
         methods.length
           ? html`<fieldset class="methods">
@@ -750,25 +762,42 @@ export class CryptoCheckout extends LitElement {
     return html`<img class=${variant} src=${src} alt="" width="24" height="24" loading="lazy" decoding="async" />`;
   }
 
-  private _combo(cryptos: Crypto[], selected: Crypto | undefined): TemplateResult {
-    const open = this._comboOpen;
-    const query = this._query.trim().toLowerCase();
-    const list = open
-      ? cryptos.filter((x) =>
-          `${x.code} ${x.symbol} ${x.name} ${x.networkName}`.toLowerCase().includes(query),
-        )
-      : [];
+  /**
+   * A searchable picker (ARIA combobox + listbox): type to filter (matches at a word's start first), arrows to
+   * move, Enter to pick, Escape to close. One serves crypto, country and currency; only one list is open at once.
+   */
+  private _picker(
+    id: string,
+    label: string,
+    items: PickerItem[],
+    value: string | undefined,
+    onPick: (code: string) => void,
+  ): TemplateResult {
+    const open = this._open === id;
+    const q = this._query.trim().toLowerCase();
+    const rank = (x: PickerItem) => {
+      const s = ` ${x.search}`.toLowerCase();
+      return s.includes(` ${q}`) ? 0 : s.includes(q) ? 1 : 2;
+    };
+    const list = open ? [0, 1].flatMap((r) => items.filter((x) => rank(x) === r)) : [];
     const active = Math.min(this._active, list.length - 1);
-    const pick = (x?: Crypto) => {
-      if (x) this.crypto = x.code;
-      this._comboOpen = false;
+    const selected = items.find((x) => x.code === value);
+    const pick = (x?: PickerItem) => {
+      if (x && x.code !== value) onPick(x.code);
+      this._open = '';
       this._query = '';
     };
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault();
-        if (!open) this._comboOpen = true;
+        if (!open) this._open = id;
         else this._active = Math.max(0, Math.min(list.length - 1, active + (e.key === 'ArrowDown' ? 1 : -1)));
+        // The long lists scroll: keep the active option in sight.
+        this.updateComplete.then(() =>
+          this.renderRoot
+            .querySelector(`#${id}-list [aria-selected=true]`)
+            ?.scrollIntoView({ block: 'nearest' }),
+        );
       } else if (e.key === 'Enter' && open) {
         e.preventDefault();
         pick(list[active]);
@@ -777,55 +806,64 @@ export class CryptoCheckout extends LitElement {
         pick();
       }
     };
-    // The upstream lists most coins without an image: a monogram keeps the list scannable.
-    const icon = (x?: Crypto) =>
-      x?.icon
-        ? html`<img src=${x.icon} alt="" width="20" height="20" />`
-        : x
-          ? html`<i class="ico" aria-hidden="true">${x.symbol.slice(0, 1)}</i>`
-          : nothing;
     return this._field(
-      'crypto-search',
-      this._t('crypto'),
+      id,
+      label,
       html`<div class="combo-input">
-        ${icon(selected)}
+        ${selected?.icon ?? nothing}
         <input
-          id="crypto-search"
+          id=${id}
           role="combobox"
           autocomplete="off"
           aria-autocomplete="list"
-          aria-controls="crypto-list"
+          aria-controls="${id}-list"
           aria-expanded=${String(open)}
-          aria-activedescendant=${list[active] ? `opt-${active}` : nothing}
-          .value=${open ? this._query : selected ? `${selected.symbol} · ${selected.networkName}` : ''}
+          aria-activedescendant=${list[active] ? `${id}-${active}` : nothing}
+          .value=${open ? this._query : (selected?.text ?? '')}
           @input=${(e: Event) => {
             this._query = (e.target as HTMLInputElement).value;
-            this._comboOpen = true;
+            this._open = id;
             this._active = 0;
           }}
           @click=${() => {
-            this._comboOpen = !open;
+            this._open = open ? '' : id;
+            this._active = 0;
           }}
           @keydown=${onKey}
           @focus=${(e: Event) => (e.target as HTMLInputElement).select()}
           @blur=${() => pick()}
         />
       </div>
-      <ul id="crypto-list" role="listbox" aria-label=${this._t('crypto')} ?hidden=${!list.length}>
+      <ul id="${id}-list" role="listbox" aria-label=${label} ?hidden=${!list.length}>
         ${list.map(
           (x, i) => html`<li
-            id="opt-${i}"
+            id="${id}-${i}"
             role="option"
             aria-selected=${String(i === active)}
             @mousedown=${(e: Event) => e.preventDefault()}
             @click=${() => pick(x)}
           >
-            ${icon(x)}
-            <b>${x.symbol}</b> ${x.name} <span class="net">${x.networkName}</span>
+            ${x.icon ?? nothing} ${x.body}
           </li>`,
         )}
       </ul>`,
     );
+  }
+
+  private _cryptoPicker(cryptos: Crypto[], selected: Crypto | undefined): TemplateResult {
+    // The upstream lists most coins without an image: a monogram keeps the list scannable.
+    const items = cryptos.map((x) => ({
+      code: x.code,
+      text: `${x.symbol} · ${x.networkName}`,
+      search: `${x.code} ${x.symbol} ${x.name} ${x.networkName}`,
+      icon: x.icon
+        ? html`<img src=${x.icon} alt="" width="20" height="20" />`
+        : html`<i class="ico" aria-hidden="true">${x.symbol.slice(0, 1)}</i>`,
+      body: html`<b>${x.symbol}</b> ${x.name} <span class="net">${x.networkName}</span>`,
+    }));
+    return this._picker('crypto-search', this._t('crypto'), items, selected?.code, (v) => {
+      this.crypto = v;
+    });
   }
 
   private _renderQuote(crypto: Crypto | undefined): TemplateResult {
@@ -898,11 +936,11 @@ export class CryptoCheckout extends LitElement {
     const a = this._address.value;
     if (!c.chains.length) return html`<p class="empty" role="status">${this._t('noChain')}</p>`;
     return html`<div part="form" class="form">
-      ${this._select(
+      ${this._picker(
         'chain',
         this._t('chain'),
+        c.chains.map((x) => ({ code: x.id, text: x.name, search: `${x.id} ${x.name}`, body: x.name })),
         this._chainId,
-        c.chains.map((x) => ({ code: x.id, name: x.name })),
         (v) => {
           this._chain = v;
         },

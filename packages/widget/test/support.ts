@@ -24,8 +24,8 @@
  * ```
  *
  * Sandbox controls (packages/sandbox/src/controls.ts): `resetSandbox`, `addFault` (latency, error status,
- * malformed body on an upstream route), `setClock`, `sandboxSettings`, `payOrder`/`expireOrder` (given the
- * backend's order id).
+ * malformed body on an upstream route), `setClock`, `sandboxSettings`, `payOrder`/`expireOrder`/`cancelOrder`
+ * (given the backend's order id).
  * Tokens a merchant's server would mint: `checkoutToken`, `customerToken` (server commands; the secret stays
  * in Node). `otherOrigin` gives an origin that serves the same pages but is not this one (wrong-origin tests).
  */
@@ -143,6 +143,12 @@ export async function payOrder(
 export async function expireOrder(order: string) {
   const id = await upstreamOrderId(order);
   return sandboxControl<{ order: Record<string, Json> }>(`orders/${encodeURIComponent(id)}/expire`);
+}
+
+/** Cancels an order now (same `order` forms as payOrder): the backend maps CANCELLED to `failed`. */
+export async function cancelOrder(order: string) {
+  const id = await upstreamOrderId(order);
+  return sandboxControl<{ order: Record<string, Json> }>(`orders/${encodeURIComponent(id)}/cancel`);
 }
 
 /** A checkout token signed with the test backend's secret, as a merchant's server would mint it. */

@@ -5,6 +5,7 @@ import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { CryptoCheckout } from '../../src/index.ts';
 import {
   backendInfo,
+  cancelOrder,
   checkoutToken,
   delay,
   expireOrder,
@@ -214,6 +215,35 @@ describe('pay mode', () => {
     expect(shadowQuery(el, '[part~="status"]').textContent).to.contain('This payment expired.');
     await expect(el).to.be.accessible();
     shadowQuery<HTMLButtonElement>(el, '[part~="status"] button').click();
+    await el.updateComplete;
+    const again = waitForEvent(el, 'checkout-order');
+    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    expect((await again).detail.orderId).to.not.equal(orderId);
+  });
+
+  it('shows failed when the order is cancelled, emits checkout-status, and offers to try again', async function () {
+    this.timeout(20000);
+    const el = await mountReady(html`<crypto-checkout mode="pay" product=${PRODUCT}></crypto-checkout>`);
+    const order = waitForEvent(el, 'checkout-order');
+    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    const orderId = (await order).detail.orderId!;
+    const failed = waitForEvent(el, 'checkout-status', {
+      accept: (e) => e.detail.status === 'failed',
+      timeout: 12000,
+    });
+    const complete = waitForEvent(el, 'checkout-complete', { timeout: 12000 });
+    await cancelOrder(orderId);
+    expect((await failed).detail).to.deep.equal({ orderId, status: 'failed', final: true });
+    expect((await complete).detail).to.deep.equal({ kind: 'pay', orderId, status: 'failed' });
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('iframe')).to.equal(null);
+    const shown = shadowQuery(el, '[part~="status"]');
+    expect(shown.className).to.contain('failed');
+    expect(shown.textContent).to.contain('The payment failed.');
+    await expect(el).to.be.accessible();
+    const retry = shadowQuery<HTMLButtonElement>(el, '[part~="status"] button');
+    expect(retry.textContent).to.equal('Try again');
+    retry.click();
     await el.updateComplete;
     const again = waitForEvent(el, 'checkout-order');
     shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();

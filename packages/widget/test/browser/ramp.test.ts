@@ -28,8 +28,8 @@ describe('buy mode', () => {
     expect((await ready).detail).to.deep.equal({ mode: 'buy', country: 'DE' });
     await el.updateComplete;
     expect(requestsTo('/api/catalog') - before).to.equal(1);
-    expect(shadowQuery<HTMLSelectElement>(el, '#country').value).to.equal('DE');
-    expect(shadowQuery<HTMLSelectElement>(el, '#currency').value).to.equal('EUR');
+    expect(shadowQuery<HTMLInputElement>(el, '#country').value).to.equal('Germany');
+    expect(shadowQuery<HTMLInputElement>(el, '#currency').value).to.equal('EUR · Euro');
     expect(shadowQuery<HTMLInputElement>(el, '#crypto-search').value).to.equal('USDC · Base');
     const methods = el.shadowRoot!.querySelectorAll('.method');
     expect(methods.length).to.be.greaterThan(1);
@@ -384,16 +384,16 @@ describe('buy mode', () => {
       const el = await mountReady(
         html`<crypto-checkout mode="buy" country="DE" locale=${locale}></crypto-checkout>`,
       );
-      const select = shadowQuery<HTMLSelectElement>(el, '#country');
-      const names = [...select.options].map((o) => o.text);
-      const byCode = (code: string) => [...select.options].find((o) => o.value === code)?.text;
-      expect(byCode('US')).to.equal(us);
-      expect(byCode('DE')).to.equal(de);
-      expect(select.selectedOptions[0]?.text).to.equal(de);
+      expect(shadowQuery<HTMLInputElement>(el, '#country').value).to.equal(de);
+      const countries = await pickerOptions(el, '#country');
+      const names = countries.map(([, name]) => name);
+      const byFlag = (code: string) => countries.find(([f]) => f === flagOf(code))?.[1];
+      expect(byFlag('US')).to.equal(us);
+      expect(byFlag('DE')).to.equal(de);
       expect(names).to.not.include('United States');
       expect(names).to.deep.equal([...names].sort(new Intl.Collator(locale).compare));
-      const currency = shadowQuery<HTMLSelectElement>(el, '#currency');
-      expect([...currency.options].find((o) => o.value === 'EUR')?.text).to.equal(euro);
+      const currencies = await pickerOptions(el, '#currency');
+      expect(currencies.map(([, name]) => name)).to.include(`EUR ${euro}`);
       await expect(el).to.be.accessible();
     });
   }
@@ -438,6 +438,53 @@ describe('buy mode', () => {
     expect((await order).detail.kind).to.equal('buy');
   });
 
+  it('filters the country list as the shopper types ("ger"), and Enter picks Germany: its currency, methods and quote', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="GB" amount="100" locale="en"></crypto-checkout>`,
+    );
+    const methodsOf = () => [...el.shadowRoot!.querySelectorAll('.method span')].map((m) => m.textContent);
+    const british = methodsOf();
+    const country = shadowQuery<HTMLInputElement>(el, '#country');
+    expect(country.getAttribute('role')).to.equal('combobox');
+    expect(country.value).to.equal('United Kingdom');
+    expect(shadowQuery(el, '.combo-input .flag').textContent).to.equal('🇬🇧');
+    country.focus();
+    // Escape closes the list and keeps the country.
+    await sendKeys({ type: 'fra' });
+    await el.updateComplete;
+    expect(country.getAttribute('aria-expanded')).to.equal('true');
+    await sendKeys({ press: 'Escape' });
+    await el.updateComplete;
+    expect(country.getAttribute('aria-expanded')).to.equal('false');
+    expect(country.value).to.equal('United Kingdom');
+    expect(el.country).to.equal('GB');
+    country.select();
+    await sendKeys({ type: 'ger' });
+    await el.updateComplete;
+    const options = [...el.shadowRoot!.querySelectorAll('#country-list [role="option"]')];
+    const texts = options.map((o) => o.textContent!.trim());
+    expect(texts[0]).to.equal('🇩🇪 Germany');
+    expect(texts.every((t) => /ger/i.test(t))).to.equal(true);
+    expect(texts).to.not.include('🇬🇧 United Kingdom');
+    expect(country.getAttribute('aria-activedescendant')).to.equal(options[0]!.id);
+    expect(options[0]!.getAttribute('aria-selected')).to.equal('true');
+    await expect(el).to.be.accessible();
+    const ready = waitForEvent(el, 'checkout-ready', { timeout: 8000 });
+    const quote = waitForEvent(el, 'checkout-quote', {
+      accept: (e) => e.detail.fiat.currency === 'EUR',
+      timeout: 8000,
+    });
+    await sendKeys({ press: 'Enter' });
+    expect((await ready).detail).to.deep.equal({ mode: 'buy', country: 'DE' });
+    expect((await quote).detail.fiat.currency).to.equal('EUR');
+    await el.updateComplete;
+    expect(el.country).to.equal('DE');
+    expect(country.value).to.equal('Germany');
+    expect(country.getAttribute('aria-expanded')).to.equal('false');
+    expect(shadowQuery<HTMLInputElement>(el, '#currency').value).to.equal('EUR · Euro');
+    expect(methodsOf()).to.not.deep.equal(british);
+  });
+
   it('two elements on one page work independently', async () => {
     const a = await mountReady(html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`);
     const b = await mountReady(html`<crypto-checkout mode="buy" country="DE" locale="de"></crypto-checkout>`);
@@ -452,6 +499,24 @@ describe('buy mode', () => {
     expect(shadowQuery(b, '[part~="button"]').textContent).to.equal('Weiter');
   });
 });
+
+/** The flag emoji of a country code, as the country picker shows it. */
+const flagOf = (code: string) => String.fromCodePoint(...[...code].map((c) => c.charCodeAt(0) + 0x1f1a5));
+
+/** Opens a picker and returns its options as [icon text, the rest] (text with spaces collapsed); then closes it. */
+async function pickerOptions(el: CryptoCheckout, selector: string): Promise<[string, string][]> {
+  const input = shadowQuery<HTMLInputElement>(el, selector);
+  input.click();
+  await el.updateComplete;
+  expect(input.getAttribute('aria-expanded')).to.equal('true');
+  const options = [...el.shadowRoot!.querySelectorAll(`#${input.id}-list [role="option"]`)].map((o) => {
+    const icon = o.querySelector('[aria-hidden]')?.textContent ?? '';
+    return [icon, o.textContent!.replace(icon, '').replace(/\s+/g, ' ').trim()] as [string, string];
+  });
+  input.click();
+  await el.updateComplete;
+  return options;
+}
 
 /** The page's requests whose URL contains `part`, started after `since` (Resource Timing). */
 const requestsSince = (part: string, since: number) =>
@@ -565,11 +630,13 @@ describe('sell mode', () => {
     expect(textOf(el)).to.contain('No method for this country and currency.');
     expect(el.shadowRoot!.querySelector('#fiat')).to.equal(null);
     await expect(el).to.be.accessible();
-    // A way out: another currency.
-    const fiat = shadowQuery<HTMLSelectElement>(el, '#currency');
-    fiat.value = 'EUR';
-    fiat.dispatchEvent(new Event('change'));
+    // A way out: another currency, picked in the searchable list with the keyboard.
+    shadowQuery<HTMLInputElement>(el, '#currency').focus();
+    await sendKeys({ type: 'eur' });
+    await sendKeys({ press: 'Enter' });
     await el.updateComplete;
+    expect(el.fiat).to.equal('EUR');
+    await waitUntil(() => el.shadowRoot!.querySelector('#fiat'), 'no amount fields', { timeout: 5000 });
     expect(el.shadowRoot!.querySelector('#fiat')).to.exist;
   });
 });

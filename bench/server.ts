@@ -23,9 +23,6 @@ import { createApp } from '../packages/backend/src/app.ts';
 import { loadConfig } from '../packages/backend/src/config.ts';
 import { createDeps } from '../packages/backend/src/runtime.ts';
 import { createMemoryStore } from '../packages/backend/src/store/memory-store.ts';
-import { UpstreamBudget } from '../packages/backend/src/upstream/budget.ts';
-import { createUpstreamHttp } from '../packages/backend/src/upstream/http.ts';
-import { createRampClient } from '../packages/backend/src/upstream/ramp-client.ts';
 import { createSandbox } from '../packages/sandbox/src/index.ts';
 import { benchKeys, benchRateLimitPerMinute } from './lib.ts';
 import { createPassthroughProxy } from './passthrough-proxy.ts';
@@ -103,8 +100,6 @@ async function backendRole(): Promise<string> {
     RATE_LIMIT_PER_MINUTE: String(benchRateLimitPerMinute),
     ...(process.env.UPSTREAM_BUDGET ? { UPSTREAM_BUDGET: process.env.UPSTREAM_BUDGET } : {}),
   });
-  const base = createDeps(config, { store: createMemoryStore() });
-  await base.ramp.close();
   // Upstream time per request: the timed fetch adds to the store of the request it runs for.
   const perRequest = new AsyncLocalStorage<{ upstreamMs: number }>();
   const timedFetch: typeof fetch = async (input, init) => {
@@ -116,24 +111,7 @@ async function backendRole(): Promise<string> {
       if (store) store.upstreamMs += performance.now() - started;
     }
   };
-  const budget = new UpstreamBudget({ perSecond: config.upstreamBudget });
-  const ramp = createRampClient({
-    apiUrl: config.ramp.apiUrl,
-    widgetUrl: config.ramp.widgetUrl,
-    publicKey: config.ramp.publicKey,
-    secretKey: config.ramp.secretKey,
-    timeoutMs: config.upstreamTimeoutMs,
-    budget,
-    clock: base.clock,
-    http: createUpstreamHttp({
-      name: 'ramp',
-      baseUrl: config.ramp.apiUrl,
-      timeoutMs: config.upstreamTimeoutMs,
-      budget,
-      fetch: timedFetch,
-    }),
-  });
-  const deps = { ...base, ramp };
+  const deps = createDeps(config, { store: createMemoryStore(), rampFetch: timedFetch });
   const backend = createApp(deps);
   const bench = new Hono()
     .get('/bench/page', (c) => c.html(page))

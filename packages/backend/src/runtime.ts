@@ -19,6 +19,8 @@ import { createRampClient } from './upstream/ramp-client.ts';
 export interface DepsOverrides {
   store: Store;
   clock?: Clock;
+  /** The fetch of the ramp client (the bench times upstream calls with it). */
+  rampFetch?: typeof fetch;
 }
 
 /** The deps of one app: one upstream budget shared by all ramp calls of this process. */
@@ -37,6 +39,7 @@ export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
       timeoutMs: config.upstreamTimeoutMs,
       budget,
       clock,
+      ...(overrides.rampFetch ? { fetch: overrides.rampFetch } : {}),
     }),
     // The payments API has no documented rate limit, so it does not spend the ramp budget.
     payments: createPaymentsClient({

@@ -88,6 +88,8 @@ export interface RampClientOptions {
   quoteTtlMs?: number;
   /** Test seam: the HTTP layer. */
   http?: UpstreamHttp;
+  /** Measuring seam: the fetch the default HTTP layer uses (the bench times upstream calls with it). */
+  fetch?: typeof fetch;
   log?: (line: string) => void;
 }
 
@@ -191,6 +193,7 @@ export function createRampClient(options: RampClientOptions): RampClient {
       timeoutMs: options.timeoutMs,
       budget: options.budget,
       log,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
     });
   const ttl = options.catalogTtlMs ?? 5 * 60_000;
   const maxStale = options.catalogMaxStaleMs ?? 60 * 60_000;

@@ -53,13 +53,20 @@ const tipSchema = z.object({
   currency: z.enum(['EUR', 'USD', 'GBP']).default('EUR'),
 });
 
+/** Each page fragment, read and parsed on first use; the files do not change while the server runs. */
+const parsedPages = new Map<string, Promise<ReturnType<typeof parsePage>>>();
+
 async function renderPage(
   file: string,
   mode: DemoOptions['mode'],
   values: Record<string, string> = {},
 ): Promise<string> {
-  const source = await readFile(join(pagesDir, `${file}.html`), 'utf8');
-  const { meta, body } = parsePage(source, file);
+  let parsed = parsedPages.get(file);
+  if (!parsed) {
+    parsed = readFile(join(pagesDir, `${file}.html`), 'utf8').then((source) => parsePage(source, file));
+    parsedPages.set(file, parsed);
+  }
+  const { meta, body } = await parsed;
   return layout(meta, fill(body, values), { mode });
 }
 

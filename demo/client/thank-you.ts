@@ -20,7 +20,13 @@ const orderId = params.get('orderId') ?? '';
 const hinted = params.get('status');
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
-const finalStatuses = new Set(['paid', 'overpaid', 'expired', 'failed']);
+
+const waiting = {
+  tone: 'neutral',
+  icon: '…',
+  title: 'Waiting for your payment',
+  text: 'We have not seen your payment yet; this page updates by itself.',
+};
 
 const copy: Record<string, { tone: string; icon: string; title: string; text: string }> = {
   paid: {
@@ -53,18 +59,8 @@ const copy: Record<string, { tone: string; icon: string; title: string; text: st
     title: 'The payment failed',
     text: 'Nothing was charged. Please try again.',
   },
-  pending: {
-    tone: 'neutral',
-    icon: '…',
-    title: 'Waiting for your payment',
-    text: 'We have not seen your payment yet; this page updates by itself.',
-  },
-  awaiting_payment: {
-    tone: 'neutral',
-    icon: '…',
-    title: 'Waiting for your payment',
-    text: 'We have not seen your payment yet; this page updates by itself.',
-  },
+  pending: waiting,
+  awaiting_payment: waiting,
 };
 
 function show(view: StatusView): void {
@@ -109,7 +105,7 @@ async function poll(attempt = 0): Promise<void> {
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const view = (await response.json()) as StatusView;
     show(view);
-    if (!finalStatuses.has(view.status ?? '') && attempt < 60) setTimeout(() => void poll(attempt + 1), 2000);
+    if (!view.final && attempt < 60) setTimeout(() => void poll(attempt + 1), 2000);
   } catch {
     if (attempt < 5) setTimeout(() => void poll(attempt + 1), 2000);
     else fail('The shop could not be reached. Refresh the page to try again.');

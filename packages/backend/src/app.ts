@@ -7,6 +7,7 @@ import { accessLog } from './middleware/access-log.ts';
 import { clientRateLimit } from './middleware/rate-limit.ts';
 import { isServerOnly, limitBody, originGuard, publicCors, securityHeaders } from './middleware/security.ts';
 import { createOrderLedger } from './order-ledger.ts';
+import { createProductCatalog } from './products.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { checkoutTokenRoutes } from './routes/checkout-tokens.ts';
@@ -25,13 +26,15 @@ const webhookBodyLimit = limitBody(64 * 1024);
 export function createApp(deps: AppDeps) {
   // One ledger (with its status hub) shared by the routes that read or move orders.
   const ledger = createOrderLedger(deps);
+  // One catalog reader (one mtime cache) for the products and order routes.
+  const catalog = createProductCatalog(deps.config.productsFile, deps.config.publicUrl);
   const api = new Hono<AppEnv>()
-    .route('/products', productRoutes(deps))
+    .route('/products', productRoutes(deps, catalog))
     .route('/catalog', catalogRoutes(deps))
     .route('/quotes', quoteRoutes(deps))
     .route('/ramp-sessions', rampSessionRoutes(deps))
     .route('/checkout-tokens', checkoutTokenRoutes(deps))
-    .route('/orders', orderRoutes(deps, ledger))
+    .route('/orders', orderRoutes(deps, ledger, catalog))
     .route('/deposit-addresses', depositAddressRoutes(deps))
     .route('/webhooks', webhookRoutes(deps, ledger))
     .route('/admin', adminRoutes(deps))

@@ -349,8 +349,6 @@ const payoutRows: readonly MethodRow[] = [
 
 export const payoutMethods: readonly MethodSpec[] = payoutRows.map((row) => methodOf(row, row[1]));
 
-export const networks: readonly string[] = [...new Set(cryptos.map((c) => c.network))];
-
 export const findCountry = (iso: string | undefined) =>
   iso ? countries.find((c) => c.iso === iso.toUpperCase()) : undefined;
 export const findFiat = (iso: string | undefined) =>
@@ -359,8 +357,3 @@ export const findFiat = (iso: string | undefined) =>
 export const findCrypto = (code: string | undefined) =>
   code ? cryptos.find((c) => cryptoTags(c).includes(code) || c.iso === code.toUpperCase()) : undefined;
 export const findPayoutMethod = (slug: string | undefined) => payoutMethods.find((m) => m.slug === slug);
-
-/** Icons the widget app serves; every `icon` above must be one of them. */
-export const iconNames: readonly string[] = [
-  ...new Set([...paymentMethods, ...payoutMethods].map((m) => m.icon)),
-];

@@ -26,6 +26,10 @@ const clockSchema = z.object({
 
 const bad = (message: string) => ({ success: false, message });
 
+/** A JSON body checked against `schema`, refused with a 400 in the controls' envelope. */
+const jsonBody = <T extends z.ZodType>(schema: T) =>
+  zValidator('json', schema, (r, c) => (r.success ? undefined : c.json(bad(r.error.message), 400)));
+
 export function controls(state: SandboxState) {
   const clockView = () => ({ now: new Date(state.now()).toISOString(), pinned: state.clock.pinned });
 
@@ -35,57 +39,34 @@ export function controls(state: SandboxState) {
       return c.json({ success: true, data: { reset: true } });
     })
     .get('/clock', (c) => c.json({ success: true, data: clockView() }))
-    .post(
-      '/clock',
-      zValidator('json', clockSchema, (r, c) => (r.success ? undefined : c.json(bad(r.error.message), 400))),
-      (c) => {
-        const body = c.req.valid('json');
-        if (body.reset) state.clock.reset();
-        if (body.now !== undefined)
-          state.clock.set(typeof body.now === 'number' ? body.now : Date.parse(body.now));
-        if (body.advanceMs) state.clock.advance(body.advanceMs);
-        return c.json({ success: true, data: clockView() });
-      },
-    )
+    .post('/clock', jsonBody(clockSchema), (c) => {
+      const body = c.req.valid('json');
+      if (body.reset) state.clock.reset();
+      if (body.now !== undefined)
+        state.clock.set(typeof body.now === 'number' ? body.now : Date.parse(body.now));
+      if (body.advanceMs) state.clock.advance(body.advanceMs);
+      return c.json({ success: true, data: clockView() });
+    })
     .get('/faults', (c) => c.json({ success: true, data: state.faults }))
-    .post(
-      '/faults',
-      zValidator('json', faultRuleSchema, (r, c) =>
-        r.success ? undefined : c.json(bad(r.error.message), 400),
-      ),
-      (c) => {
-        state.faults.push(c.req.valid('json'));
-        return c.json({ success: true, data: state.faults });
-      },
-    )
+    .post('/faults', jsonBody(faultRuleSchema), (c) => {
+      state.faults.push(c.req.valid('json'));
+      return c.json({ success: true, data: state.faults });
+    })
     .delete('/faults', (c) => {
       state.faults = [];
       return c.json({ success: true, data: [] });
     })
     .get('/settings', (c) => c.json({ success: true, data: state.settings }))
-    .patch(
-      '/settings',
-      zValidator('json', settingsSchema, (r, c) =>
-        r.success ? undefined : c.json(bad(r.error.message), 400),
-      ),
-      (c) => {
-        state.settings = { ...state.settings, ...c.req.valid('json') };
-        return c.json({ success: true, data: state.settings });
-      },
-    )
-    .put(
-      '/merchants/:id/webhook',
-      zValidator('json', z.object({ url: z.url() }), (r, c) =>
-        r.success ? undefined : c.json(bad(r.error.message), 400),
-      ),
-      (c) => {
-        state.webhookUrls.set(c.req.param('id'), c.req.valid('json').url);
-        return c.json({
-          success: true,
-          data: { merchantId: c.req.param('id'), url: c.req.valid('json').url },
-        });
-      },
-    )
+    .patch('/settings', jsonBody(settingsSchema), (c) => {
+      state.settings = { ...state.settings, ...c.req.valid('json') };
+      return c.json({ success: true, data: state.settings });
+    })
+    .put('/merchants/:id/webhook', jsonBody(z.object({ url: z.url() })), (c) => {
+      const merchantId = c.req.param('id');
+      const { url } = c.req.valid('json');
+      state.webhookUrls.set(merchantId, url);
+      return c.json({ success: true, data: { merchantId, url } });
+    })
     .get('/deliveries', (c) => {
       const merchant = c.req.query('merchant');
       const kind = c.req.query('kind');

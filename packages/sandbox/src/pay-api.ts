@@ -8,7 +8,7 @@ import { type Context, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { payFail, payOk } from './envelope.ts';
+import { rampFail as controlFail, payFail, payOk } from './envelope.ts';
 import { merchantOf } from './keys.ts';
 import {
   type CreateOrderInput,
@@ -29,9 +29,7 @@ import type { SandboxState } from './state.ts';
 type Env = { Variables: { merchantKey: string } };
 
 /** zod issues as one readable line: `purchase.price: Invalid input: expected string, received undefined`. */
-export function issuesMessage(error: {
-  issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>;
-}): string {
+function issuesMessage(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): string {
   return error.issues
     .map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message))
     .join('; ');
@@ -160,7 +158,7 @@ const listSchema = z.object({
  * Dates are integers of an undocumented unit: below 10^11 they are read as epoch seconds (that is before
  * 1973 in milliseconds), otherwise as milliseconds.
  */
-export const epochMs = (value: number) => (value < 1e11 ? value * 1000 : value);
+const epochMs = (value: number) => (value < 1e11 ? value * 1000 : value);
 
 const shapeFailure =
   (status: ContentfulStatusCode) =>
@@ -278,9 +276,6 @@ const depositSchema = z.object({
   currency: z.string().optional(),
   amount: z.string().regex(DECIMAL, 'must be a decimal string').optional(),
 });
-
-const controlFail = (c: Context, status: ContentfulStatusCode, message: string) =>
-  c.json({ success: false, message }, status);
 
 /** A payer to stand in when a control pays an order nobody identified for. */
 const STAND_IN_PAYER = { name: 'Sandbox Payer', email: 'payer@example.com' };

@@ -148,8 +148,7 @@ export function blockchainOf(chain: Chain): Blockchain {
 }
 
 export function fiatCurrency(code: string): Currency {
-  const row = findFiat(code);
-  if (!row) throw new Error(`unknown fiat ${code}`);
+  const row = fiatRow(code);
   const digits = fiatDigits(code);
   return {
     id: stableUuid(`fiat:${code}`),

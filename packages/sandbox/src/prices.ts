@@ -2,7 +2,7 @@
  * The sandbox's price feed: deterministic in the clock, so a pinned clock gives repeatable quotes and a moving
  * one gives prices that drift like a market (slow sines of the time, per asset, around realistic levels).
  */
-import { type Crypto, type Fiat, fiats } from './catalog.ts';
+import { type Crypto, type Fiat, findFiat } from './catalog.ts';
 
 interface Wave {
   amplitude: number;
@@ -43,7 +43,7 @@ function drift(code: string, waves: readonly Wave[], at: number): number {
   return factor;
 }
 
-const usd = fiats.find((f) => f.iso === 'USD')!;
+const usd = findFiat('USD')!;
 
 /** Mid-market EUR price of one unit of `crypto` at epoch milliseconds `at`. */
 export function priceEur(crypto: Crypto, at: number): number {

@@ -3,7 +3,7 @@
  * callbacks each status change sends to the order's `responseUrl`, and the widget sessions that precede them.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type Crypto, type Fiat, fiats } from './catalog.ts';
+import { type Crypto, type Fiat, findFiat } from './catalog.ts';
 import { deliver } from './deliver.ts';
 import { rampSecretFor } from './keys.ts';
 import { type BuyQuote, round2, type SellQuote } from './quotes.ts';
@@ -88,7 +88,7 @@ const next: Record<RampOrderType, Partial<Record<RampOrderStatus, readonly RampO
 /** How long after `order_completed` (buy) or `payout_pending` (sell) the next status follows on its own. */
 const FOLLOW_UP_MS = 300;
 
-const usd = fiats.find((f) => f.iso === 'USD')!;
+const usd = findFiat('USD')!;
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 

@@ -223,6 +223,13 @@ function redirectFor(order: RampOrder): string | undefined {
     .replaceAll('%7BorderStatus%7D', status);
 }
 
+/** The amount a widget step asks for, replacing the session's (crypto wins when both are sent). */
+function amountOf(body: { fiatAmount?: number | undefined; cryptoAmount?: number | undefined }) {
+  if (body.cryptoAmount !== undefined) return { cryptoAmount: body.cryptoAmount, fiatAmount: undefined };
+  if (body.fiatAmount !== undefined) return { fiatAmount: body.fiatAmount, cryptoAmount: undefined };
+  return {};
+}
+
 const orderView = (order: RampOrder) => ({ id: order.id, status: order.status, type: order.type });
 
 export function rampWidget(state: SandboxState) {
@@ -281,13 +288,8 @@ export function rampWidget(state: SandboxState) {
         const session = ramp.session(c.req.param('id'));
         if (!session) return rampFail(c, 404, 'Session not found');
         const body = c.req.valid('json');
-        const next = { ...session };
+        const next = { ...session, ...amountOf(body) };
         if (body.method && session.type === 'buy') next.method = body.method;
-        if (body.fiatAmount !== undefined)
-          Object.assign(next, { fiatAmount: body.fiatAmount, cryptoAmount: undefined });
-        if (body.cryptoAmount !== undefined) {
-          Object.assign(next, { cryptoAmount: body.cryptoAmount, fiatAmount: undefined });
-        }
         const priced = quoteFor(next, state.now());
         if (!priced.ok) return rampFail(c, priced.status, priced.message);
         if (!session.lockAmount) Object.assign(session, next);
@@ -297,12 +299,7 @@ export function rampWidget(state: SandboxState) {
         const session = ramp.session(c.req.param('id'));
         if (!session) return rampFail(c, 404, 'Session not found');
         const body = c.req.valid('json');
-        if (!session.lockAmount && body.fiatAmount !== undefined) {
-          Object.assign(session, { fiatAmount: body.fiatAmount, cryptoAmount: undefined });
-        }
-        if (!session.lockAmount && body.cryptoAmount !== undefined) {
-          Object.assign(session, { cryptoAmount: body.cryptoAmount, fiatAmount: undefined });
-        }
+        if (!session.lockAmount) Object.assign(session, amountOf(body));
         const priced = quoteFor(session, state.now());
         if (!priced.ok) return rampFail(c, priced.status, priced.message);
         const order = ramp.createOrder(session, priced.quote, body.email);

@@ -246,6 +246,8 @@ export class CryptoCheckout extends LitElement {
   private _locTo = 'en';
   /** The locale the amount fields' texts are written in. */
   private _textLoc = '';
+  /** The ramp pickers' entries (countries, currencies, cryptos), for the catalog they were made for; a locale switch drops them. */
+  private _items?: [Catalog, PickerItem[], PickerItem[], PickerItem[]];
 
   private get _loc(): string {
     // Optional chaining keeps a server-side render (no document) working.
@@ -302,6 +304,7 @@ export class CryptoCheckout extends LitElement {
     const loc = this._loc;
     const from = this._textLoc;
     if (from && loc !== from) {
+      this._items = undefined;
       const typing = (this.renderRoot as ShadowRoot).activeElement?.id;
       const again = (id: string, text: string) => {
         const v = id !== typing && parseAmount(text, from);
@@ -626,6 +629,7 @@ export class CryptoCheckout extends LitElement {
     const { fiat, crypto, methods, method } = this._selection(c);
     const q = this._quotes;
     const message = this._amountMessage();
+    const [, countries, fiats, cryptos] = this._pickerItems(c);
     const amount = (which: 'fiat' | 'crypto', key: MessageKey, unit: string, value: string) =>
       this._field(
         which,
@@ -652,40 +656,19 @@ export class CryptoCheckout extends LitElement {
     return html`<form part="form" novalidate @submit=${this._continue} aria-busy=${String(this._catalog.status === TaskStatus.PENDING)}>
       ${this._failed(this._catalog)}
       <div class="row">
-        ${this._picker(
-          'country',
-          this._t('country'),
-          localNames(c.countries, this._loc, 'region').map(({ code, name }) => ({
-            code,
-            text: name,
-            search: `${code} ${name}`,
-            icon: html`<i class="flag" aria-hidden="true">${flag(code)}</i>`,
-            body: name,
-          })),
-          c.country,
-          (v) => {
-            this.country = v;
-            this.fiat = '';
-            this.paymentMethod = '';
-            this.payoutMethod = '';
-          },
-        )}
-        ${this._picker(
-          'currency',
-          this._t('fiat'),
-          localNames(c.fiats, this._loc, 'currency').map(({ code, name }) => ({
-            code,
-            text: `${code} · ${name}`,
-            search: `${code} ${name}`,
-            body: html`<b>${code}</b> ${name}`,
-          })),
-          fiat,
-          (v) => {
-            this.fiat = v;
-          },
-        )}
+        ${this._picker('country', this._t('country'), countries, c.country, (v) => {
+          this.country = v;
+          this.fiat = '';
+          this.paymentMethod = '';
+          this.payoutMethod = '';
+        })}
+        ${this._picker('currency', this._t('fiat'), fiats, fiat, (v) => {
+          this.fiat = v;
+        })}
       </div>
-      ${this._cryptoPicker(c.cryptos, crypto)}
+      ${this._picker('crypto-search', this._t('crypto'), cryptos, crypto?.code, (v) => {
+        this.crypto = v;
+      })}
       ${
         methods.length
           ? html`<fieldset class="methods">
@@ -779,7 +762,7 @@ export class CryptoCheckout extends LitElement {
       const s = ` ${x.search}`.toLowerCase();
       return s.includes(` ${q}`) ? 0 : s.includes(q) ? 1 : 2;
     };
-    const list = open ? [0, 1].flatMap((r) => items.filter((x) => rank(x) === r)) : [];
+    const list = open ? items.filter((x) => rank(x) < 2).sort((a, b) => rank(a) - rank(b)) : [];
     const active = Math.min(this._active, list.length - 1);
     const selected = items.find((x) => x.code === value);
     const pick = (x?: PickerItem) => {
@@ -850,20 +833,40 @@ export class CryptoCheckout extends LitElement {
     );
   }
 
-  private _cryptoPicker(cryptos: Crypto[], selected: Crypto | undefined): TemplateResult {
-    // The upstream lists most coins without an image: a monogram keeps the list scannable.
-    const items = cryptos.map((x) => ({
-      code: x.code,
-      text: `${x.symbol} · ${x.networkName}`,
-      search: `${x.code} ${x.symbol} ${x.name} ${x.networkName}`,
-      icon: x.icon
-        ? html`<img src=${x.icon} alt="" width="20" height="20" />`
-        : html`<i class="ico" aria-hidden="true">${x.symbol.slice(0, 1)}</i>`,
-      body: html`<b>${x.symbol}</b> ${x.name} <span class="net">${x.networkName}</span>`,
-    }));
-    return this._picker('crypto-search', this._t('crypto'), items, selected?.code, (v) => {
-      this.crypto = v;
-    });
+  /**
+   * The ramp pickers' entries for a catalog in the locale, made once rather than on every render: the quote's
+   * age re-renders each second, and naming and sorting some 250 countries is not free.
+   */
+  private _pickerItems(c: Catalog): [Catalog, PickerItem[], PickerItem[], PickerItem[]] {
+    const loc = this._loc;
+    if (this._items?.[0] !== c)
+      this._items = [
+        c,
+        localNames(c.countries, loc, 'region').map(({ code, name }) => ({
+          code,
+          text: name,
+          search: `${code} ${name}`,
+          icon: html`<i class="flag" aria-hidden="true">${flag(code)}</i>`,
+          body: name,
+        })),
+        localNames(c.fiats, loc, 'currency').map(({ code, name }) => ({
+          code,
+          text: `${code} · ${name}`,
+          search: `${code} ${name}`,
+          body: html`<b>${code}</b> ${name}`,
+        })),
+        // The upstream lists most coins without an image: a monogram keeps the list scannable.
+        c.cryptos.map((x) => ({
+          code: x.code,
+          text: `${x.symbol} · ${x.networkName}`,
+          search: `${x.code} ${x.symbol} ${x.name} ${x.networkName}`,
+          icon: x.icon
+            ? html`<img src=${x.icon} alt="" width="20" height="20" />`
+            : html`<i class="ico" aria-hidden="true">${x.symbol.slice(0, 1)}</i>`,
+          body: html`<b>${x.symbol}</b> ${x.name} <span class="net">${x.networkName}</span>`,
+        })),
+      ];
+    return this._items;
   }
 
   private _renderQuote(crypto: Crypto | undefined): TemplateResult {

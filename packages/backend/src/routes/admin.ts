@@ -13,7 +13,7 @@ import { mapUpstreamStatus, orderStatuses } from '../order-status.ts';
 import { currencyCode, priceAmount } from '../schemas/money.ts';
 import { describeRoute } from '../schemas/openapi-registry.ts';
 import type { UpstreamOrder } from '../schemas/upstream-payments.ts';
-import { UpstreamRefusal } from '../upstream/http.ts';
+import { isValueRefusal } from '../upstream/http.ts';
 
 /** Hashing both sides first makes the comparison constant-time whatever the lengths. */
 function tokenMatches(expected: string, given: string): boolean {
@@ -236,10 +236,7 @@ export function adminRoutes(deps: AppDeps) {
         .catch((error: unknown) => {
           // A refusal of the values (an unsupported currency, too many decimals) is the merchant's to fix; the
           // upstream's own words are not echoed, as everywhere.
-          if (
-            error instanceof UpstreamRefusal &&
-            (error.upstreamStatus === 400 || error.upstreamStatus === 422)
-          ) {
+          if (isValueRefusal(error)) {
             throw new AppError(
               'VALIDATION_FAILED',
               'The payment provider refused these values (currency or amount).',

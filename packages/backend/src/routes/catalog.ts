@@ -195,10 +195,6 @@ export function assembleCatalog(country: string, [supported, payment, payout]: C
   };
 }
 
-export async function buildCatalog(deps: AppDeps, country: string): Promise<Catalog> {
-  return assembleCatalog(country, await catalogSources(deps, country));
-}
-
 /** A country's catalog as sent: serialised once, with its ETag, for as long as its sources stay the same. */
 interface RenderedCatalog {
   sources: CatalogSources;

@@ -12,7 +12,7 @@ import { createKeyedLock } from '../keyed-lock.ts';
 import { validate } from '../middleware/validate.ts';
 import { describeRoute } from '../schemas/openapi-registry.ts';
 import { verifyCustomerToken } from '../tokens.ts';
-import { UpstreamRefusal } from '../upstream/http.ts';
+import { isValueRefusal } from '../upstream/http.ts';
 
 export const depositAddressBody = z.object({
   customerToken: z.string().min(1).max(4096),
@@ -88,10 +88,7 @@ export function depositAddressRoutes(deps: AppDeps) {
         });
       } catch (error) {
         // The upstream names the chains it supports; a 4xx about our request means this chain is not one.
-        if (
-          error instanceof UpstreamRefusal &&
-          (error.upstreamStatus === 400 || error.upstreamStatus === 422)
-        ) {
+        if (isValueRefusal(error)) {
           throw new AppError('VALIDATION_FAILED', 'chain: not supported for deposit addresses', {
             issues: [{ path: 'chain', message: 'not supported for deposit addresses' }],
           });

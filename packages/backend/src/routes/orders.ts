@@ -25,7 +25,7 @@ import {
 } from '../order-ledger.ts';
 import { isFinal, mapUpstreamStatus } from '../order-status.ts';
 import { isAllowedUrl } from '../origins.ts';
-import { createProductCatalog } from '../products.ts';
+import { createProductCatalog, type ProductCatalog } from '../products.ts';
 import { verifyCheckoutToken } from '../tokens.ts';
 
 export const createOrderBody = z
@@ -142,9 +142,12 @@ function page(title: string, body: string, script = '', nonce = '') {
 <body><main>${body}</main>${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body></html>`;
 }
 
-export function orderRoutes(deps: AppDeps, ledger: OrderLedger = createOrderLedger(deps)) {
+export function orderRoutes(
+  deps: AppDeps,
+  ledger: OrderLedger = createOrderLedger(deps),
+  catalog: ProductCatalog = createProductCatalog(deps.config.productsFile, deps.config.publicUrl),
+) {
   const { config, payments, store, clock } = deps;
-  const catalog = createProductCatalog(config.productsFile, config.publicUrl);
   const keyLock = createKeyedLock();
 
   async function resolveProduct(body: CreateOrderBody): Promise<OrderProduct> {

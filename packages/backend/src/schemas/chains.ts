@@ -16,10 +16,6 @@ export const depositChains = [
   { id: 'ton', name: 'TON' },
 ] as const;
 
-export type DepositChain = (typeof depositChains)[number]['id'];
-
-export const depositChainIds = depositChains.map((chain) => chain.id) as [DepositChain, ...DepositChain[]];
-
 const networkNames: Readonly<Record<string, string>> = {
   ...Object.fromEntries(depositChains.map((chain) => [chain.id, chain.name])),
   bsc: 'BNB Smart Chain',

@@ -34,8 +34,6 @@ export const priceAmount = z
     z.string().regex(/^(?=.*[1-9])\d{1,12}(\.\d{1,8})?$/, 'must be a positive decimal amount like "49.00"'),
   );
 
-export const decimalOut = z.string().regex(/^-?\d+(\.\d+)?$/);
-
 export const countryCode = z
   .string()
   .regex(/^[A-Za-z]{2}$/, 'must be a 2-letter country code')

@@ -214,7 +214,3 @@ export class UpstreamBudget {
     this.#schedule();
   }
 }
-
-export function createUpstreamBudget(options: BudgetOptions): UpstreamBudget {
-  return new UpstreamBudget(options);
-}

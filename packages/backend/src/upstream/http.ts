@@ -69,6 +69,10 @@ export class UpstreamRefusal extends AppError {
   }
 }
 
+/** A 400/422 refusal: the upstream rejected the values we sent (the caller maps it to VALIDATION_FAILED). */
+export const isValueRefusal = (error: unknown): error is UpstreamRefusal =>
+  error instanceof UpstreamRefusal && (error.upstreamStatus === 400 || error.upstreamStatus === 422);
+
 /** What an upstream's refusal message says, as far as we can recognise it. */
 export function refusalKind(message: string): 'amount_too_low' | 'amount_too_high' | 'other' {
   const text = message.toLowerCase();
@@ -82,11 +86,6 @@ export function envelope<T>(data: z.ZodType<T>) {
   return z
     .looseObject({ success: z.boolean().optional(), data, message: z.string().nullish() })
     .transform((body) => body.data);
-}
-
-/** Accepts the envelope or the bare object (one upstream endpoint answered without it in older versions). */
-export function envelopeOrBare<T>(data: z.ZodType<T>) {
-  return z.union([envelope(data), data]);
 }
 
 const failureBody = z.looseObject({

@@ -34,15 +34,15 @@ export class FrameController implements ReactiveController {
     _host.addController(this);
   }
 
-  /** Shows `url`; messages are accepted from `origins` only. Returns how it was shown. */
-  open(url: string, origins: string[], display: Display): 'inline' | 'modal' | 'redirect' {
+  /** Shows `url`; messages are accepted from `origins` only. */
+  open(url: string, origins: string[], display: Display): void {
     // Only a web page is framed or navigated to: never a `javascript:` or `data:` URL, whoever sent it.
     if (!/^https?:\/\//i.test(url)) throw new TypeError(url.slice(0, 40));
     const shown =
       display === 'auto' ? (matchMedia('(min-width: 640px)').matches ? 'modal' : 'redirect') : display;
     if (shown === 'redirect') {
       this._navigate(url);
-      return shown;
+      return;
     }
     this.close();
     this.url = url;
@@ -51,7 +51,6 @@ export class FrameController implements ReactiveController {
     this.state = 'loading';
     this._timer = setTimeout(() => this._settle('fallback'), this.timeoutMs);
     this._host.requestUpdate();
-    return shown;
   }
 
   close(): void {

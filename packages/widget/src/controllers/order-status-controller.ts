@@ -55,7 +55,7 @@ export class OrderStatusController implements ReactiveController {
   }
 
   hostConnected(): void {
-    if (this._target && !(this.view?.final ?? false)) this._connect();
+    if (this._target && !this.view?.final) this._connect();
   }
 
   hostDisconnected(): void {

@@ -19,7 +19,7 @@ export const formatCrypto = (amount: string, symbol: string, locale: string): st
 export const formatPercent = (percent: string, locale: string): string =>
   new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 4 }).format(Number(percent) / 100);
 
-export const formatNumber = (amount: string, locale: string, maxDigits: number): string =>
+const formatNumber = (amount: string, locale: string, maxDigits: number): string =>
   new Intl.NumberFormat(locale, { maximumFractionDigits: maxDigits }).format(amount as Decimal);
 
 /** The locale's decimal separator (`,` in `de`). */

@@ -318,11 +318,8 @@ export class CryptoCheckout extends LitElement {
       this._fiatText = this.amount ? toInputValue(this.amount, loc) : '';
       this._input = 'fiat';
     }
-    if (changed.has('mode') && this.hasUpdated) {
-      this._frame.close();
-      this._order = undefined;
-      this._outcome = undefined;
-    }
+    // Another mode abandons the payment in progress, its status stream included.
+    if (changed.has('mode') && this.hasUpdated) this._again();
     // The quote request follows the current choices; the controller ignores a request it already has.
     // Before the catalog, a request the attributes fully specify flies beside it and shows once it confirms.
     this._amountIssue = undefined;

@@ -182,6 +182,21 @@ describe('pay mode', () => {
     }
   });
 
+  it('switching to another mode abandons the payment: its later status is not reported', async function () {
+    this.timeout(20000);
+    const el = await mountReady(html`<crypto-checkout mode="pay" product=${PRODUCT}></crypto-checkout>`);
+    const events = recordEvents(el, ['checkout-status', 'checkout-complete']);
+    const order = waitForEvent(el, 'checkout-order');
+    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    const orderId = (await order).detail.orderId!;
+    el.mode = 'buy';
+    await el.updateComplete;
+    await payOrder(orderId);
+    await delay(3000);
+    expect(events.of('checkout-complete')).to.deep.equal([]);
+    expect(events.of('checkout-status').filter((e) => e.detail.status === 'paid')).to.deep.equal([]);
+  });
+
   it('shows underpaid without ending the checkout', async function () {
     this.timeout(20000);
     const el = await mountReady(html`<crypto-checkout mode="pay" product=${PRODUCT}></crypto-checkout>`);

@@ -282,6 +282,15 @@ export class CryptoCheckout extends LitElement {
   }
 
   /** The shopper's effective choices in buy/sell: what they picked, else the catalog's defaults. */
+  /**
+   * True while the shown catalog is the previous country's and the shopper's pick is still loading: the picker
+   * shows the pick at once and no quote leaves for the old country (that read "United States" after a click
+   * on "United Kingdom" until the new catalog arrived).
+   */
+  private _catalogStale(c: Catalog): boolean {
+    return this._catalog.status === TaskStatus.PENDING && !!this.country && c.country !== this.country;
+  }
+
   private _selection(c: Catalog) {
     const sell = this.mode === 'sell';
     const fiat = c.fiats.some((f) => f.code === this.fiat) ? this.fiat : c.defaults.fiat;
@@ -345,6 +354,7 @@ export class CryptoCheckout extends LitElement {
     if (side !== 'buy' && side !== 'sell') return undefined;
     const sell = side === 'sell';
     // With the catalog: the shopper's effective choices (checked against its limits); without: the attributes.
+    if (c && this._catalogStale(c)) return undefined;
     const s = c && this._selection(c);
     const fiat = s ? s.fiat : this.fiat;
     const crypto = s ? s.crypto?.code : this.crypto;
@@ -653,12 +663,18 @@ export class CryptoCheckout extends LitElement {
     return html`<form part="form" novalidate @submit=${this._continue} aria-busy=${String(this._catalog.status === TaskStatus.PENDING)}>
       ${this._failed(this._catalog)}
       <div class="row">
-        ${this._picker('country', this._t('country'), countries, c.country, (v) => {
-          this.country = v;
-          this.fiat = '';
-          this.paymentMethod = '';
-          this.payoutMethod = '';
-        })}
+        ${this._picker(
+          'country',
+          this._t('country'),
+          countries,
+          this._catalogStale(c) ? this.country : c.country,
+          (v) => {
+            this.country = v;
+            this.fiat = '';
+            this.paymentMethod = '';
+            this.payoutMethod = '';
+          },
+        )}
         ${this._picker('currency', this._t('fiat'), fiats, fiat, (v) => {
           this.fiat = v;
         })}

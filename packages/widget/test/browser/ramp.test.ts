@@ -485,6 +485,32 @@ describe('buy mode', () => {
     expect(methodsOf()).to.not.deep.equal(british);
   });
 
+  it('shows the picked country at once while its catalog loads, and quotes only for it', async () => {
+    const first = waitForEvent(document, 'checkout-quote', { timeout: 8000 });
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" amount="100" locale="en"></crypto-checkout>`,
+    );
+    expect((await first).detail.fiat.currency).to.equal('EUR');
+    const events = recordEvents(el, ['checkout-quote']);
+    await typeInto(el, '#country', 'pola');
+    const poland = [...el.shadowRoot!.querySelectorAll<HTMLElement>('#country-list [role="option"]')].find(
+      (o) => o.textContent?.includes('Poland'),
+    );
+    const ready = waitForEvent(el, 'checkout-ready', { timeout: 8000 });
+    // Click and look within the same task: Poland's catalog cannot have arrived yet (the storefront test once
+    // read "United States" after a click on "United Kingdom" when it had not).
+    poland!.click();
+    await el.updateComplete;
+    expect(el.country).to.equal('PL');
+    expect(shadowQuery(el, 'form').getAttribute('aria-busy')).to.equal('true');
+    expect(shadowQuery<HTMLInputElement>(el, '#country').value).to.equal('Poland');
+    expect((await ready).detail).to.deep.equal({ mode: 'buy', country: 'PL' });
+    await waitUntil(() => events.events.length > 0, 'no quote for Poland', { timeout: 8000 });
+    await el.updateComplete;
+    expect(shadowQuery<HTMLInputElement>(el, '#country').value).to.equal('Poland');
+    expect(events.events.map((e) => e.detail.fiat.currency)).to.deep.equal(['PLN']);
+  });
+
   it('two elements on one page work independently', async () => {
     const a = await mountReady(html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`);
     const b = await mountReady(html`<crypto-checkout mode="buy" country="DE" locale="de"></crypto-checkout>`);

@@ -34,16 +34,17 @@ function newestIn(dir) {
 }
 
 /**
- * npm install (from the lockfile) when node_modules is missing or older than the lockfile. Not `npm ci`: npm 11
- * records only this platform's optional binaries (Biome, Rolldown, esbuild) in the lockfile and `npm ci` then
- * refuses the lockfile as out of sync, while `npm install` honours the locked versions.
+ * `npm ci` when node_modules is missing or older than the lockfile: installs exactly what the lockfile says and
+ * never rewrites it, so a fresh clone stays clean. The lockfile carries every platform's optional binaries
+ * (Biome, Rolldown, esbuild), as `npm install` writes it from an empty node_modules; `npm test`'s lockfile
+ * check keeps it so.
  */
 export function ensureDeps() {
   const marker = join(root, 'node_modules', '.package-lock.json');
   const lock = join(root, 'package-lock.json');
   if (existsSync(marker) && mtime(marker) >= mtime(lock)) return;
-  console.log('Installing npm packages…');
-  run('npm', ['install', '--no-audit', '--no-fund']);
+  console.log('Installing npm packages (npm ci)…');
+  run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 
 const chromiumCandidates = ['/usr/bin/chromium', '/usr/lib/chromium/chromium', '/usr/bin/chromium-browser'];

@@ -57,6 +57,12 @@ function nodeTests(name, files, env = {}) {
 }
 
 const suites = {
+  // The committed lockfile must be one `npm ci` accepts (in sync, every platform's optional binaries): a dry run
+  // needs no network and touches nothing.
+  lockfile: () =>
+    run('npm', ['ci', '--dry-run', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'])
+      ? { passed: 1, failed: 0 }
+      : { passed: 0, failed: 1 },
   typecheck: () =>
     run(bin('tsc'), ['-p', 'tsconfig.json']) ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 },
   lint: () => (run(bin('biome'), ['ci', '.']) ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 }),

@@ -20,7 +20,7 @@ export const root = fileURLToPath(new URL('..', import.meta.url));
 /** Chromium flags these machines need (root, no GPU, a closed network): see scripts/chromium-flags.json. */
 export const chromeFlags: string[] = chromiumFlags;
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();

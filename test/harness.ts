@@ -237,8 +237,14 @@ export interface Demo {
   readonly browser: Browser;
   /** Saves a numbered screenshot of a step under test-results/screenshots/<suite>/. */
   shot: ReturnType<typeof screenshots>;
-  /** A fresh context (see `newContext`) with one page, at `path` when given. */
-  open(path?: string, options?: { mobile?: boolean }): Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * A fresh context (see `newContext`) with one page, at `path` when given; `host` opens the demo under another
+   * local name (`127.0.0.1`, `[::1]`) than the server's own `localhost`.
+   */
+  open(
+    path?: string,
+    options?: { mobile?: boolean; host?: string },
+  ): Promise<{ context: BrowserContext; page: Page }>;
   /** The catalog as the backend serves it (`GET /api/products`), at least one product. */
   products(): Promise<[Product, ...Product[]]>;
 }
@@ -276,7 +282,9 @@ export function demoSuite(suite: string): Demo {
     async open(path, options = {}) {
       const context = await newContext(started().browser, options);
       const page = await context.newPage();
-      if (path !== undefined) await page.goto(`${started().server.url}${path}`);
+      const base = new URL(started().server.url);
+      if (options.host) base.hostname = options.host;
+      if (path !== undefined) await page.goto(`${base.origin}${path}`);
       return { context, page };
     },
     async products() {

@@ -94,6 +94,24 @@ test('pay: product → payment page in the iframe → exact payment → success 
   await context.close();
 });
 
+test('the demo opened at 127.0.0.1 or [::1] instead of localhost pays end to end', async () => {
+  const [product] = await demo.products();
+  for (const host of ['127.0.0.1', '[::1]']) {
+    const { context, page } = await demo.open(`/products/${product.id}?display=inline`, { host });
+    const orderId = await startPayment(page);
+    const frame = page.frameLocator('crypto-checkout iframe');
+    await frame.getByText(product.name).first().waitFor();
+    const landed = page.waitForURL('**/thank-you?**');
+    await simulatePayment(frame, 'exact');
+    await landed;
+    const url = new URL(page.url());
+    assert.equal(url.host, new URL(`http://${host}`).host + `:${new URL(demo.url).port}`);
+    assert.equal(url.searchParams.get('orderId'), orderId);
+    await page.locator('#result[data-status="paid"]').waitFor();
+    await context.close();
+  }
+});
+
 test('underpaid, overpaid and expired payments end in the right state on screen', async () => {
   const [product] = await demo.products();
   const outcome = async (kind: PaymentKind) => {

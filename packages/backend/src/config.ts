@@ -105,6 +105,10 @@ export class ConfigError extends Error {
   }
 }
 
+/** The backend's own origin at `port` under each local name: `localhost`, `127.0.0.1` and `[::1]`. */
+export const loopbackOrigins = (port: number) =>
+  ['localhost', '127.0.0.1', '[::1]'].map((host) => `http://${host}:${port}`);
+
 const defaultProductsFile = new URL('../data/products.json', import.meta.url).pathname;
 
 /**
@@ -142,11 +146,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
   const publicUrl = vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`;
   const sandboxBase = `${publicUrl}/sandbox`;
+  const origins = vars.ALLOWED_ORIGINS.length ? vars.ALLOWED_ORIGINS : [new URL(publicUrl).origin];
   return {
     mode,
     port: vars.PORT,
     publicUrl,
-    allowedOrigins: vars.ALLOWED_ORIGINS.length ? vars.ALLOWED_ORIGINS : [new URL(publicUrl).origin],
+    // A first run is opened at whichever local address people type; live mode trusts ALLOWED_ORIGINS only.
+    allowedOrigins: mode === 'sandbox' ? [...new Set([...origins, ...loopbackOrigins(vars.PORT)])] : origins,
     markup: vars.MARKUP,
     productsFile,
     checkoutTokenSecret: vars.CHECKOUT_TOKEN_SECRET ?? 'sandbox-checkout-token-secret-not-for-production',

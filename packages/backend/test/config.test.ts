@@ -43,6 +43,15 @@ describe('config', () => {
     assert.equal(loadConfig(live).mode, 'live');
   });
 
+  test('on the sandbox its own origin is allowed under every local name; live trusts ALLOWED_ORIGINS only', () => {
+    assert.deepEqual(loadConfig({ PORT: '9000' }).allowedOrigins, [
+      'http://localhost:9000',
+      'http://127.0.0.1:9000',
+      'http://[::1]:9000',
+    ]);
+    assert.deepEqual(loadConfig(live).allowedOrigins, ['https://shop.example']);
+  });
+
   test('with some but not all upstream variables it refuses, naming each missing one', () => {
     const problems = problemsOf({ RAMP_API_URL: 'https://ramp.example', PAY_API_KEY: 'pay_x' });
     for (const name of [

@@ -2,7 +2,7 @@
 // the demo.
 // Plain Node with no dependencies, because it runs before anything is installed.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -87,6 +87,26 @@ export function ensureWidgetBuilt({ force = false } = {}) {
   run('npm', ['run', 'build', '--workspace', 'packages/widget']);
 }
 
+/**
+ * Builds the sandbox and the backend (tsc → dist, JavaScript and types) when their sources are newer: the demo
+ * imports the backend as a merchant would, from its package, and the backend loads the sandbox from its own.
+ */
+export function ensurePackagesBuilt({ force = false } = {}) {
+  for (const name of ['sandbox', 'backend']) {
+    const dir = join(root, 'packages', name);
+    const built = mtime(join(dir, 'dist', 'index.js'));
+    const sources = Math.max(
+      newestIn(join(dir, 'src')),
+      mtime(join(dir, 'package.json')),
+      mtime(join(dir, 'tsconfig.build.json')),
+    );
+    if (!force && built && built >= sources) continue;
+    console.log(`Building packages/${name}…`);
+    rmSync(join(dir, 'dist'), { recursive: true, force: true });
+    run('npm', ['run', 'build', '--workspace', `packages/${name}`]);
+  }
+}
+
 /** Builds the demo's browser code (page scripts and the npm-import example) when its sources are newer. */
 export function ensureDemoBuilt({ force = false } = {}) {
   const demo = join(root, 'demo');
@@ -104,4 +124,5 @@ export function ensureDemoBuilt({ force = false } = {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   ensureDeps();
+  ensurePackagesBuilt();
 }

@@ -2,9 +2,10 @@
 // on one port (PORT, default 8787).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureDemoBuilt, ensureDeps, ensureWidgetBuilt, root } from './ensure.mjs';
+import { ensureDemoBuilt, ensureDeps, ensurePackagesBuilt, ensureWidgetBuilt, root } from './ensure.mjs';
 
 ensureDeps();
+ensurePackagesBuilt();
 ensureWidgetBuilt();
 ensureDemoBuilt();
 

@@ -5,7 +5,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ensureChromium, ensureDemoBuilt, ensureDeps, ensureWidgetBuilt, root } from './ensure.mjs';
+import {
+  ensureChromium,
+  ensureDemoBuilt,
+  ensureDeps,
+  ensurePackagesBuilt,
+  ensureWidgetBuilt,
+  root,
+} from './ensure.mjs';
 
 const results = join(root, 'test-results');
 rmSync(results, { recursive: true, force: true });
@@ -93,6 +100,7 @@ const lines = [];
 try {
   ensureDeps();
   const chrome = order.some((s) => s === 'browser' || s === 'e2e') ? ensureChromium() : undefined;
+  ensurePackagesBuilt();
   ensureWidgetBuilt();
   if (order.includes('e2e')) ensureDemoBuilt();
   for (const name of order) {

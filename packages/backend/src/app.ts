@@ -1,4 +1,4 @@
-/** `createApp(deps)`: the backend's Hono app. `server.ts` is the Node entry that builds the deps. */
+/** `createApp(deps)`: the backend's Hono app. `runtime.ts` builds the deps; `cli.ts` serves it. */
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import type { AppDeps, AppEnv } from './deps.ts';
@@ -44,17 +44,23 @@ export function createApp(deps: AppDeps) {
   const rateLimit = clientRateLimit(config.rateLimitPerMinute);
   const app = new Hono<AppEnv>()
     .use('*', requestId({ headerName: 'X-Request-Id' }))
+    .use('*', (c, next) => {
+      // Mounted under a prefix (`app.route('/checkout', …)`), this middleware's route is `/checkout/*`.
+      const mount = c.req.routePath.replace(/\/?\*$/, '');
+      c.set('path', c.req.path.slice(mount.length) || '/');
+      return next();
+    })
     .use('*', config.accessLog ? accessLog() : (_c, next) => next())
     .use('*', securityHeaders(config))
     .use('/api/*', publicCors(config))
     .use('/api/*', originGuard(config))
     // Server-only routes are not limited per IP: the upstream retries webhooks from few addresses.
-    .use('/api/*', (c, next) => (isServerOnly(c.req.path) ? next() : rateLimit(c, next)))
+    .use('/api/*', (c, next) => (isServerOnly(c.get('path')) ? next() : rateLimit(c, next)))
     // Webhook payloads are bigger than anything a shopper sends, but still small. GET, HEAD and OPTIONS
     // requests are not read, so they skip the check (which would otherwise copy every request into a new one).
     .use('/api/*', (c, next) => {
       if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
-      return (c.req.path.startsWith('/api/webhooks') ? webhookBodyLimit : bodyLimit8k)(c, next);
+      return (c.get('path').startsWith('/api/webhooks') ? webhookBodyLimit : bodyLimit8k)(c, next);
     })
     .get('/healthz', (c) => c.json({ ok: true, upstream: deps.config.mode }))
     .route('/widget', widgetBundleRoutes(deps))

@@ -17,5 +17,7 @@ export interface AppDeps {
 export interface AppEnv {
   Variables: {
     requestId: string;
+    /** The request's path below where the app is mounted (`/api/orders`, whatever the merchant's prefix). */
+    path: string;
   };
 }

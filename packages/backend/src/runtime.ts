@@ -1,13 +1,13 @@
 /**
  * Builds a running backend from a config: the real upstream clients over HTTP, the store, the clock, the app,
  * and in sandbox mode the sandbox mounted in the same app at `/sandbox` (imported only here, dynamically, so
- * production code never loads it). `server.ts` and the demo server call `createRuntime`; tests call
+ * production code never loads it). `cli.ts`, `createCheckout` and the demo server call `createRuntime`; tests call
  * `createDeps` with a memory store.
  */
 import type { Hono } from 'hono';
 import { createApp } from './app.ts';
 import { type Clock, systemClock } from './clock.ts';
-import type { Config } from './config.ts';
+import { type Config, loadConfig } from './config.ts';
 import type { AppDeps, AppEnv } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { createFileStore } from './store/file-store.ts';
@@ -83,4 +83,24 @@ export async function createRuntime(config: Config): Promise<Runtime> {
 async function closeDeps(deps: AppDeps): Promise<void> {
   await deps.ramp.close();
   await deps.store.close();
+}
+
+/** A mounted checkout: the Hono app, its web-standard `fetch`, and `close` for a graceful shutdown. */
+export interface Checkout {
+  /** For a Hono app: `app.route('/checkout', checkout.app)`. */
+  app: Hono<AppEnv>;
+  /** For anything that takes a fetch handler (Next.js route handlers, Bun, Deno, `@hono/node-server`). */
+  fetch: (request: Request) => Response | Promise<Response>;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/**
+ * The backend to mount in an app the merchant already has, configured like the CLI (`loadConfig(process.env)`
+ * by default). Set PUBLIC_URL to where it is mounted (`https://shop.example/checkout`): return pages, webhook
+ * URLs and the sandbox are addressed from it.
+ */
+export async function createCheckout(config: Config = loadConfig()): Promise<Checkout> {
+  const runtime = await createRuntime(config);
+  return { app: runtime.app, fetch: (request) => runtime.app.fetch(request), config, close: runtime.close };
 }

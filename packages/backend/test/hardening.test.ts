@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Hono } from 'hono';
 import { createApp } from '../src/app.ts';
 import { allowedOrigin, json, type Stack, startStack } from './support.ts';
 
@@ -40,6 +41,28 @@ describe('hardening', () => {
     assert.equal(webhook.headers.get('access-control-allow-origin'), null);
     const admin = await stack.api('/api/admin/orders', { headers: { origin: allowedOrigin } });
     assert.equal(admin.headers.get('access-control-allow-origin'), null);
+  });
+
+  test('mounted under a prefix in a Hono app, the same guards apply by route, not by absolute path', async () => {
+    const shop = new Hono().route('/checkout', createApp(stack.deps));
+    const call = (path: string, init: RequestInit = {}) => shop.request(`/checkout${path}`, init);
+    const allowed = await call('/api/catalog?country=DE', { headers: { origin: allowedOrigin } });
+    assert.equal(allowed.status, 200);
+    assert.equal(allowed.headers.get('access-control-allow-origin'), allowedOrigin);
+    const foreign = await call('/api/catalog?country=DE', { headers: { origin: 'https://evil.example' } });
+    assert.equal(foreign.status, 403);
+    // Server-only routes keep no CORS and no per-client limit under the prefix too.
+    const webhook = await call('/api/webhooks/payments', {
+      method: 'OPTIONS',
+      headers: { origin: allowedOrigin, 'access-control-request-method': 'POST' },
+    });
+    assert.equal(webhook.headers.get('access-control-allow-origin'), null);
+    const tooBig = await call('/api/quotes/buy', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ padding: 'x'.repeat(20_000) }),
+    });
+    assert.equal(tooBig.status, 413);
   });
 
   test('request ids are echoed and carried by errors; security headers are set', async () => {

@@ -66,7 +66,13 @@ describe('package.json', () => {
   it('points every export, type and entry field at a built file', () => {
     const paths = [pkg.main, pkg.module, pkg.types, ...Object.values(pkg.exports).flatMap(targets)];
     for (const path of paths) assert.ok(existsSync(join(widget, path)), `${path} does not exist`);
-    assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './custom-elements.json', './define', './react']);
+    assert.deepEqual(Object.keys(pkg.exports).sort(), [
+      '.',
+      './crypto-checkout.js',
+      './custom-elements.json',
+      './define',
+      './react',
+    ]);
   });
 
   it('names the define entry (only) as having side effects, and it exists', () => {

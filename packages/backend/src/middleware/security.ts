@@ -29,7 +29,7 @@ export function publicCors(config: Config): MiddlewareHandler<AppEnv> {
     exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy'],
     maxAge: 600,
   });
-  return async (c, next) => (isServerOnly(c.req.path) ? next() : handler(c, next));
+  return async (c, next) => (isServerOnly(c.get('path')) ? next() : handler(c, next));
 }
 
 /**
@@ -41,7 +41,7 @@ export function originGuard(config: Config): MiddlewareHandler<AppEnv> {
   const allowed = new Set([...config.allowedOrigins, new URL(config.publicUrl).origin]);
   return async (c, next) => {
     const origin = c.req.header('origin');
-    const path = c.req.path;
+    const path = c.get('path');
     if (
       origin &&
       !allowed.has(origin) &&
@@ -82,7 +82,7 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
     },
     referrerPolicy: 'no-referrer',
   });
-  return async (c, next) => (isFramedPage(c.req.path) ? framed(c, next) : strict(c, next));
+  return async (c, next) => (isFramedPage(c.get('path')) ? framed(c, next) : strict(c, next));
 }
 
 /** Bodies over `maxBytes` are refused with 413 PAYLOAD_TOO_LARGE before the handler reads them. */

@@ -12,9 +12,8 @@ import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { describeRoute } from '../schemas/openapi-registry.ts';
 
-export const widgetBundleFile = fileURLToPath(
-  new URL('../../../widget/dist/crypto-checkout.js', import.meta.url),
-);
+/** The script-tag bundle of the installed `crypto-checkout` package (in this repository, packages/widget). */
+export const widgetBundleFile = fileURLToPath(import.meta.resolve('crypto-checkout/crypto-checkout.js'));
 
 export const widgetBundleDocs = [
   describeRoute({

@@ -1,7 +1,25 @@
-/** The Node entry: environment → config → runtime (deps, app, sandbox when no upstream is configured) → serve. */
+#!/usr/bin/env node
+/**
+ * The command line: `npx @crypto-checkout/backend` (bin `crypto-checkout-backend`). Reads the environment,
+ * checks it (every problem named at once), and serves the backend with Node's HTTP server. `--help` prints every
+ * variable, from the `.env.example` shipped beside the build.
+ */
+import { readFileSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.ts';
 import { createRuntime } from './runtime.ts';
+
+const usage = `Usage: crypto-checkout-backend [--help]
+
+Serves the <crypto-checkout> backend (API, widget bundle; the offline sandbox when no upstream keys are set),
+configured from the environment. Every variable:
+`;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
+  process.stdout.write(`${usage}\n${example}`);
+  process.exit(0);
+}
 
 let config: ReturnType<typeof loadConfig>;
 try {

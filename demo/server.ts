@@ -3,12 +3,12 @@
  * `/healthz`) and, with no upstream keys configured, the sandbox of the upstream service at `/sandbox`.
  */
 import type { AddressInfo } from 'node:net';
-import { type Config, ConfigError, loadConfig } from '@crypto-checkout/backend';
+import { type Config, ConfigError, createCheckout, loadConfig } from '@crypto-checkout/backend';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { createRuntime } from '../packages/backend/src/runtime.ts';
 import { createDemoApp, refuseFramingFrom } from './app.ts';
 import { buildDemo, demoBuildMissing } from './build.ts';
+import { createShipping } from './shipping.ts';
 
 let config: Config;
 try {
@@ -26,8 +26,17 @@ if (demoBuildMissing()) {
   await buildDemo();
 }
 
-const runtime = await createRuntime(config);
 let port = config.port;
+// The shop hears about its orders like any merchant: signed events to its own receiver (the demo's /shop/events),
+// unless the environment names another.
+const shipping = createShipping();
+if (!config.events.webhookUrls.length) {
+  config = {
+    ...config,
+    events: { webhookUrls: [`http://127.0.0.1:${port}/shop/events`], webhookSecret: shipping.secret },
+  };
+}
+const checkout = await createCheckout(config);
 
 const demo = createDemoApp({
   mode: config.mode,
@@ -38,8 +47,9 @@ const demo = createDemoApp({
 
 const app = new Hono()
   .use('/sandbox/pay/*', refuseFramingFrom('/embed/blocked-frame'))
+  .route('/shop', shipping.routes(config.events.webhookSecret ?? shipping.secret))
   .route('/', demo)
-  .all('*', (c) => runtime.app.fetch(c.req.raw, c.env));
+  .all('*', (c) => checkout.fetch(c.req.raw));
 
 const server = serve({ fetch: app.fetch, port: config.port }, (info: AddressInfo) => {
   port = info.port;
@@ -71,7 +81,7 @@ const shutdown = () => {
   if (closing) return;
   closing = true;
   server.close();
-  void runtime.close().finally(() => process.exit(0));
+  void checkout.close().finally(() => process.exit(0));
   setTimeout(() => process.exit(0), 3000).unref();
 };
 process.on('SIGINT', shutdown);

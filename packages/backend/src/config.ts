@@ -1,5 +1,6 @@
 /** The backend's configuration, parsed from the environment with zod; fails fast naming each bad variable. */
 import { z } from 'zod';
+import type { FulfilmentEvent } from './events/fulfilment-events.ts';
 import { loadProductsSync } from './products.ts';
 
 const upstreamVars = [
@@ -67,6 +68,28 @@ const baseSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   /** One line per request on stdout (request id, method, path, status, time); `off` in tests. */
   ACCESS_LOG: z.enum(['on', 'off']).default('on'),
+  /** Where fulfilment events go (comma-separated URLs), signed per Standard Webhooks with the secret below. */
+  MERCHANT_WEBHOOK_URL: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const urls = (value ?? '')
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean);
+      for (const raw of urls) {
+        if (!url.safeParse(raw).success)
+          ctx.addIssue({ code: 'custom', message: `"${raw}" is not an http(s) URL` });
+      }
+      return urls.map((raw) => raw.replace(/\/+$/, ''));
+    }),
+  MERCHANT_WEBHOOK_SECRET: z
+    .string()
+    .regex(
+      /^whsec_[A-Za-z0-9+/=]{24,}$/,
+      'MERCHANT_WEBHOOK_SECRET must be whsec_ and at least 24 base64 characters',
+    )
+    .optional(),
   RAMP_API_URL: url.optional(),
   RAMP_WIDGET_URL: url.optional(),
   RAMP_PUBLIC_KEY: z.string().min(1).optional(),
@@ -95,6 +118,12 @@ export interface Config {
   rateLimitPerMinute: number;
   accessLog: boolean;
   ramp: { apiUrl: string; widgetUrl: string; publicKey: string; secretKey: string };
+  /** Fulfilment events: the receivers and their Standard Webhooks secret; `onEvent` for an app that mounts us. */
+  events: {
+    webhookUrls: string[];
+    webhookSecret: string | undefined;
+    onEvent?: ((event: FulfilmentEvent) => unknown) | undefined;
+  };
   payments: { apiUrl: string; apiKey: string; webhookSecret: string };
 }
 
@@ -134,6 +163,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!(env['ALLOWED_ORIGINS'] ?? '').split(',').some((part) => part.trim()))
       problems.push('ALLOWED_ORIGINS is missing (the storefront origins)');
   }
+  if (env['MERCHANT_WEBHOOK_URL']?.trim() && !env['MERCHANT_WEBHOOK_SECRET'])
+    problems.push(
+      'MERCHANT_WEBHOOK_SECRET is missing (MERCHANT_WEBHOOK_URL is set): events are always signed',
+    );
   // The catalog is what orders are priced from: a missing or broken file is refused now, not at the first order.
   const productsFile = env['PRODUCTS_FILE'] || defaultProductsFile;
   try {
@@ -169,6 +202,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       publicKey: vars.RAMP_PUBLIC_KEY ?? sandboxKeys.RAMP_PUBLIC_KEY,
       secretKey: vars.RAMP_SECRET_KEY ?? sandboxKeys.RAMP_SECRET_KEY,
     },
+    events: { webhookUrls: vars.MERCHANT_WEBHOOK_URL, webhookSecret: vars.MERCHANT_WEBHOOK_SECRET },
     payments: {
       apiUrl: vars.PAY_API_URL ?? `${sandboxBase}/pay-api`,
       apiKey: vars.PAY_API_KEY ?? sandboxKeys.PAY_API_KEY,

@@ -1,6 +1,7 @@
 /** What `createApp` is given: everything with a side effect is injected, so tests swap it. */
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import type { Outbox } from './events/outbox.ts';
 import type { Store } from './store/store.ts';
 import type { PaymentsClient } from './upstream/payments-client.ts';
 import type { RampClient } from './upstream/ramp-client.ts';
@@ -10,6 +11,8 @@ export interface AppDeps {
   ramp: RampClient;
   payments: PaymentsClient;
   store: Store;
+  /** Fulfilment events waiting for (or done with) delivery, in the store. */
+  outbox: Outbox;
   clock: Clock;
 }
 

@@ -7,6 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppDeps } from './deps.ts';
+import { orderEvents } from './events/fulfilment-events.ts';
 import { createKeyedLock } from './keyed-lock.ts';
 import { addDecimals } from './money.ts';
 import { isFinal, isProgress, mapUpstreamStatus, type OrderStatus } from './order-status.ts';
@@ -139,6 +140,8 @@ export function createOrderLedger(deps: AppDeps, options: LedgerOptions = {}) {
     get: (id: string) => store.get<OrderRecord>('orders', id),
 
     async create(record: OrderRecord): Promise<void> {
+      // The event first: written durably before the order it announces (see events/outbox.ts).
+      await deps.outbox.record(orderEvents(undefined, record), iso());
       await store.set('orders', record.id, record);
       syncedAt.set(record.id, clock.now());
     },
@@ -201,6 +204,7 @@ export function createOrderLedger(deps: AppDeps, options: LedgerOptions = {}) {
           ];
         }
         if (facts.paid && (paidChanged || progress)) next.paid = facts.paid;
+        await deps.outbox.record(orderEvents(record, next), at);
         await store.set('orders', id, next);
         publish(next);
         return next;

@@ -10,6 +10,8 @@ import { type Clock, systemClock } from './clock.ts';
 import { type Config, loadConfig } from './config.ts';
 import type { AppDeps, AppEnv } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
+import { createDeliveryWorker } from './events/delivery-worker.ts';
+import { createOutbox, hookTarget } from './events/outbox.ts';
 import { createFileStore } from './store/file-store.ts';
 import type { Store } from './store/store.ts';
 import { UpstreamBudget } from './upstream/budget.ts';
@@ -27,10 +29,15 @@ export interface DepsOverrides {
 export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
   const clock = overrides.clock ?? systemClock;
   const budget = new UpstreamBudget({ perSecond: config.upstreamBudget });
+  const { events } = config;
   return {
     config,
     clock,
     store: overrides.store,
+    outbox: createOutbox(overrides.store, () => [
+      ...events.webhookUrls,
+      ...(events.onEvent ? [hookTarget] : []),
+    ]),
     ramp: createRampClient({
       apiUrl: config.ramp.apiUrl,
       widgetUrl: config.ramp.widgetUrl,
@@ -60,8 +67,19 @@ export async function createRuntime(config: Config): Promise<Runtime> {
   const store = await createFileStore(config.dataDir);
   const deps = createDeps(config, { store });
   const backend = createApp(deps);
+  const worker = createDeliveryWorker({
+    outbox: deps.outbox,
+    clock: deps.clock,
+    secret: config.events.webhookSecret,
+    onEvent: config.events.onEvent,
+  });
+  worker.start();
+  const close = async () => {
+    await worker.stop();
+    await closeDeps(deps);
+  };
   if (config.mode !== 'sandbox') {
-    return { app: backend, deps, close: () => closeDeps(deps) };
+    return { app: backend, deps, close };
   }
   const { createSandbox } = await import('@crypto-checkout/sandbox');
   const sandbox = createSandbox({
@@ -77,7 +95,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     .route('/', backend);
   app.onError(handleError);
   app.notFound(handleNotFound);
-  return { app, deps, close: () => closeDeps(deps) };
+  return { app, deps, close };
 }
 
 async function closeDeps(deps: AppDeps): Promise<void> {

@@ -139,6 +139,22 @@ describe('the published contract', () => {
       ],
       ['get', '/api/admin/orders', 200, () => stack.api('/api/admin/orders?limit=5', { headers: auth })],
       [
+        'get',
+        '/api/admin/events',
+        200,
+        () => stack.api(`/api/admin/events?orderId=${created.orderId}`, { headers: auth }),
+      ],
+      [
+        'post',
+        '/api/admin/events/{id}/resend',
+        200,
+        async () => {
+          const listed = await stack.api(`/api/admin/events?orderId=${created.orderId}`, { headers: auth });
+          const { events } = (await listed.json()) as { events: Array<{ id: string }> };
+          return stack.api(`/api/admin/events/${events[0]?.id}/resend`, { method: 'POST', headers: auth });
+        },
+      ],
+      [
         'post',
         '/api/admin/payment-links',
         201,

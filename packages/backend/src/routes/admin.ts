@@ -7,6 +7,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
+import type { OutboxEntry } from '../events/outbox.ts';
 import { validate } from '../middleware/validate.ts';
 import { factsOf } from '../order-ledger.ts';
 import { mapUpstreamStatus, orderStatuses } from '../order-status.ts';
@@ -133,7 +134,62 @@ export const paymentLinkResponse = z.object({
 
 const adminErrors = ['UNAUTHORIZED', 'VALIDATION_FAILED', 'UPSTREAM_ERROR', 'UPSTREAM_TIMEOUT'] as const;
 
+export const adminEventsQuery = z.object({
+  orderId: z.string().trim().min(1).max(100).optional(),
+  state: z.enum(['pending', 'delivered', 'failed']).optional(),
+  limit: intParam(1, 200, 50),
+});
+
+const deliveryView = z.object({
+  target: z.string(),
+  state: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.number().int(),
+  nextAttemptAt: z.string(),
+  lastStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  lastAttemptAt: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+});
+const eventView = z.object({
+  id: z.string(),
+  type: z.string(),
+  orderId: z.string().nullable(),
+  createdAt: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+  deliveries: z.array(deliveryView),
+});
+export const adminEventsResponse = z.object({ events: z.array(eventView) });
+
+/** An outbox entry as the admin API shows it (the lease is internal). */
+const eventOf = (entry: OutboxEntry): z.output<typeof eventView> => ({
+  id: entry.event.id,
+  type: entry.event.type,
+  orderId: entry.orderId,
+  createdAt: entry.createdAt,
+  payload: { ...entry.event },
+  deliveries: entry.deliveries.map(({ leaseUntil: _lease, ...delivery }) => delivery),
+});
+
 export const adminDocs = [
+  describeRoute({
+    method: 'get',
+    path: '/api/admin/events',
+    tag: 'Merchant',
+    summary: 'Fulfilment events sent to your systems, with each delivery’s attempts and last error',
+    request: { query: adminEventsQuery },
+    responses: { 200: { description: 'Events, newest first', schema: adminEventsResponse } },
+    errors: [...adminErrors],
+    security: 'admin',
+  }),
+  describeRoute({
+    method: 'post',
+    path: '/api/admin/events/{id}/resend',
+    tag: 'Merchant',
+    summary: 'Sends an event again (every delivery of it), now',
+    responses: { 200: { description: 'The event, its deliveries pending again', schema: eventView } },
+    errors: [...adminErrors, 'NOT_FOUND'],
+    security: 'admin',
+  }),
   describeRoute({
     method: 'get',
     path: '/api/admin/orders',
@@ -198,9 +254,23 @@ export function adminOrder(order: UpstreamOrder): AdminOrder {
 }
 
 export function adminRoutes(deps: AppDeps) {
-  const { config, payments } = deps;
+  const { config, payments, outbox, clock } = deps;
   return new Hono<AppEnv>()
     .use('*', adminAuth(config.adminToken))
+    .get('/events', validate('query', adminEventsQuery), async (c) => {
+      const { orderId, state, limit } = c.req.valid('query');
+      const entries = await outbox.list({
+        limit,
+        ...(orderId ? { orderId } : {}),
+        ...(state ? { state } : {}),
+      });
+      return c.json({ events: entries.map(eventOf) });
+    })
+    .post('/events/:id/resend', async (c) => {
+      const entry = await outbox.resend(c.req.param('id'), new Date(clock.now()).toISOString());
+      if (!entry) throw new AppError('NOT_FOUND', 'No such event.');
+      return c.json(eventOf(entry));
+    })
     .get('/orders', validate('query', adminOrdersQuery), async (c) => {
       const query = c.req.valid('query');
       const list = await payments.listOrders(query);

@@ -14,6 +14,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
+import { rampEvents } from '../events/fulfilment-events.ts';
 import { createKeyedLock } from '../keyed-lock.ts';
 import { decimalString } from '../money.ts';
 import { createOrderLedger, type OrderLedger, type UpstreamFacts } from '../order-ledger.ts';
@@ -211,6 +212,7 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger = createOrderLe
             createdAt: current?.createdAt ?? at,
             updatedAt: at,
           };
+          await deps.outbox.record(rampEvents(current, next), at);
           await store.set('ramp-orders', event.order_id, next);
           return {};
         }),

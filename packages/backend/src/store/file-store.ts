@@ -21,7 +21,14 @@ import type { Collection, Store } from './store.ts';
 
 type Data = Record<string, unknown>;
 
-const collectionNames: readonly Collection[] = ['idempotency', 'orders', 'routes', 'webhooks', 'ramp-orders'];
+const collectionNames: readonly Collection[] = [
+  'idempotency',
+  'orders',
+  'routes',
+  'webhooks',
+  'ramp-orders',
+  'outbox',
+];
 
 export async function createFileStore(dataDir: string): Promise<Store> {
   await mkdir(dataDir, { recursive: true });

@@ -5,7 +5,7 @@
  * Every operation is async and key-based so a shared store (Redis, a database) can implement it later;
  * `setIfAbsent` is the one atomic primitive the callers rely on (Redis `SET NX`).
  */
-export type Collection = 'idempotency' | 'orders' | 'routes' | 'webhooks' | 'ramp-orders';
+export type Collection = 'idempotency' | 'orders' | 'routes' | 'webhooks' | 'ramp-orders' | 'outbox';
 
 export interface Store {
   get<T>(collection: Collection, key: string): Promise<T | undefined>;

@@ -1,0 +1,141 @@
+/**
+ * Delivers the outbox: each due delivery is POSTed to its MERCHANT_WEBHOOK_URL signed per Standard Webhooks
+ * (`webhook-id` = the event's stable id, `webhook-timestamp`, `webhook-signature`), or handed to the in-process
+ * `onEvent` hook. A 2xx is delivered; 410 stops; anything else (another status, a timeout, a refused connection,
+ * an error thrown by the hook) is retried with exponential backoff and jitter until the retry window (24 h by
+ * default) has passed. Runs beside the shopper's requests, never in their way.
+ */
+import { Webhook } from 'standardwebhooks';
+import type { Clock } from '../clock.ts';
+import type { FulfilmentEvent } from './fulfilment-events.ts';
+import { type AttemptOutcome, type Delivery, hookTarget, type Outbox, type OutboxEntry } from './outbox.ts';
+
+export interface DeliveryOptions {
+  outbox: Outbox;
+  clock: Clock;
+  /** The Standard Webhooks secret (`whsec_…`) the receiver verifies with. */
+  secret: string | undefined;
+  onEvent?: ((event: FulfilmentEvent) => unknown) | undefined;
+  /** How long a receiver may take (default 10 s). */
+  timeoutMs?: number;
+  /** How long an event is retried (default 24 h, the Standard Webhooks norm). */
+  retryWindowMs?: number;
+  /** The first retry's delay; each next one doubles, up to `maxDelayMs` (defaults 5 s and 1 h). */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** How often the worker looks for due deliveries (default 1 s). */
+  pollMs?: number;
+  fetch?: typeof fetch;
+  random?: () => number;
+  log?: (line: string) => void;
+}
+
+/** The delay before attempt `attempts + 1`: base × 2^(attempts − 1), capped, times a jitter in [0.5, 1.5). */
+export function backoffMs(attempts: number, baseMs: number, maxMs: number, random: () => number): number {
+  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1)) * (0.5 + random());
+}
+
+export function createDeliveryWorker(options: DeliveryOptions) {
+  const { outbox, clock } = options;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const retryWindowMs = options.retryWindowMs ?? 24 * 60 * 60 * 1000;
+  const baseDelayMs = options.baseDelayMs ?? 5000;
+  const maxDelayMs = options.maxDelayMs ?? 60 * 60 * 1000;
+  const doFetch = options.fetch ?? fetch;
+  const random = options.random ?? Math.random;
+  const log = options.log ?? ((line: string) => console.warn(line));
+  const signer = options.secret ? new Webhook(options.secret) : undefined;
+  const iso = (ms = clock.now()) => new Date(ms).toISOString();
+
+  async function send(entry: OutboxEntry, delivery: Delivery): Promise<AttemptOutcome> {
+    const failed = (status: number | null, error: string): AttemptOutcome => {
+      const retryAt = clock.now() + backoffMs(delivery.attempts + 1, baseDelayMs, maxDelayMs, random);
+      const giveUp = status === 410 || retryAt > Date.parse(entry.createdAt) + retryWindowMs;
+      return { ok: false, status, error, giveUp, nextAttemptAt: giveUp ? null : iso(retryAt) };
+    };
+    if (delivery.target === hookTarget) {
+      try {
+        await options.onEvent?.(entry.event);
+        return { ok: true, status: null, error: null, nextAttemptAt: null, giveUp: false };
+      } catch (error) {
+        return failed(null, `onEvent threw: ${(error as Error).message}`);
+      }
+    }
+    if (!signer) return failed(null, 'MERCHANT_WEBHOOK_SECRET is not set');
+    const body = JSON.stringify(entry.event);
+    const sentAt = new Date(clock.now());
+    try {
+      const response = await doFetch(delivery.target, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'crypto-checkout-webhooks',
+          'webhook-id': entry.event.id,
+          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+          'webhook-signature': signer.sign(entry.event.id, sentAt, body),
+        },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      await response.body?.cancel();
+      if (response.ok)
+        return { ok: true, status: response.status, error: null, nextAttemptAt: null, giveUp: false };
+      return failed(response.status, `the receiver answered ${response.status}`);
+    } catch (error) {
+      const name = (error as Error).name;
+      return failed(
+        null,
+        name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : 'the receiver is unreachable',
+      );
+    }
+  }
+
+  let running: Promise<number> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  const worker = {
+    /** One pass: sends what is due now; resolves to how many deliveries were attempted. Passes never overlap. */
+    tick(): Promise<number> {
+      running ??= (async () => {
+        try {
+          const due = await outbox.claimDue(iso(), 50, timeoutMs * 2);
+          await Promise.all(
+            due.map(async ({ entry, delivery }) => {
+              const outcome = await send(entry, delivery);
+              await outbox.recordAttempt(entry.event.id, delivery.target, outcome, iso());
+              if (!outcome.ok)
+                log(`[events] ${entry.event.type} ${entry.event.id} to ${delivery.target}: ${outcome.error}`);
+            }),
+          );
+          return due.length;
+        } finally {
+          running = undefined;
+        }
+      })();
+      return running;
+    },
+
+    start(): void {
+      if (timer) return;
+      const loop = () => {
+        worker
+          .tick()
+          .catch((error: Error) => log(`[events] delivery pass failed: ${error.message}`))
+          .finally(() => {
+            if (timer) timer = setTimeout(loop, options.pollMs ?? 1000).unref();
+          });
+      };
+      timer = setTimeout(loop, 0).unref();
+    },
+
+    async stop(): Promise<void> {
+      clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+  return worker;
+}
+
+export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;

@@ -1,0 +1,144 @@
+/**
+ * The events the merchant's own systems hear (`order.paid` → ship it): which status changes cause which event,
+ * and what each carries. Pure: the outbox stores them, the delivery worker sends them.
+ *
+ * An event's id is derived from what happened (the order and the status it reached), never random, so the same
+ * change seen twice (a webhook and a sync, a retry after a crash) is one event with one `webhook-id`.
+ */
+import { createHash } from 'node:crypto';
+import type { OrderRecord } from '../order-ledger.ts';
+import type { OrderStatus } from '../order-status.ts';
+
+export const fulfilmentEventTypes = [
+  'order.created',
+  'order.paid',
+  'order.overpaid',
+  'order.underpaid',
+  'order.expired',
+  'order.failed',
+  'ramp.completed',
+  'ramp.cancelled',
+] as const;
+export type FulfilmentEventType = (typeof fulfilmentEventTypes)[number];
+
+export interface OrderEventData {
+  orderId: string;
+  upstreamOrderId: string;
+  status: OrderStatus;
+  /** The product id (PRODUCTS_FILE) or the merchant's reference from a checkout token. */
+  reference: string | null;
+  product: { id: string | null; name: string };
+  amount: string;
+  currency: string;
+  paid: { amount: string; currency: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RampEventData {
+  rampOrderId: string;
+  status: string;
+  side: string | null;
+  crypto: string | null;
+  cryptoAmount: string | null;
+  network: string | null;
+  walletAddress: string | null;
+  transactionId: string | null;
+  /** The shop's customer id passed to the ramp, when it was. */
+  customerId: string | null;
+  amountEur: string | null;
+  updatedAt: string;
+}
+
+/** The body delivered (Standard Webhooks' recommended `{ type, timestamp, data }`), plus its stable id. */
+export interface FulfilmentEvent {
+  id: string;
+  type: FulfilmentEventType;
+  timestamp: string;
+  data: OrderEventData | RampEventData;
+}
+
+const eventId = (...parts: string[]) =>
+  `evt_${createHash('sha256').update(parts.join('\0')).digest('base64url').slice(0, 24)}`;
+
+const orderTypeFor: Partial<Record<OrderStatus, FulfilmentEventType>> = {
+  paid: 'order.paid',
+  overpaid: 'order.overpaid',
+  underpaid: 'order.underpaid',
+  expired: 'order.expired',
+  failed: 'order.failed',
+};
+
+function orderData(record: OrderRecord): OrderEventData {
+  return {
+    orderId: record.id,
+    upstreamOrderId: record.upstreamId,
+    status: record.status,
+    reference: record.product.reference ?? record.product.id,
+    product: { id: record.product.id, name: record.product.name },
+    amount: record.product.price,
+    currency: record.product.currency,
+    paid: record.paid,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+  };
+}
+
+/** The events an order's move from `before` (absent: just created) to `after` causes. */
+export function orderEvents(before: OrderRecord | undefined, after: OrderRecord): FulfilmentEvent[] {
+  const events: FulfilmentEvent[] = [];
+  if (!before) {
+    events.push({
+      id: eventId(after.id, 'order.created'),
+      type: 'order.created',
+      timestamp: after.createdAt,
+      data: orderData(after),
+    });
+  }
+  const type = orderTypeFor[after.status];
+  if (type && before?.status !== after.status) {
+    events.push({ id: eventId(after.id, type), type, timestamp: after.updatedAt, data: orderData(after) });
+  }
+  return events;
+}
+
+/** What a ramp callback record holds (see routes/webhooks.ts). */
+export interface RampOrderFacts {
+  orderId: string;
+  status: string;
+  type: string | null;
+  crypto: string | null;
+  cryptoAmount: string | null;
+  network: string | null;
+  address: string | null;
+  transactionId: string | null;
+  externalCustomerId: string | null;
+  amountEur: string | null;
+  updatedAt: string;
+}
+
+const rampTypeFor: Record<string, FulfilmentEventType> = {
+  order_completed: 'ramp.completed',
+  order_broadcasted: 'ramp.completed',
+  order_cancelled: 'ramp.cancelled',
+};
+
+/** The events a ramp order's move to `after` causes: completion (once, whether or not it is broadcast) or cancel. */
+export function rampEvents(before: RampOrderFacts | undefined, after: RampOrderFacts): FulfilmentEvent[] {
+  const type = rampTypeFor[after.status];
+  if (!type || (before && rampTypeFor[before.status] === type)) return [];
+  const data: RampEventData = {
+    rampOrderId: after.orderId,
+    status: after.status,
+    side: after.type,
+    crypto: after.crypto,
+    cryptoAmount: after.cryptoAmount,
+    network: after.network,
+    walletAddress: after.address,
+    transactionId: after.transactionId,
+    customerId: after.externalCustomerId,
+    amountEur: after.amountEur,
+    updatedAt: after.updatedAt,
+  };
+  return [{ id: eventId('ramp', after.orderId, type), type, timestamp: after.updatedAt, data }];
+}

@@ -38,6 +38,8 @@ export interface DemoServer {
   /** What the server printed so far (for failure messages). */
   output(): string;
   stop(): Promise<void>;
+  /** `kill -9`: no shutdown code runs (its DATA_DIR is kept when the caller passed its own). */
+  kill(): Promise<void>;
 }
 
 /**
@@ -76,12 +78,17 @@ export async function startDemo(name: string, env: Record<string, string> = {}):
     rmSync(dataDir, { recursive: true, force: true });
   };
 
+  const kill = async () => {
+    child.kill('SIGKILL');
+    await exited;
+  };
+
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     try {
       const response = await fetch(`${url}/healthz`);
-      if (response.ok) return { url, output: () => output, stop };
+      if (response.ok) return { url, output: () => output, stop, kill };
     } catch {
       // not listening yet
     }

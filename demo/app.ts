@@ -229,6 +229,26 @@ export function createDemoApp(options: DemoOptions) {
         await fetch(`${options.backendUrl()}/api/admin/orders?${query}`, { headers: adminHeaders() }),
       );
     })
+    // The fulfilment events the checkout sent to the shop's receiver (/shop/events), and a re-send.
+    .get('/demo-admin/events', async (c) => {
+      const query = new URLSearchParams({ limit: '50' });
+      const orderId = c.req.query('orderId');
+      if (orderId) query.set('orderId', orderId);
+      return relay(
+        await fetch(`${options.backendUrl()}/api/admin/events?${query}`, { headers: adminHeaders() }),
+      );
+    })
+    .post('/demo-admin/events/:id/resend', async (c) =>
+      relay(
+        await fetch(
+          `${options.backendUrl()}/api/admin/events/${encodeURIComponent(c.req.param('id'))}/resend`,
+          {
+            method: 'POST',
+            headers: adminHeaders(),
+          },
+        ),
+      ),
+    )
     .post('/demo-admin/payment-links', async (c) => {
       const body = await c.req.text();
       return relay(

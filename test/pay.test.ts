@@ -87,9 +87,18 @@ test('pay: product → payment page in the iframe → exact payment → success 
   await page.getByRole('link', { name: 'See it in Orders' }).click();
   const row = page.locator(`tr[data-external-id="${orderId}"]`);
   await row.waitFor();
-  assert.equal(await row.locator('.status').textContent(), 'paid');
+  assert.equal(await row.locator('.status').first().textContent(), 'paid');
+  // The shop's own receiver heard order.paid (signed, Standard Webhooks) and shipped it.
+  const shippedPill = row.locator('.status[data-status="shipped"]');
+  const deadline = Date.now() + 20_000;
+  while (!(await shippedPill.isVisible()) && Date.now() < deadline) {
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.locator('#orders-body[aria-busy="false"]').waitFor();
+  }
+  assert.ok(await shippedPill.isVisible(), 'the Orders page shows the order shipped');
   await row.locator('summary').click();
   assert.match((await row.locator('summary').textContent()) ?? '', /^1 payment/);
+  await row.locator('li[data-event-type="order.paid"] [data-delivery="delivered"]').waitFor();
   await shot(page, 'orders-page', { fullPage: true });
   await context.close();
 });

@@ -84,6 +84,52 @@ function updatesList(updates: Json[]): HTMLElement {
   return element('ol', { className: 'log' }, ...items);
 }
 
+/** The shop's own shipments (its receiver marks an order shipped on `order.paid`), by our order id. */
+let shipped = new Map<string, Json>();
+
+async function loadShipments(): Promise<void> {
+  const response = await fetch('/shop/shipments').catch(() => undefined);
+  const json = response?.ok ? ((await response.json()) as Json) : {};
+  shipped = new Map(list(json['shipments']).map((s) => [str(s['orderId']) ?? '', s]));
+}
+
+/** The events sent to the shop about one order, each with its delivery state and a re-send button. */
+async function eventsList(reference: string, into: HTMLElement): Promise<void> {
+  const response = await fetch(`/demo-admin/events?orderId=${encodeURIComponent(reference)}`);
+  const events = response.ok ? list(((await response.json()) as Json)['events']) : [];
+  if (events.length === 0) {
+    into.replaceChildren(element('p', { className: 'small muted' }, 'No events yet.'));
+    return;
+  }
+  const items = events.map((event) => {
+    const id = str(event['id']) ?? '';
+    const deliveries = list(event['deliveries']).map((d) => {
+      const error = str(d['lastError']);
+      return element(
+        'div',
+        { className: 'small', dataset: { delivery: str(d['state']) ?? '' } },
+        `${str(d['state'])} · ${str(d['attempts'])} attempt(s)${error ? ` · ${error}` : ''}`,
+      );
+    });
+    const resend = element('button', { type: 'button', className: 'button small' }, 'Re-send');
+    resend.addEventListener('click', async () => {
+      resend.disabled = true;
+      await fetch(`/demo-admin/events/${encodeURIComponent(id)}/resend`, { method: 'POST' });
+      flash(resend, 'Queued');
+      await eventsList(reference, into);
+    });
+    return element(
+      'li',
+      { dataset: { eventType: str(event['type']) ?? '' } },
+      element('strong', {}, str(event['type']) ?? ''),
+      ` ${formatDate(str(event['createdAt']))} `,
+      resend,
+      ...deliveries,
+    );
+  });
+  into.replaceChildren(element('ul', { className: 'log' }, ...items));
+}
+
 function row(order: Json): HTMLTableRowElement {
   const id = str(order['id']) ?? '?';
   // The backend's own order id (what the widget and the return URL carry), when the order came from it.
@@ -96,6 +142,7 @@ function row(order: Json): HTMLTableRowElement {
   const link = str(order['link']);
   const payments = list(order['payments']);
   const updates = list(order['updates']);
+  const events = element('div', { className: 'order-events' });
 
   const details = element(
     'details',
@@ -109,6 +156,9 @@ function row(order: Json): HTMLTableRowElement {
     paymentsList(payments),
     element('h3', { className: 'small detail-heading' }, 'Updates'),
     updatesList(updates),
+    ...(reference
+      ? [element('h3', { className: 'small detail-heading' }, 'Events sent to the shop'), events]
+      : []),
     note ? element('p', { className: 'small' }, element('strong', {}, 'Internal note: '), note) : '',
     link
       ? element(
@@ -118,6 +168,9 @@ function row(order: Json): HTMLTableRowElement {
         )
       : '',
   );
+  // The events are read when the details are opened, not for every row.
+  if (reference) details.addEventListener('toggle', () => details.open && void eventsList(reference, events));
+  const shipment = reference ? shipped.get(reference) : undefined;
   const tr = element(
     'tr',
     { dataset: { orderId: id, ...(reference ? { externalId: reference } : {}) } },
@@ -130,7 +183,12 @@ function row(order: Json): HTMLTableRowElement {
     element('td', {}, formatDate(str(order['createdAt']))),
     element('td', {}, name),
     element('td', { className: 'num' }, formatMoney(amount, currency)),
-    element('td', {}, statusPill(str(order['status']))),
+    element(
+      'td',
+      {},
+      statusPill(str(order['status'])),
+      shipment ? element('span', { className: 'status', dataset: { status: 'shipped' } }, 'shipped') : '',
+    ),
     element('td', {}, details),
   );
   return tr;
@@ -156,7 +214,7 @@ async function load(): Promise<void> {
   // Keep the filters in the address bar, so a filtered view can be bookmarked or linked to.
   history.replaceState(null, '', `?${params}`);
   try {
-    const response = await fetch(`/demo-admin/orders?${params}`);
+    const [response] = await Promise.all([fetch(`/demo-admin/orders?${params}`), loadShipments()]);
     const json = (await response.json()) as Json;
     if (!response.ok) {
       const problem = obj(json['error']);

@@ -48,13 +48,23 @@ export interface Child {
 }
 
 /**
- * Starts `node --import tsx bench/server.ts <role>` (a process of its own, so servers and load generator do not
- * share an event loop) and waits for its `{"url": …}` line.
+ * Starts a server role in a process of its own (so servers and load generator do not share an event loop) and
+ * waits for its `{"url": …}` line: the backend as production runs it (`node bench/backend.mjs`, the built package,
+ * no tsx), the others through `node --import tsx bench/server.ts <role>`.
  */
 export async function startServer(role: string, env: Record<string, string> = {}): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(benchDir, 'server.ts'), role], {
+  const args =
+    role === 'backend'
+      ? [join(benchDir, 'backend.mjs')]
+      : ['--import', 'tsx', join(benchDir, 'server.ts'), role];
+  const child = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: {
+      ...process.env,
+      BENCH_KEYS: JSON.stringify(benchKeys),
+      BENCH_RATE_LIMIT: String(benchRateLimitPerMinute),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout as NonNullable<typeof child.stdout> });

@@ -281,7 +281,7 @@ export function overheadSection(o: OverheadResult): string[] {
     '## 4. Overhead',
     '',
     `Throughput, autocannon ${o.throughput.connections} connections × ${o.throughput.durationS} s each, no rate ` +
-      'cap, each server in its own `node --import tsx` process on `@hono/node-server`:',
+      'cap, each server in its own process on `@hono/node-server` (the backend: the built package on plain `node`; hello: `node --import tsx`):',
     '',
     row(['', 'requests/s', 'p50 latency', 'vs hello']),
     row(['---', '---:', '---:', '---:']),

@@ -5,26 +5,15 @@
  *
  * - `sandbox`: the upstream simulator, with a counter in front of its ramp API (arrivals and 429s, timestamped)
  *   at `GET /__bench/upstream` (`?reset=1` clears it).
- * - `backend`: the backend as `createApp` builds it, live-style config pointing at `BENCH_SANDBOX_URL`, a memory
- *   store, access log off, `RATE_LIMIT_PER_MINUTE` raised; plus `GET /bench/page` (the time-to-first-quote page)
- *   and `GET /__bench/budget` (the upstream budget's own counters). Every answer carries `Server-Timing: app;dur=…,
- *   upstream;dur=…` (the handler's time, and the part spent waiting on upstream calls made for that request),
- *   which the page reads from resource timing; only the bench page's requests (by `Referer`), so the load step
- *   measures the backend as it is. The ramp client is the one `createDeps` makes, except that its
- *   HTTP layer is given a timed `fetch` (the client's own test seam).
+ * - `backend`: in bench/backend.mjs, a plain-JavaScript process running the built backend package.
  * - `proxy`: the pass-through proxy (bench/passthrough-proxy.ts) in front of `BENCH_SANDBOX_URL`.
  * - `hello`: a bare Hono app answering `hello`, the reference for the catalog's requests per second.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { createApp } from '../packages/backend/src/app.ts';
-import { loadConfig } from '../packages/backend/src/config.ts';
-import { createDeps } from '../packages/backend/src/runtime.ts';
-import { createMemoryStore } from '../packages/backend/src/store/memory-store.ts';
 import { createSandbox } from '../packages/sandbox/src/index.ts';
-import { benchKeys, benchRateLimitPerMinute } from './lib.ts';
+import { benchKeys } from './lib.ts';
 import { createPassthroughProxy } from './passthrough-proxy.ts';
 
 type Handler = (request: Request) => Response | Promise<Response>;
@@ -68,72 +57,6 @@ function sandboxRole(): Promise<string> {
   });
 }
 
-const page = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>crypto-checkout bench</title>
-<script>performance.mark('bench:bundle-before')</script>
-<script src="/widget/crypto-checkout.js"></script>
-<script>performance.mark('bench:bundle-after')</script></head>
-<body><main id="root"></main></body>
-</html>`;
-
-async function backendRole(): Promise<string> {
-  const sandboxUrl = process.env.BENCH_SANDBOX_URL;
-  if (!sandboxUrl) throw new Error('BENCH_SANDBOX_URL is required');
-  let handler: Handler = () => new Response(null, { status: 503 });
-  const url = await listen(() => handler);
-  const config = loadConfig({
-    PORT: '0',
-    PUBLIC_URL: url,
-    ALLOWED_ORIGINS: url,
-    CHECKOUT_TOKEN_SECRET: 'bench-checkout-token-secret-0123456789',
-    ADMIN_TOKEN: 'bench-admin-token-0123456789abcdef',
-    RAMP_API_URL: `${sandboxUrl}/ramp`,
-    RAMP_WIDGET_URL: `${sandboxUrl}/ramp`,
-    RAMP_PUBLIC_KEY: benchKeys.rampPublic,
-    RAMP_SECRET_KEY: benchKeys.rampSecret,
-    PAY_API_URL: `${sandboxUrl}/pay-api`,
-    PAY_API_KEY: benchKeys.pay,
-    PAY_WEBHOOK_SECRET: benchKeys.payWebhook,
-    DATA_DIR: '/nonexistent-the-bench-uses-a-memory-store',
-    ACCESS_LOG: 'off',
-    RATE_LIMIT_PER_MINUTE: String(benchRateLimitPerMinute),
-    ...(process.env.UPSTREAM_BUDGET ? { UPSTREAM_BUDGET: process.env.UPSTREAM_BUDGET } : {}),
-  });
-  // Upstream time per request: the timed fetch adds to the store of the request it runs for.
-  const perRequest = new AsyncLocalStorage<{ upstreamMs: number }>();
-  const timedFetch: typeof fetch = async (input, init) => {
-    const started = performance.now();
-    try {
-      return await fetch(input, init);
-    } finally {
-      const store = perRequest.getStore();
-      if (store) store.upstreamMs += performance.now() - started;
-    }
-  };
-  const deps = createDeps(config, { store: createMemoryStore(), rampFetch: timedFetch });
-  const backend = createApp(deps);
-  const bench = new Hono()
-    .get('/bench/page', (c) => c.html(page))
-    .get('/__bench/budget', (c) => c.json(deps.ramp.budgetStats()));
-  const timed = async (request: Request) => {
-    const store = { upstreamMs: 0 };
-    const started = performance.now();
-    const response = await perRequest.run(store, () => backend.fetch(request));
-    const app = performance.now() - started;
-    const headers = new Headers(response.headers);
-    headers.append('Server-Timing', `app;dur=${app.toFixed(2)}, upstream;dur=${store.upstreamMs.toFixed(2)}`);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  };
-  handler = (request) => {
-    const path = new URL(request.url).pathname;
-    if (path.startsWith('/__bench/') || path === '/bench/page') return bench.fetch(request);
-    // Only the bench page's requests are timed: the load step measures the backend as it is.
-    return request.headers.get('referer')?.endsWith('/bench/page') ? timed(request) : backend.fetch(request);
-  };
-  return url;
-}
-
 async function proxyRole(): Promise<string> {
   const sandboxUrl = process.env.BENCH_SANDBOX_URL;
   if (!sandboxUrl) throw new Error('BENCH_SANDBOX_URL is required');
@@ -148,7 +71,6 @@ function helloRole(): Promise<string> {
 
 const roles: Record<string, () => Promise<string>> = {
   sandbox: sandboxRole,
-  backend: backendRole,
   proxy: proxyRole,
   hello: helloRole,
 };

@@ -8,7 +8,7 @@ export { type Config, ConfigError, loadConfig } from './config.ts';
 export type { AppDeps } from './deps.ts';
 export type { OrderView } from './order-ledger.ts';
 export type { OrderStatus } from './order-status.ts';
-export { type Checkout, createCheckout } from './runtime.ts';
+export { type Checkout, createCheckout, createDeps, type DepsOverrides } from './runtime.ts';
 export { createFileStore } from './store/file-store.ts';
 export { createMemoryStore } from './store/memory-store.ts';
 export type { Collection, Store } from './store/store.ts';

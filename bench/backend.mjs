@@ -1,0 +1,89 @@
+/**
+ * The bench's `backend` role: the built `@crypto-checkout/backend` package (dist, plain `node`, no tsx in the
+ * process: what production runs), live-style config pointing at `BENCH_SANDBOX_URL`, a memory store, access log
+ * off, `RATE_LIMIT_PER_MINUTE` raised; plus `GET /bench/page` (the time-to-first-quote page) and
+ * `GET /__bench/budget` (the upstream budget's own counters). Answers to the bench page's requests (by `Referer`)
+ * carry `Server-Timing: app;dur=…, upstream;dur=…` (the handler's time, and the part spent waiting on upstream calls
+ * made for that request), which the page reads from resource timing; the load step measures the backend as it is.
+ * The ramp client is the one `createDeps` makes, except that its HTTP layer is given a timed `fetch` (its test seam).
+ * Prints `{"url": …}` once it listens. Keys and limits come from the parent (`BENCH_KEYS`, `BENCH_RATE_LIMIT`).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createApp, createDeps, createMemoryStore, loadConfig } from '@crypto-checkout/backend';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+
+const sandboxUrl = process.env.BENCH_SANDBOX_URL;
+const keys = JSON.parse(process.env.BENCH_KEYS ?? '{}');
+if (!sandboxUrl || !keys.rampPublic) throw new Error('BENCH_SANDBOX_URL and BENCH_KEYS are required');
+
+const page = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>crypto-checkout bench</title>
+<script>performance.mark('bench:bundle-before')</script>
+<script src="/widget/crypto-checkout.js"></script>
+<script>performance.mark('bench:bundle-after')</script></head>
+<body><main id="root"></main></body>
+</html>`;
+
+let handler = () => new Response(null, { status: 503 });
+const url = await new Promise((resolve) => {
+  serve({ fetch: (request) => handler(request), port: 0, hostname: '127.0.0.1' }, (info) =>
+    resolve(`http://127.0.0.1:${info.port}`),
+  );
+});
+
+const config = loadConfig({
+  PORT: '0',
+  PUBLIC_URL: url,
+  ALLOWED_ORIGINS: url,
+  CHECKOUT_TOKEN_SECRET: 'bench-checkout-token-secret-0123456789',
+  ADMIN_TOKEN: 'bench-admin-token-0123456789abcdef',
+  RAMP_API_URL: `${sandboxUrl}/ramp`,
+  RAMP_WIDGET_URL: `${sandboxUrl}/ramp`,
+  RAMP_PUBLIC_KEY: keys.rampPublic,
+  RAMP_SECRET_KEY: keys.rampSecret,
+  PAY_API_URL: `${sandboxUrl}/pay-api`,
+  PAY_API_KEY: keys.pay,
+  PAY_WEBHOOK_SECRET: keys.payWebhook,
+  DATA_DIR: '/nonexistent-the-bench-uses-a-memory-store',
+  ACCESS_LOG: 'off',
+  RATE_LIMIT_PER_MINUTE: process.env.BENCH_RATE_LIMIT ?? '1000000',
+  ...(process.env.UPSTREAM_BUDGET ? { UPSTREAM_BUDGET: process.env.UPSTREAM_BUDGET } : {}),
+});
+
+// Upstream time per request: the timed fetch adds to the store of the request it runs for.
+const perRequest = new AsyncLocalStorage();
+const timedFetch = async (input, init) => {
+  const started = performance.now();
+  try {
+    return await fetch(input, init);
+  } finally {
+    const store = perRequest.getStore();
+    if (store) store.upstreamMs += performance.now() - started;
+  }
+};
+const deps = createDeps(config, { store: createMemoryStore(), rampFetch: timedFetch });
+const backend = createApp(deps);
+const bench = new Hono()
+  .get('/bench/page', (c) => c.html(page))
+  .get('/__bench/budget', (c) => c.json(deps.ramp.budgetStats()));
+const timed = async (request) => {
+  const store = { upstreamMs: 0 };
+  const started = performance.now();
+  const response = await perRequest.run(store, () => backend.fetch(request));
+  const app = performance.now() - started;
+  const headers = new Headers(response.headers);
+  headers.append('Server-Timing', `app;dur=${app.toFixed(2)}, upstream;dur=${store.upstreamMs.toFixed(2)}`);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+};
+handler = (request) => {
+  const path = new URL(request.url).pathname;
+  if (path.startsWith('/__bench/') || path === '/bench/page') return bench.fetch(request);
+  // Only the bench page's requests are timed: the load step measures the backend as it is.
+  return request.headers.get('referer')?.endsWith('/bench/page') ? timed(request) : backend.fetch(request);
+};
+
+process.stdout.write(`${JSON.stringify({ role: 'backend', url, pid: process.pid })}\n`);
+process.once('SIGTERM', () => process.exit(0));
+process.once('SIGINT', () => process.exit(0));

@@ -9,8 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { createDeliveryWorker } from '../src/events/delivery-worker.ts';
-import type { FulfilmentEvent } from '../src/events/fulfilment-events.ts';
-import { createOrder, postWebhook, productsFile, upstreamIdOf } from './order-fixtures.ts';
+import type { DepositEventData, FulfilmentEvent } from '../src/events/fulfilment-events.ts';
+import { createCustomerToken } from '../src/index.ts';
+import { createOrder, postWebhook, productsFile, upstreamIdOf, waitFor } from './order-fixtures.ts';
 import { type Stack, startStack, testSecrets } from './support.ts';
 
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -133,7 +134,7 @@ describe('fulfilment events', () => {
     );
     const paid = mine[1]!.event;
     assert.equal(mine[1]!.id, paid.id, 'webhook-id is the event id');
-    assert.ok('amount' in paid.data);
+    assert.ok('reference' in paid.data);
     assert.equal(paid.data.amount, '49.00', 'the price of the hoodie in the fixture catalog');
     assert.equal(paid.data.status, 'paid');
     assert.equal(paid.data.reference, 'hoodie', 'the product the shop ships');
@@ -146,6 +147,34 @@ describe('fulfilment events', () => {
       hooked.some((event) => event.id === paid.id),
       'the in-process hook heard it too',
     );
+  });
+
+  test("a payment into a customer's deposit address is told as deposit.received, once", async () => {
+    const customerToken = createCustomerToken({ customerId: 'cus_events' }, testSecrets.checkoutTokenSecret);
+    const made = await stack.api('/api/deposit-addresses', {
+      method: 'POST',
+      json: { customerToken, chain: 'base' },
+    });
+    const { address } = (await made.json()) as { address: string };
+    const route = await stack.deps.store.get<{ routeId: string }>('routes', 'base:cus_events');
+    await stack.control('POST', '/orders/route-deposits', {
+      routeId: route?.routeId,
+      currency: 'USDC',
+      amount: '12.5',
+    });
+    const w = worker();
+    const deposit = await waitFor(async () => {
+      await w.tick();
+      return receiver.received.find((r) => r.event.type === 'deposit.received');
+    }, 'deposit.received at the receiver');
+    const data = deposit.event.data as DepositEventData;
+    assert.equal(data.customerId, 'cus_events');
+    assert.equal(data.address, address);
+    assert.equal(data.chain, 'base');
+    assert.equal(data.crypto, 'USDC');
+    assert.equal(Number(data.amount), 12.5);
+    await w.tick();
+    assert.equal(receiver.received.filter((r) => r.event.type === 'deposit.received').length, 1);
   });
 
   test('a failing receiver (500, a timeout, then unreachable) is retried with backoff until it takes the event', async () => {

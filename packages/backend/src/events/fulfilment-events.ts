@@ -18,6 +18,7 @@ export const fulfilmentEventTypes = [
   'order.failed',
   'ramp.completed',
   'ramp.cancelled',
+  'deposit.received',
 ] as const;
 export type FulfilmentEventType = (typeof fulfilmentEventTypes)[number];
 
@@ -50,12 +51,24 @@ export interface RampEventData {
   updatedAt: string;
 }
 
+export interface DepositEventData {
+  /** The shop's customer id the address belongs to (from the customer token). */
+  customerId: string;
+  chain: string;
+  address: string;
+  upstreamOrderId: string;
+  crypto: string;
+  amount: string;
+  status: string;
+  receivedAt: string;
+}
+
 /** The body delivered (Standard Webhooks' recommended `{ type, timestamp, data }`), plus its stable id. */
 export interface FulfilmentEvent {
   id: string;
   type: FulfilmentEventType;
   timestamp: string;
-  data: OrderEventData | RampEventData;
+  data: OrderEventData | RampEventData | DepositEventData;
 }
 
 const eventId = (...parts: string[]) =>
@@ -141,4 +154,16 @@ export function rampEvents(before: RampOrderFacts | undefined, after: RampOrderF
     updatedAt: after.updatedAt,
   };
   return [{ id: eventId('ramp', after.orderId, type), type, timestamp: after.updatedAt, data }];
+}
+
+/** A payment into a customer's permanent address (the upstream reports it as an order of the route's). */
+export function depositEvents(deposit: DepositEventData): FulfilmentEvent[] {
+  return [
+    {
+      id: eventId('deposit', deposit.upstreamOrderId),
+      type: 'deposit.received',
+      timestamp: deposit.receivedAt,
+      data: deposit,
+    },
+  ];
 }

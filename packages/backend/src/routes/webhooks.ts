@@ -14,11 +14,11 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
-import { rampEvents } from '../events/fulfilment-events.ts';
+import { depositEvents, rampEvents } from '../events/fulfilment-events.ts';
 import { createKeyedLock } from '../keyed-lock.ts';
 import { decimalString } from '../money.ts';
 import { createOrderLedger, type OrderLedger, type UpstreamFacts } from '../order-ledger.ts';
-import { isRampProgress } from '../order-status.ts';
+import { isRampProgress, mapUpstreamStatus } from '../order-status.ts';
 import { describeRoute } from '../schemas/openapi-registry.ts';
 
 /** What a webhook is answered (API.md "Webhooks"). */
@@ -78,6 +78,8 @@ const paymentsEvent = z
     order_crypto: text,
     orderCryptoAmount: amount,
     order_crypto_amount: amount,
+    customerId: text,
+    external_customer_id: text,
   })
   .transform((e) => ({
     eventId: e.eventId ?? e.event_id ?? e.id ?? null,
@@ -88,6 +90,7 @@ const paymentsEvent = z
     externalId: e.externalId ?? e.external_order_id ?? e.external_id ?? null,
     crypto: e.orderCrypto ?? e.order_crypto ?? null,
     cryptoAmount: e.orderCryptoAmount ?? e.order_crypto_amount ?? null,
+    customerId: e.customerId ?? e.external_customer_id ?? null,
   }));
 
 const rampEvent = z.looseObject({
@@ -148,6 +151,34 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger = createOrderLe
     }
   }
 
+  /**
+   * A payment into a customer's permanent address: the upstream reports it as an order of the route, whose
+   * `externalId` is the shop's customer id. Told to the merchant as `deposit.received`, once per upstream order.
+   */
+  async function deposited(event: z.output<typeof paymentsEvent>): Promise<Outcome> {
+    const customerId = event.externalId ?? event.customerId;
+    const paid = mapUpstreamStatus(event.orderStatus ?? '');
+    if (!customerId || !event.orderId || !event.crypto || !event.cryptoAmount) return { ignored: true };
+    if (paid !== 'paid' && paid !== 'overpaid' && paid !== 'underpaid') return { ignored: true };
+    const routes = await store.values<{ customerId: string; chain: string; address: string }>('routes');
+    const route = routes.find((r) => r.customerId === customerId);
+    if (!route) return { ignored: true };
+    await deps.outbox.record(
+      depositEvents({
+        customerId,
+        chain: route.chain,
+        address: route.address,
+        upstreamOrderId: event.orderId,
+        crypto: event.crypto,
+        amount: event.cryptoAmount,
+        status: paid,
+        receivedAt: iso(),
+      }),
+      iso(),
+    );
+    return {};
+  }
+
   const rawBody = async (c: { req: { arrayBuffer(): Promise<ArrayBuffer> } }) =>
     new Uint8Array(await c.req.arrayBuffer());
 
@@ -169,7 +200,7 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger = createOrderLe
         let record = event.externalId ? await ledger.afterCreation(event.externalId) : undefined;
         if (record && event.orderId && record.upstreamId !== event.orderId) record = undefined;
         if (!record && event.orderId) record = await ledger.findByUpstreamId(event.orderId);
-        if (!record) return { ignored: true };
+        if (!record) return deposited(event);
         const facts: UpstreamFacts = {
           upstreamStatus: event.orderStatus,
           paid:

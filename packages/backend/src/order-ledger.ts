@@ -43,6 +43,8 @@ export interface OrderRecord {
   returnUrl: string | null;
   /** The allowed storefront origin the order was created from (postMessage target when no returnUrl). */
   origin: string | null;
+  /** What the shopper gave at checkout (told to the merchant's own systems in fulfilment events). */
+  customer?: { name: string | null; email: string | null; country: string | null };
   /** sha256 of the status token; the token itself is only in the create response (and its replay). */
   statusTokenHash: string;
   paid: { amount: string; currency: string } | null;

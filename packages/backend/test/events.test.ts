@@ -15,6 +15,7 @@ import { createOrder, postWebhook, productsFile, upstreamIdOf, waitFor } from '.
 import { type Stack, startStack, testSecrets } from './support.ts';
 
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const unreachable = 'http://127.0.0.1:9/hooks';
 
 interface Received {
   id: string;
@@ -77,7 +78,8 @@ describe('fulfilment events', () => {
       clock,
       env: {
         PRODUCTS_FILE: productsFile,
-        MERCHANT_WEBHOOK_URL: receiver.url,
+        // A second receiver that is never reachable: its failures must not hold up the first.
+        MERCHANT_WEBHOOK_URL: `${receiver.url},${unreachable}`,
         MERCHANT_WEBHOOK_SECRET: secret,
       },
       config: {},
@@ -118,7 +120,10 @@ describe('fulfilment events', () => {
     });
 
   test('order.created and order.paid reach the receiver once each, verifiable with Standard Webhooks', async () => {
-    const created = await createOrder(stack);
+    const created = await createOrder(stack, {
+      product: 'hoodie',
+      customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+    });
     await pay(created);
     // The same webhook again, and a sync that sees the same status: still one order.paid.
     await pay(created);
@@ -137,6 +142,7 @@ describe('fulfilment events', () => {
     assert.ok('reference' in paid.data);
     assert.equal(paid.data.amount, '49.00', 'the price of the hoodie in the fixture catalog');
     assert.equal(paid.data.status, 'paid');
+    assert.deepEqual(paid.data.customer, { name: 'Ada Lovelace', email: 'ada@example.com', country: null });
     assert.equal(paid.data.reference, 'hoodie', 'the product the shop ships');
     assert.equal(receiver.rejected.length, 0);
     const body = JSON.stringify(paid);
@@ -147,6 +153,16 @@ describe('fulfilment events', () => {
       hooked.some((event) => event.id === paid.id),
       'the in-process hook heard it too',
     );
+    // The unreachable receiver is waiting for its retry, with the reason.
+    const auth = { authorization: `Bearer ${testSecrets.adminToken}` };
+    const listed = (await (
+      await stack.api(`/api/admin/events?orderId=${created.orderId}`, { headers: auth })
+    ).json()) as {
+      events: Array<{ deliveries: Array<{ target: string; state: string; lastError: string | null }> }>;
+    };
+    const gone = listed.events[0]?.deliveries.find((d) => d.target === unreachable);
+    assert.equal(gone?.state, 'pending');
+    assert.equal(gone?.lastError, 'the receiver is unreachable');
   });
 
   test("a payment into a customer's deposit address is told as deposit.received, once", async () => {
@@ -254,7 +270,12 @@ describe('fulfilment events', () => {
     assert.equal(gone.state, 'failed');
     assert.equal(gone.lastStatus, 410);
     now += 60 * 60 * 1000;
-    assert.equal(await w.tick(), 0, 'nothing is retried after 410');
+    await w.tick();
+    const after410 = (await (
+      await stack.api(`/api/admin/events?orderId=${created.orderId}`, { headers: auth })
+    ).json()) as typeof listed;
+    const still = after410.events[0]!.deliveries.find((d) => d.target === receiver.url)!;
+    assert.equal(still.state, 'failed', 'nothing is retried after 410');
 
     receiver.answer(204);
     now = Date.now();

@@ -29,6 +29,8 @@ export interface OrderEventData {
   /** The product id (PRODUCTS_FILE) or the merchant's reference from a checkout token. */
   reference: string | null;
   product: { id: string | null; name: string };
+  /** What the shopper gave at checkout, as far as they did. */
+  customer: { name: string | null; email: string | null; country: string | null };
   amount: string;
   currency: string;
   paid: { amount: string; currency: string } | null;
@@ -89,6 +91,7 @@ function orderData(record: OrderRecord): OrderEventData {
     status: record.status,
     reference: record.product.reference ?? record.product.id,
     product: { id: record.product.id, name: record.product.name },
+    customer: record.customer ?? { name: null, email: null, country: null },
     amount: record.product.price,
     currency: record.product.currency,
     paid: record.paid,

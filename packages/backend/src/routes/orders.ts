@@ -217,6 +217,11 @@ export function orderRoutes(
       product,
       returnUrl: body.returnUrl ?? null,
       origin,
+      customer: {
+        name: customer.name ?? null,
+        email: customer.email ?? null,
+        country: customer.country ?? null,
+      },
       statusTokenHash: hashToken(claim.statusToken).toString('hex'),
       paid: null,
       history: [{ status, upstreamStatus, at, source: 'created' }],

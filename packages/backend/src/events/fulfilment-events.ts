@@ -118,7 +118,7 @@ export function orderEvents(before: OrderRecord | undefined, after: OrderRecord)
   return events;
 }
 
-/** What a ramp callback record holds (see routes/webhooks.ts). */
+/** What the ramp's callbacks tell of one of its orders (kept by routes/webhooks.ts as a RampOrderRecord). */
 export interface RampOrderFacts {
   orderId: string;
   status: string;

@@ -14,7 +14,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
-import { depositEvents, rampEvents } from '../events/fulfilment-events.ts';
+import { depositEvents, type RampOrderFacts, rampEvents } from '../events/fulfilment-events.ts';
 import { createKeyedLock } from '../keyed-lock.ts';
 import { decimalString } from '../money.ts';
 import { createOrderLedger, type OrderLedger, type UpstreamFacts } from '../order-ledger.ts';
@@ -110,20 +110,9 @@ const rampEvent = z.looseObject({
 });
 
 /** What we keep of a ramp order reported by callbacks (collection `ramp-orders`, keyed by its order_id). */
-export interface RampOrderRecord {
-  orderId: string;
-  status: string;
-  type: string | null;
-  crypto: string | null;
-  cryptoAmount: string | null;
-  network: string | null;
-  address: string | null;
-  transactionId: string | null;
-  externalCustomerId: string | null;
-  amountEur: string | null;
+export interface RampOrderRecord extends RampOrderFacts {
   history: Array<{ status: string; at: string }>;
   createdAt: string;
-  updatedAt: string;
 }
 
 function parseJson(raw: Uint8Array): unknown {

@@ -109,7 +109,7 @@ export function createOutbox(store: Store, targets: () => readonly string[]) {
     async recordAttempt(eventId: string, target: string, outcome: AttemptOutcome, now: string) {
       await update(eventId, (entry) => {
         const delivery = entry.deliveries.find((d) => d.target === target);
-        if (!delivery || delivery.state !== 'pending') return undefined;
+        if (delivery?.state !== 'pending') return undefined;
         delivery.attempts += 1;
         delivery.lastAttemptAt = now;
         delivery.lastStatus = outcome.status;

@@ -80,6 +80,12 @@ export function orderView(record: OrderRecord): OrderView {
   };
 }
 
+/**
+ * Whether two upstream order ids name the same order: the older payloads and answers prefix ids with `SP-`, the
+ * newer do not. Ids are kept as they came; only comparisons are lenient.
+ */
+export const sameUpstreamOrder = (a: string, b: string) => a.replace(/^SP-/, '') === b.replace(/^SP-/, '');
+
 export const hashToken = (token: string) => createHash('sha256').update(token).digest();
 
 /** Constant-time check of a presented status token against the stored hash. */
@@ -175,7 +181,7 @@ export function createOrderLedger(deps: AppDeps, options: LedgerOptions = {}) {
     /** Finds an order by the upstream id when a webhook does not carry our reference. */
     async findByUpstreamId(upstreamId: string): Promise<OrderRecord | undefined> {
       const all = await store.values<OrderRecord>('orders');
-      return all.find((record) => record.upstreamId === upstreamId);
+      return all.find((record) => sameUpstreamOrder(record.upstreamId, upstreamId));
     },
 
     /**
@@ -228,7 +234,7 @@ export function createOrderLedger(deps: AppDeps, options: LedgerOptions = {}) {
         try {
           syncedAt.set(id, clock.now());
           const { orders } = await payments.listOrders({ searchId: record.upstreamId, limit: 10 });
-          const found = orders.find((order) => order.id === record.upstreamId);
+          const found = orders.find((order) => sameUpstreamOrder(order.id, record.upstreamId));
           const facts = found && factsOf(found);
           if (!facts) return record;
           return (await ledger.apply(id, facts, 'sync')) ?? record;

@@ -14,6 +14,7 @@ import {
   silenceWebhooks,
   upstreamIdOf,
   upstreamOrders,
+  waitFor,
 } from './order-fixtures.ts';
 import { allowedOrigin, json, type Stack, startStack, testSecrets } from './support.ts';
 
@@ -259,6 +260,35 @@ describe('GET /api/orders/:id and /events', () => {
       assert.ok(view.paid);
     } finally {
       await restoreWebhooks(stack);
+    }
+  });
+
+  test('an upstream whose ids carry the old SP- prefix and whose searchId matches exactly: the status still syncs', async () => {
+    await stack.control('PATCH', '/settings', { orderIds: 'sp-prefixed', searchIdMatch: 'exact' });
+    await silenceWebhooks(stack);
+    try {
+      const created = await createOrder(stack);
+      assert.match(upstreamIdOf(created), /^SP-/);
+      await stack.control('POST', `/orders/${upstreamIdOf(created)}/pay`, { kind: 'exact' });
+      clock.offsetMs += 6000;
+      const view = await getStatus(stack, created);
+      assert.equal(view.status, 'paid', 'the shopper sees paid, as the admin list does');
+      // And a webhook in the old casing (`order_id: "SP-…"`) finds the order too.
+      const later = await createOrder(stack);
+      await restoreWebhooks(stack);
+      await stack.control('PATCH', '/settings', { webhookCasing: 'snake' });
+      await stack.control('POST', `/orders/${upstreamIdOf(later)}/pay`, { kind: 'exact' });
+      await waitFor(
+        async () => ((await getStatus(stack, later)).status === 'paid' ? true : undefined),
+        'paid by webhook',
+      );
+    } finally {
+      await restoreWebhooks(stack);
+      await stack.control('PATCH', '/settings', {
+        orderIds: 'plain',
+        searchIdMatch: 'contains',
+        webhookCasing: 'camel',
+      });
     }
   });
 

@@ -12,6 +12,8 @@ const settingsSchema = z
     rampRateLimit: z.number().int().min(1).max(100_000),
     retryDelaysMs: z.array(z.number().int().min(0).max(600_000)).max(20),
     orderTtlMs: z.number().int().min(1000),
+    orderIds: z.enum(['plain', 'sp-prefixed']),
+    searchIdMatch: z.enum(['contains', 'exact']),
   })
   .partial();
 

@@ -243,6 +243,7 @@ export function payApi(state: SandboxState) {
           if (end !== undefined && created > end) return false;
           if (query.type && order.initType !== query.type) return false;
           if (!needle) return true;
+          if (state.settings.searchIdMatch === 'exact') return order.id.toLowerCase() === needle;
           return [order.id, order.externalId ?? ''].some((v) => v.toLowerCase().includes(needle));
         })
         .sort((a, b) => Date.parse(b.order.createdAt) - Date.parse(a.order.createdAt));

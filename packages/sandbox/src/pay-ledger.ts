@@ -58,7 +58,7 @@ export class PayLedger {
     // Order ids are random; a collision with a stored one is drawn again rather than overwriting it.
     const orderId = () => {
       for (;;) {
-        const id = random.orderId();
+        const id = `${this.#state.settings.orderIds === 'sp-prefixed' ? 'SP-' : ''}${random.orderId()}`;
         if (!this.#orders.has(id)) return id;
       }
     };

@@ -14,6 +14,10 @@ export interface SandboxSettings {
   retryDelaysMs: number[];
   /** How long a new payment order stays open. */
   orderTtlMs: number;
+  /** Payment order ids: `A5WX6BN6CCPS`, or with the older `SP-` prefix everywhere (facts.md §5). */
+  orderIds: 'plain' | 'sp-prefixed';
+  /** The order list's `searchId`: a case-insensitive substring of the id or externalId, or the exact id. */
+  searchIdMatch: 'contains' | 'exact';
 }
 
 export const defaultSettings = (): SandboxSettings => ({
@@ -22,6 +26,8 @@ export const defaultSettings = (): SandboxSettings => ({
   rampRateLimit: 100,
   retryDelaysMs: [500, 1000, 2000, 4000, 8000],
   orderTtlMs: 30 * 60 * 1000,
+  orderIds: 'plain',
+  searchIdMatch: 'contains',
 });
 
 export interface SandboxOptions {

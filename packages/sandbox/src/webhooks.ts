@@ -63,7 +63,7 @@ export function webhookBody(facts: WebhookFacts, casing: WebhookCasing): Record<
       event_id: facts.eventId,
       event_type: facts.eventType,
       // The old payloads prefix ids with `SP-`; receivers must strip it to match the API's order id.
-      order_id: `SP-${facts.orderId}`,
+      order_id: facts.orderId.startsWith('SP-') ? facts.orderId : `SP-${facts.orderId}`,
       order_status: facts.orderStatus,
       merchant_id: facts.merchantId,
       order_purchase_amount: facts.purchaseAmount,

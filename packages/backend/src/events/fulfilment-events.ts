@@ -163,7 +163,7 @@ export function rampEvents(before: RampOrderFacts | undefined, after: RampOrderF
 export function depositEvents(deposit: DepositEventData): FulfilmentEvent[] {
   return [
     {
-      id: eventId('deposit', deposit.upstreamOrderId),
+      id: eventId('deposit', deposit.upstreamOrderId.replace(/^SP-/, '')),
       type: 'deposit.received',
       timestamp: deposit.receivedAt,
       data: deposit,

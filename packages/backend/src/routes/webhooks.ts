@@ -17,7 +17,12 @@ import { AppError } from '../errors.ts';
 import { depositEvents, type RampOrderFacts, rampEvents } from '../events/fulfilment-events.ts';
 import { createKeyedLock } from '../keyed-lock.ts';
 import { decimalString } from '../money.ts';
-import { createOrderLedger, type OrderLedger, type UpstreamFacts } from '../order-ledger.ts';
+import {
+  createOrderLedger,
+  type OrderLedger,
+  sameUpstreamOrder,
+  type UpstreamFacts,
+} from '../order-ledger.ts';
 import { isRampProgress, mapUpstreamStatus } from '../order-status.ts';
 import { describeRoute } from '../schemas/openapi-registry.ts';
 
@@ -84,8 +89,8 @@ const paymentsEvent = z
   .transform((e) => ({
     eventId: e.eventId ?? e.event_id ?? e.id ?? null,
     eventType: e.eventType ?? e.event_type ?? null,
-    // Older payloads prefix order ids with `SP-`; the API's own ids have no prefix.
-    orderId: (e.orderId ?? e.order_id)?.replace(/^SP-/, '') ?? null,
+    // Older payloads prefix order ids with `SP-`: kept as they came, compared with sameUpstreamOrder.
+    orderId: e.orderId ?? e.order_id ?? null,
     orderStatus: e.orderStatus ?? e.order_status ?? null,
     externalId: e.externalId ?? e.external_order_id ?? e.external_id ?? null,
     crypto: e.orderCrypto ?? e.order_crypto ?? null,
@@ -187,7 +192,8 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger = createOrderLe
         // An order still being created is waited for: the upstream can be faster with its webhook than with
         // its answer to our create call.
         let record = event.externalId ? await ledger.afterCreation(event.externalId) : undefined;
-        if (record && event.orderId && record.upstreamId !== event.orderId) record = undefined;
+        if (record && event.orderId && !sameUpstreamOrder(record.upstreamId, event.orderId))
+          record = undefined;
         if (!record && event.orderId) record = await ledger.findByUpstreamId(event.orderId);
         if (!record) return deposited(event);
         const facts: UpstreamFacts = {

@@ -93,8 +93,6 @@ export interface PaymentsClientOptions {
 /** `{data: T}` in any of the envelope variants. */
 const dataOf = <T extends z.ZodType>(schema: T) => payEnvelope.extend({ data: schema });
 
-const stripPrefix = (id: string) => id.replace(/^SP-/, '');
-
 export function createPaymentsClient(options: PaymentsClientOptions): PaymentsClient {
   const http =
     options.http ??
@@ -128,7 +126,8 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
         throw new AppError('UPSTREAM_ERROR', 'The payment provider did not return an order link.');
       }
       const full = upstreamOrder.safeParse(s.data?.order);
-      return { id: stripPrefix(id), link, order: full.success ? full.data : undefined };
+      // The id as it came (`SP-…` or not): it is what the order list's `searchId` knows.
+      return { id, link, order: full.success ? full.data : undefined };
     },
 
     async createPaymentRoute(body) {
@@ -156,10 +155,7 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
           type: query.type,
         },
       });
-      return {
-        ...data,
-        orders: data.orders.map((order) => ({ ...order, id: stripPrefix(order.id) })),
-      };
+      return data;
     },
   };
 }

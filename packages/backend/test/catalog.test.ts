@@ -1,12 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createApp } from '../src/app.ts';
+import { systemClock } from '../src/clock.ts';
 import type { RampSupported } from '../src/schemas/upstream-ramp.ts';
-import { json, type Stack, startStack } from './support.ts';
+import { UpstreamBudget } from '../src/upstream/budget.ts';
+import { createRampClient } from '../src/upstream/ramp-client.ts';
+import { json, type Stack, startStack, testSecrets } from './support.ts';
 
 interface Catalog {
   country: string;
-  paymentMethods: Array<{ id: string; min: string; currencies: string[]; limits: { currency: string } }>;
+  paymentMethods: Array<{
+    id: string;
+    min: string;
+    fixedFee: string;
+    currencies: string[];
+    limits: { currency: string };
+  }>;
   payoutMethods: Array<{ id: string }>;
   cryptos: Array<{ code: string; symbol: string; networkFee: string }>;
   countries: Array<{ code: string; currency: string }>;
@@ -139,6 +148,39 @@ describe('GET /api/catalog', () => {
       assert.ok(br.paymentMethods.some((method) => method.id === 'pix'));
     } finally {
       await flat.close();
+    }
+  });
+});
+
+describe('a method whose base_fee map has an unreadable entry (issue 13, case 7)', () => {
+  test('keeps the method, drops the entry, and says so once in the log', async () => {
+    const stack = await startStack();
+    const logged: string[] = [];
+    try {
+      await stack.control('PATCH', '/settings', { baseFeeJunkEntry: true });
+      // The shopper's view: Poland still offers BLIK, its fee read from the entries that are numbers.
+      const poland = await json<Catalog>(await stack.api('/api/catalog?country=PL'));
+      const blik = poland.paymentMethods.find((method) => method.id === 'blik');
+      assert.ok(blik, `BLIK is still offered: ${poland.paymentMethods.map((m) => m.id)}`);
+      assert.match(blik.fixedFee, /^\d+\.\d{2}$/);
+      // The operator's view: a client reading the same answer logs the dropped entry, once per method.
+      const client = createRampClient({
+        apiUrl: `${stack.sandboxUrl}/ramp`,
+        widgetUrl: `${stack.sandboxUrl}/ramp`,
+        publicKey: testSecrets.rampPublicKey,
+        secretKey: testSecrets.rampSecretKey,
+        timeoutMs: 5000,
+        budget: new UpstreamBudget({ perSecond: 50 }),
+        clock: systemClock,
+        log: (line) => logged.push(line),
+      });
+      await client.paymentMethods('PL');
+      const about = logged.filter((line) => line.includes('"blik"'));
+      assert.equal(about.length, 1, logged.join('\n'));
+      assert.match(about[0] ?? '', /base_fee\.XXX/);
+      await client.close();
+    } finally {
+      await stack.close();
     }
   });
 });

@@ -14,6 +14,7 @@ const settingsSchema = z
     orderTtlMs: z.number().int().min(1000),
     orderIds: z.enum(['plain', 'sp-prefixed']),
     searchIdMatch: z.enum(['contains', 'exact']),
+    baseFeeJunkEntry: z.boolean(),
   })
   .partial();
 

@@ -138,19 +138,20 @@ export function rampApi(state: SandboxState) {
   const image = (icon: string, variant: '' | 'light') =>
     `${state.baseUrl}/ramp/images/payment/${icon}${variant}.svg`;
 
-  function baseFee(method: MethodSpec): Record<string, number> | null {
+  function baseFee(method: MethodSpec): Record<string, number | string> | null {
     switch (method.baseFeeShape) {
       case 'base_fee-key':
         return { base_fee: method.baseFeeEur };
       case 'null':
         return null;
       default:
-        return Object.fromEntries(
-          method.currency
+        return Object.fromEntries([
+          ...method.currency
             .map((iso) => findFiat(iso))
             .filter((fiat): fiat is Fiat => fiat !== undefined)
             .map((fiat) => [fiat.iso, baseFeeIn(method, fiat)]),
-        );
+          ...(state.settings.baseFeeJunkEntry ? [['XXX', 'n/a']] : []),
+        ]);
     }
   }
 

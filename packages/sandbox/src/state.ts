@@ -18,6 +18,8 @@ export interface SandboxSettings {
   orderIds: 'plain' | 'sp-prefixed';
   /** The order list's `searchId`: a case-insensitive substring of the id or externalId, or the exact id. */
   searchIdMatch: 'contains' | 'exact';
+  /** Per-currency `base_fee` maps carry one non-numeric entry (`"XXX": "n/a"`), as a careless upstream might. */
+  baseFeeJunkEntry: boolean;
 }
 
 export const defaultSettings = (): SandboxSettings => ({
@@ -28,6 +30,7 @@ export const defaultSettings = (): SandboxSettings => ({
   orderTtlMs: 30 * 60 * 1000,
   orderIds: 'plain',
   searchIdMatch: 'contains',
+  baseFeeJunkEntry: false,
 });
 
 export interface SandboxOptions {

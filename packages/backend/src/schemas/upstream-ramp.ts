@@ -34,17 +34,24 @@ const currencyList = z
  * or null. Out: the EUR amount (when known) and the per-currency map.
  */
 const baseFee = z
-  .union([num, z.record(z.string(), num.nullish())])
+  .union([num, z.record(z.string(), z.unknown())])
   .nullish()
   .transform((value) => {
-    if (value === null || value === undefined) return { eur: 0, byCurrency: {} as Record<string, number> };
-    if (typeof value === 'number') return { eur: value, byCurrency: { EUR: value } };
+    const ignored: string[] = [];
+    if (value === null || value === undefined)
+      return { eur: 0, byCurrency: {} as Record<string, number>, ignored };
+    if (typeof value === 'number') return { eur: value, byCurrency: { EUR: value }, ignored };
+    // One unreadable entry costs that entry, not the method: the others still price it.
     const byCurrency: Record<string, number> = {};
-    for (const [key, amount] of Object.entries(value)) {
-      if (typeof amount === 'number' && key !== 'base_fee') byCurrency[key.toUpperCase()] = amount;
+    let keyed: number | undefined;
+    for (const [key, raw] of Object.entries(value)) {
+      const amount = num.nullish().safeParse(raw);
+      if (!amount.success) ignored.push(`base_fee.${key}`);
+      else if (typeof amount.data !== 'number') continue;
+      else if (key === 'base_fee') keyed = amount.data;
+      else byCurrency[key.toUpperCase()] = amount.data;
     }
-    const eur = value['base_fee'] ?? byCurrency['EUR'] ?? 0;
-    return { eur, byCurrency };
+    return { eur: keyed ?? byCurrency['EUR'] ?? 0, byCurrency, ignored };
   });
 
 const rawMethod = z.looseObject({
@@ -90,6 +97,8 @@ export interface RampMethod {
   order: number | null;
   /** Countries a flat list said the method is offered in; empty when it did not say. */
   countries: string[];
+  /** Fields of the upstream's answer that could not be read and were left out (logged by the ramp client). */
+  ignored: string[];
 }
 
 /** Whether `method` is enabled and answers to `id` (a payment group, or a method or payout slug). */
@@ -126,6 +135,7 @@ const toMethod = (raw: z.infer<typeof rawMethod>): RampMethod => ({
   ]
     .map((code) => code.toUpperCase())
     .filter((code) => /^[A-Z]{2}$/.test(code)),
+  ignored: raw.base_fee.ignored,
 });
 
 /**

@@ -197,9 +197,28 @@ export function createRampClient(options: RampClientOptions): RampClient {
     });
   const ttl = options.catalogTtlMs ?? 5 * 60_000;
   const maxStale = options.catalogMaxStaleMs ?? 60 * 60_000;
+  // What a method list carried that could not be read: said once per method and field, not on every refresh.
+  const reported = new Set<string>();
+  const reportIgnored = (path: string, data: unknown) => {
+    if (!data || typeof data !== 'object') return;
+    for (const list of Object.values(data as MethodsByCountry)) {
+      for (const method of Array.isArray(list) ? list : []) {
+        for (const field of method.ignored ?? []) {
+          const key = `${path} ${method.slug} ${field}`;
+          if (reported.has(key)) continue;
+          reported.add(key);
+          log(`[ramp] ${path}: method "${method.slug}" has an unreadable ${field}; that entry is left out`);
+        }
+      }
+    }
+  };
   const read = <T>(path: string, schema: z.ZodType<T>, query: Record<string, string> = {}) =>
     new Refreshing(
-      () => http.get(path, { query, schema: envelope(schema), retry: true }),
+      async () => {
+        const data = await http.get(path, { query, schema: envelope(schema), retry: true });
+        reportIgnored(path, data);
+        return data;
+      },
       options.clock,
       ttl,
       maxStale,

@@ -184,3 +184,35 @@ describe('a method whose base_fee map has an unreadable entry (issue 13, case 7)
     }
   });
 });
+
+describe('a flat method list whose upstream ignores the country filter (issue 13, case 4)', () => {
+  test('each country is offered only methods that take its currency; a Brazilian still gets PIX', async () => {
+    const stack = await startStack();
+    try {
+      await stack.control('PATCH', '/settings', {
+        paymentMethodsShape: 'flat',
+        paymentMethodsCountryFilter: 'ignored',
+      });
+      const germany = await json<Catalog>(await stack.api('/api/catalog?country=DE'));
+      const ids = germany.paymentMethods.map((method) => method.id);
+      assert.ok(!ids.includes('pix') && !ids.includes('blik'), `Germany is offered ${ids}`);
+      assert.ok(ids.includes('creditcard'), `Germany keeps the card: ${ids}`);
+      const brazil = await json<Catalog>(await stack.api('/api/catalog?country=BR'));
+      assert.ok(brazil.paymentMethods.some((method) => method.id === 'pix'));
+      // And a German quote for a method the catalog offers works.
+      const quote = await stack.api('/api/quotes/buy', {
+        method: 'POST',
+        json: {
+          paymentMethod: ids[0],
+          country: 'DE',
+          fiat: germany.defaults.fiat,
+          crypto: 'ETH',
+          fiatAmount: '50',
+        },
+      });
+      assert.equal(quote.status, 200, await quote.text());
+    } finally {
+      await stack.close();
+    }
+  });
+});

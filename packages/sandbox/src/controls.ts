@@ -15,6 +15,7 @@ const settingsSchema = z
     orderIds: z.enum(['plain', 'sp-prefixed']),
     searchIdMatch: z.enum(['contains', 'exact']),
     baseFeeJunkEntry: z.boolean(),
+    paymentMethodsCountryFilter: z.enum(['honoured', 'ignored']),
   })
   .partial();
 

@@ -231,7 +231,8 @@ export function rampApi(state: SandboxState) {
         const { country, slug } = c.req.valid('query');
         const groups = rampMerchantProfile(c.get('merchantId')).paymentGroups;
         const methods = enabled(paymentMethods, groups, (m) => m.payment_group);
-        return rampOk(c, listing(methods, country ?? slug, state.settings.paymentMethodsShape === 'flat'));
+        const only = state.settings.paymentMethodsCountryFilter === 'ignored' ? slug : (country ?? slug);
+        return rampOk(c, listing(methods, only, state.settings.paymentMethodsShape === 'flat'));
       })
       // The payout list has no flat setting: its live shape is keyed by country (facts.md §2.3).
       .get('/sell/get_payout_methods', auth(false), validation('query', countryFilter), (c) => {

@@ -20,6 +20,8 @@ export interface SandboxSettings {
   searchIdMatch: 'contains' | 'exact';
   /** Per-currency `base_fee` maps carry one non-numeric entry (`"XXX": "n/a"`), as a careless upstream might. */
   baseFeeJunkEntry: boolean;
+  /** `get_payment_methods?country=`: honoured, or ignored as an undocumented filter may be (the whole list). */
+  paymentMethodsCountryFilter: 'honoured' | 'ignored';
 }
 
 export const defaultSettings = (): SandboxSettings => ({
@@ -31,6 +33,7 @@ export const defaultSettings = (): SandboxSettings => ({
   orderIds: 'plain',
   searchIdMatch: 'contains',
   baseFeeJunkEntry: false,
+  paymentMethodsCountryFilter: 'honoured',
 });
 
 export interface SandboxOptions {

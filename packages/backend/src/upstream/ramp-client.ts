@@ -177,10 +177,23 @@ const uniqueBySlug = (byCountry: MethodsByCountry): RampMethod[] => {
 /** Whether the list says where methods are offered (keyed by country, or flat entries naming countries). */
 const knowsCountries = (byCountry: MethodsByCountry) => Object.keys(byCountry).some((key) => key !== '*');
 
-/** The methods of one country: its own list, plus methods a flat list gave without saying where. */
-const ofCountry = (byCountry: MethodsByCountry, country: string | undefined): RampMethod[] =>
+/**
+ * The methods of one country: its own list, plus the methods a flat list gave without saying where that take the
+ * country's currency (what the documents say a method carries). A list that ignored our `country` filter thus
+ * offers Germany no PIX or BLIK.
+ */
+const ofCountry = (
+  byCountry: MethodsByCountry,
+  country: string | undefined,
+  currency: string | undefined,
+): RampMethod[] =>
   country
-    ? [...(byCountry[country.toUpperCase()] ?? []), ...(byCountry['*'] ?? [])]
+    ? [
+        ...(byCountry[country.toUpperCase()] ?? []),
+        ...(byCountry['*'] ?? []).filter(
+          (method) => !currency || method.currencies.length === 0 || method.currencies.includes(currency),
+        ),
+      ]
     : uniqueBySlug(byCountry);
 
 export function createRampClient(options: RampClientOptions): RampClient {
@@ -294,7 +307,7 @@ export function createRampClient(options: RampClientOptions): RampClient {
   // One derived list per upstream list and country: the catalog route serialises a country's catalog once
   // per refresh by comparing these arrays' identity. A refresh brings a new upstream object, so new lists.
   const derived = new WeakMap<MethodsByCountry, Map<string, readonly RampMethod[]>>();
-  const methodsOf = (byCountry: MethodsByCountry, country: string | undefined) => {
+  const methodsOf = async (byCountry: MethodsByCountry, country: string | undefined) => {
     let byCode = derived.get(byCountry);
     if (!byCode) {
       byCode = new Map();
@@ -303,7 +316,12 @@ export function createRampClient(options: RampClientOptions): RampClient {
     const code = country?.toUpperCase() ?? '';
     let methods = byCode.get(code);
     if (!methods) {
-      methods = ofCountry(byCountry, country);
+      const currency = country
+        ? (await supported.get()).supported_countries
+            .find((entry) => entry.iso.toUpperCase() === code)
+            ?.currency?.toUpperCase()
+        : undefined;
+      methods = ofCountry(byCountry, country, currency);
       byCode.set(code, methods);
     }
     return methods;

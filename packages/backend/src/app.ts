@@ -62,7 +62,9 @@ export function createApp(deps: AppDeps) {
       if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
       return (c.get('path').startsWith('/api/webhooks') ? webhookBodyLimit : bodyLimit8k)(c, next);
     })
-    .get('/healthz', (c) => c.json({ ok: true, upstream: deps.config.mode }))
+    .get('/healthz', (c) =>
+      c.json({ ok: true, upstream: deps.config.mode, upstreamDrift: deps.ramp.drift().length }),
+    )
     .route('/widget', widgetBundleRoutes(deps))
     .route('/api', api);
   app.onError(handleError);

@@ -140,6 +140,12 @@ describe('the published contract', () => {
       ['get', '/api/admin/orders', 200, () => stack.api('/api/admin/orders?limit=5', { headers: auth })],
       [
         'get',
+        '/api/admin/upstream-drift',
+        200,
+        () => stack.api('/api/admin/upstream-drift', { headers: auth }),
+      ],
+      [
+        'get',
         '/api/admin/events',
         200,
         () => stack.api(`/api/admin/events?orderId=${created.orderId}`, { headers: auth }),

@@ -16,6 +16,7 @@ const settingsSchema = z
     searchIdMatch: z.enum(['contains', 'exact']),
     baseFeeJunkEntry: z.boolean(),
     paymentMethodsCountryFilter: z.enum(['honoured', 'ignored']),
+    supportedShape: z.enum(['documented', 'renamed']),
   })
   .partial();
 

@@ -247,8 +247,8 @@ export function rampApi(state: SandboxState) {
           ),
         );
       })
-      .get('/get_supported', auth(false), (c) =>
-        rampOk(c, {
+      .get('/get_supported', auth(false), (c) => {
+        const lists = {
           supported_fiats: fiats.map(({ iso, name }) => ({ iso, name })),
           supported_cryptos: cryptos.map((crypto) => ({
             id: crypto.id,
@@ -260,8 +260,15 @@ export function rampApi(state: SandboxState) {
             tags: cryptoTags(crypto),
           })),
           supported_countries: countries.map(({ iso, name, currency }) => ({ iso, name, currency })),
-        }),
-      )
+        };
+        if (state.settings.supportedShape === 'documented') return rampOk(c, lists);
+        // A shape no document describes: the lists renamed, as an upstream release might.
+        return rampOk(c, {
+          fiats: lists.supported_fiats,
+          cryptos: lists.supported_cryptos,
+          countries: lists.supported_countries,
+        });
+      })
       .post('/get_status', auth(true), validation('json', statusBody), (c) => {
         const merchantId = c.get('merchantId')!;
         const order = ramp.order(c.req.valid('json').order_id, merchantId);

@@ -22,6 +22,8 @@ export interface SandboxSettings {
   baseFeeJunkEntry: boolean;
   /** `get_payment_methods?country=`: honoured, or ignored as an undocumented filter may be (the whole list). */
   paymentMethodsCountryFilter: 'honoured' | 'ignored';
+  /** `get_supported`: the documented `supported_*` lists, or the same lists renamed (shape drift). */
+  supportedShape: 'documented' | 'renamed';
 }
 
 export const defaultSettings = (): SandboxSettings => ({
@@ -34,6 +36,7 @@ export const defaultSettings = (): SandboxSettings => ({
   searchIdMatch: 'contains',
   baseFeeJunkEntry: false,
   paymentMethodsCountryFilter: 'honoured',
+  supportedShape: 'documented',
 });
 
 export interface SandboxOptions {

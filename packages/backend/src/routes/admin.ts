@@ -170,7 +170,30 @@ const eventOf = (entry: OutboxEntry): z.output<typeof eventView> => ({
   deliveries: entry.deliveries.map(({ leaseUntil: _lease, ...delivery }) => delivery),
 });
 
+export const adminDriftResponse = z.object({
+  drift: z.array(
+    z.object({
+      path: z.string(),
+      field: z.string(),
+      detail: z.string(),
+      firstSeenAt: z.string(),
+      lastSeenAt: z.string(),
+      count: z.number().int(),
+    }),
+  ),
+});
+
 export const adminDocs = [
+  describeRoute({
+    method: 'get',
+    path: '/api/admin/upstream-drift',
+    tag: 'Merchant',
+    summary:
+      'Upstream answers seen in a shape the backend had to drop parts of (each kind once, with a count)',
+    responses: { 200: { description: 'Drift seen since start', schema: adminDriftResponse } },
+    errors: [...adminErrors],
+    security: 'admin',
+  }),
   describeRoute({
     method: 'get',
     path: '/api/admin/events',
@@ -257,6 +280,7 @@ export function adminRoutes(deps: AppDeps) {
   const { config, payments, outbox, clock } = deps;
   return new Hono<AppEnv>()
     .use('*', adminAuth(config.adminToken))
+    .get('/upstream-drift', (c) => c.json({ drift: deps.ramp.drift() }))
     .get('/events', validate('query', adminEventsQuery), async (c) => {
       const { orderId, state, limit } = c.req.valid('query');
       const entries = await outbox.list({

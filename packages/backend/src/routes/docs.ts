@@ -47,7 +47,14 @@ const docsDocs = [
     responses: {
       200: {
         description: 'Up',
-        schema: z.object({ ok: z.literal(true), upstream: z.enum(['sandbox', 'live']) }),
+        schema: z.object({
+          ok: z.literal(true),
+          upstream: z.enum(['sandbox', 'live']),
+          upstreamDrift: z
+            .number()
+            .int()
+            .describe('kinds of upstream answers seen in a shape we had to drop parts of'),
+        }),
       },
     },
   }),

@@ -4,8 +4,9 @@
  * with the secret key (which never leaves this module).
  */
 import { createHmac } from 'node:crypto';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Clock } from '../clock.ts';
+import { AppError } from '../errors.ts';
 import {
   buyQuoteData,
   type MethodsByCountry,
@@ -18,6 +19,7 @@ import {
   supportedData,
 } from '../schemas/upstream-ramp.ts';
 import type { BudgetStats, UpstreamBudget } from './budget.ts';
+import { createDriftLog, type DriftEntry } from './drift.ts';
 import { createUpstreamHttp, envelope, type UpstreamHttp } from './http.ts';
 
 export interface BuyQuoteRequest {
@@ -68,6 +70,8 @@ export interface RampClient {
   /** Where the widget is served from (for postMessage origin checks). */
   readonly widgetOrigin: string;
   budgetStats(): BudgetStats;
+  /** Shapes of the upstream's answers the parsers had to drop parts of (also in `/healthz` and the admin API). */
+  drift(): DriftEntry[];
   close(): Promise<void>;
 }
 
@@ -210,40 +214,68 @@ export function createRampClient(options: RampClientOptions): RampClient {
     });
   const ttl = options.catalogTtlMs ?? 5 * 60_000;
   const maxStale = options.catalogMaxStaleMs ?? 60 * 60_000;
-  // What a method list carried that could not be read: said once per method and field, not on every refresh.
-  const reported = new Set<string>();
-  const reportIgnored = (path: string, data: unknown) => {
-    if (!data || typeof data !== 'object') return;
-    for (const list of Object.values(data as MethodsByCountry)) {
-      for (const method of Array.isArray(list) ? list : []) {
-        for (const field of method.ignored ?? []) {
-          const key = `${path} ${method.slug} ${field}`;
-          if (reported.has(key)) continue;
-          reported.add(key);
-          log(`[ramp] ${path}: method "${method.slug}" has an unreadable ${field}; that entry is left out`);
-        }
+  const drift = createDriftLog(log, () => options.clock.now());
+  /** What a method list carried that could not be read (each kind noted once, counted after). */
+  const methodDrift = (path: string, data: MethodsByCountry) => {
+    for (const list of Object.values(data)) {
+      for (const method of list) {
+        for (const field of method.ignored)
+          drift.note(path, `${method.slug}.${field}`, 'not a number; entry left out');
       }
     }
   };
-  const read = <T>(path: string, schema: z.ZodType<T>, query: Record<string, string> = {}) =>
+  const read = <T>(
+    path: string,
+    schema: z.ZodType<T>,
+    query: Record<string, string> = {},
+    check?: (data: T, raw: unknown) => void,
+  ) =>
     new Refreshing(
       async () => {
-        const data = await http.get(path, { query, schema: envelope(schema), retry: true });
-        reportIgnored(path, data);
-        return data;
+        const raw = await http.get(path, { query, schema: envelope(z.unknown()), retry: true });
+        const parsed = schema.safeParse(raw);
+        if (!parsed.success) {
+          drift.note(
+            path,
+            parsed.error.issues[0]?.path.join('.') || 'data',
+            parsed.error.issues[0]?.message ?? 'unreadable',
+          );
+          throw new AppError('UPSTREAM_ERROR', 'The ramp service answered in a shape we do not understand.');
+        }
+        check?.(parsed.data, raw);
+        return parsed.data;
       },
       options.clock,
       ttl,
       maxStale,
       log,
     );
+  const methodsRead = (path: string, query: Record<string, string>) =>
+    read(path, methodsData, query, (data) => methodDrift(path, data));
 
   // Both casings of the key parameter are in use upstream (facts.md §2.1 `apiKey`, §2.3 `api_key`).
-  const supported = read(`${MERCHANT}/get_supported`, supportedData, { api_key: options.publicKey });
-  const paymentMethods = read(`${MERCHANT}/get_payment_methods`, methodsData, { apiKey: options.publicKey });
-  const payoutMethods = read(`${MERCHANT}/sell/get_payout_methods`, methodsData, {
-    api_key: options.publicKey,
+  const supportedPath = `${MERCHANT}/get_supported`;
+  const supported = read(supportedPath, supportedData, { api_key: options.publicKey }, (data, raw) => {
+    // A list that is missing, or whose every entry was unreadable, is the upstream's shape, not an empty
+    // catalog: refuse it (the shopper gets UPSTREAM_ERROR, not "crypto is not supported") and say so.
+    const given = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    for (const key of ['supported_fiats', 'supported_cryptos', 'supported_countries'] as const) {
+      const rawList = given[key];
+      const kept = data[key].length;
+      if (!Array.isArray(rawList)) drift.note(supportedPath, `data.${key}`, 'missing or not a list');
+      else if (kept < rawList.length)
+        drift.note(
+          supportedPath,
+          `data.${key}`,
+          `${rawList.length - kept} of ${rawList.length} entries unreadable`,
+        );
+    }
+    if (!data.supported_cryptos.length || !data.supported_countries.length || !data.supported_fiats.length) {
+      throw new AppError('UPSTREAM_ERROR', 'The ramp service listed no currencies or countries we can read.');
+    }
   });
+  const paymentMethods = methodsRead(`${MERCHANT}/get_payment_methods`, { apiKey: options.publicKey });
+  const payoutMethods = methodsRead(`${MERCHANT}/sell/get_payout_methods`, { api_key: options.publicKey });
 
   // A flat list without countries cannot say which methods a country has: then ask per country (the
   // spec's `slug=<country>` filter for payouts; `country` for payment methods), each cached the same way.
@@ -258,7 +290,7 @@ export function createRampClient(options: RampClientOptions): RampClient {
     const code = country.toUpperCase();
     let cache = caches.get(code);
     if (!cache) {
-      cache = read(`${MERCHANT}/${endpoint}`, methodsData, { apiKey: options.publicKey, [param]: code });
+      cache = methodsRead(`${MERCHANT}/${endpoint}`, { apiKey: options.publicKey, [param]: code });
       caches.set(code, cache);
     }
     return cache.get();
@@ -331,6 +363,7 @@ export function createRampClient(options: RampClientOptions): RampClient {
     widgetOrigin: widget.origin,
 
     supported: () => supported.get(),
+    drift: () => drift.list(),
 
     paymentMethods: async (country) => {
       const byCountry = await paymentMethods.get();

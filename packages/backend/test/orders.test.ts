@@ -416,3 +416,69 @@ test('checkout tokens verify to the product they charge', async () => {
   assert.equal(bad.status, 401);
   assert.equal((await stack.api('/api/checkout-tokens/verify', { method: 'POST', json: {} })).status, 422);
 });
+
+describe('an order creation that times out (issue 13, case 5)', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ env: { PRODUCTS_FILE: productsFile, UPSTREAM_TIMEOUT_MS: '300' } });
+  });
+  after(() => stack.close());
+
+  const slowCreate = () =>
+    stack.control('POST', '/faults', {
+      route: '/pay-api/v1/orders',
+      method: 'POST',
+      latencyMs: 1000,
+      times: 1,
+    });
+  const upstreamWith = async (externalId: string) =>
+    (await upstreamOrders(stack)).orders.filter(
+      (o) =>
+        (o['externalId'] ?? (o['metadata'] as Record<string, unknown> | undefined)?.['externalId']) ===
+        externalId,
+    );
+  const ours = async () => (await stack.deps.store.values<{ id: string }>('orders')).map((o) => o.id);
+
+  test("the shopper's retry with the same key answers with the order the first attempt made: one upstream order", async () => {
+    await slowCreate();
+    const key = newKey();
+    const before = new Set((await upstreamOrders(stack)).orders.map((o) => String(o['id'])));
+    const first = await postOrder(stack, { product: 'hoodie' }, key);
+    assert.equal(first.status, 504, await first.text());
+    // The upstream finishes the slow call: a payable order exists that the shopper never saw.
+    const made = await waitFor(
+      async () => {
+        const fresh = (await upstreamOrders(stack)).orders.filter((o) => !before.has(String(o['id'])));
+        return fresh.length ? fresh : undefined;
+      },
+      'the slow upstream order',
+      5000,
+    );
+    const retry = await postOrder(stack, { product: 'hoodie' }, key);
+    const text = await retry.text();
+    assert.ok(retry.status === 201 || retry.status === 200, text);
+    const created = JSON.parse(text) as { orderId: string; link: string };
+    assert.equal((await upstreamWith(created.orderId)).length, 1, 'exactly one upstream order for the key');
+    assert.equal(made.length, 1);
+    assert.ok(
+      created.link.endsWith(String(made[0]?.['id'])),
+      'the retry answers with the order already made',
+    );
+  });
+
+  test('with no retry, the order the timed-out attempt made is still recorded in the ledger', async () => {
+    await slowCreate();
+    const known = new Set(await ours());
+    const first = await postOrder(stack, { product: 'hoodie' }, newKey());
+    assert.equal(first.status, 504);
+    const recorded = await waitFor(
+      async () => {
+        const fresh = (await ours()).filter((id) => !known.has(id));
+        return fresh.length ? fresh : undefined;
+      },
+      'the orphan recorded',
+      8000,
+    );
+    assert.equal((await upstreamWith(recorded[0] ?? '')).length, 1);
+  });
+});

@@ -27,6 +27,7 @@ import { isFinal, mapUpstreamStatus } from '../order-status.ts';
 import { isAllowedUrl } from '../origins.ts';
 import { createProductCatalog, type ProductCatalog } from '../products.ts';
 import { verifyCheckoutToken } from '../tokens.ts';
+import { UpstreamRefusal } from '../upstream/http.ts';
 
 export const createOrderBody = z
   .object({
@@ -75,6 +76,8 @@ export interface CreateOrderResponse {
 
 interface IdempotencyRecord {
   state: 'pending' | 'done';
+  /** An attempt ended without knowing whether the upstream made the order: look before creating again. */
+  uncertain?: boolean;
   bodyHash: string;
   /** Our order id, chosen when the key is first claimed and reused if a stale claim is taken over. */
   orderId: string;
@@ -176,7 +179,20 @@ export function orderRoutes(
     };
   }
 
-  /** Creates the upstream order and the ledger entry for a claimed key. */
+  /**
+   * The upstream order an earlier attempt with this claim may have made (its `externalId` is our order id), so a
+   * retry after a timeout answers with it instead of making a second, payable order.
+   */
+  async function findCreated(orderId: string) {
+    const { orders } = await payments.listOrders({ searchId: orderId, limit: 10 });
+    const found = orders.find((o) => (o.externalId ?? o.metadata?.externalId) === orderId && o.link);
+    return found?.link ? { id: found.id, link: found.link, order: found } : undefined;
+  }
+
+  /**
+   * Creates the upstream order and the ledger entry for a claimed key. A claim an earlier attempt left uncertain
+   * (a timeout, a lost answer, a process that died) first looks for the order that attempt may have made.
+   */
   async function createOrder(
     body: CreateOrderBody,
     product: OrderProduct,
@@ -184,26 +200,29 @@ export function orderRoutes(
     origin: string | null,
   ): Promise<CreateOrderResponse> {
     const customer = body.customer ?? {};
-    const created = await payments.createOrder(
-      {
-        purchase: {
-          name: product.name,
-          ...(product.description ? { description: product.description } : {}),
-          ...(product.imageUrl ? { imageUrl: product.imageUrl } : {}),
-          price: product.price,
-          currency: product.currency,
+    const earlier = claim.uncertain ? await findCreated(claim.orderId) : undefined;
+    const created =
+      earlier ??
+      (await payments.createOrder(
+        {
+          purchase: {
+            name: product.name,
+            ...(product.description ? { description: product.description } : {}),
+            ...(product.imageUrl ? { imageUrl: product.imageUrl } : {}),
+            price: product.price,
+            currency: product.currency,
+          },
+          metadata: {
+            externalId: claim.orderId,
+            redirectUrl: `${config.publicUrl}/api/orders/${claim.orderId}/return`,
+            userName: customer.name,
+            userEmail: customer.email,
+            userCountry: customer.country,
+            userLang: customer.lang,
+          },
         },
-        metadata: {
-          externalId: claim.orderId,
-          redirectUrl: `${config.publicUrl}/api/orders/${claim.orderId}/return`,
-          userName: customer.name,
-          userEmail: customer.email,
-          userCountry: customer.country,
-          userLang: customer.lang,
-        },
-      },
-      { idempotencyKey: claim.orderId },
-    );
+        { idempotencyKey: claim.orderId },
+      ));
     const facts = created.order && factsOf(created.order);
     const upstreamStatus = facts?.upstreamStatus.toUpperCase() ?? 'PENDING_USER_CREATION';
     const status = mapUpstreamStatus(upstreamStatus) ?? 'pending';
@@ -280,14 +299,17 @@ export function orderRoutes(
         );
       }
       const product = await resolveProduct(body);
-      // A stale claim is taken over with the same order id, so the upstream sees the same idempotency key.
-      const claim: IdempotencyRecord = existing ?? {
-        state: 'pending',
-        bodyHash,
-        orderId: newOrderId(),
-        statusToken: newStatusToken(),
-        claimedAt: clock.now(),
-      };
+      // A stale or uncertain claim is taken over with the same order id (the upstream's externalId and idempotency
+      // key), and looks for what the earlier attempt made before creating anything.
+      const claim: IdempotencyRecord = existing
+        ? { ...existing, uncertain: true }
+        : {
+            state: 'pending',
+            bodyHash,
+            orderId: newOrderId(),
+            statusToken: newStatusToken(),
+            claimedAt: clock.now(),
+          };
       if (existing) {
         await store.set('idempotency', storeKey, { ...claim, claimedAt: clock.now() });
       } else if (!(await store.setIfAbsent('idempotency', storeKey, claim))) {
@@ -301,10 +323,50 @@ export function orderRoutes(
         await store.set<IdempotencyRecord>('idempotency', storeKey, { ...claim, state: 'done', response });
         return { response, replayed: false };
       } catch (error) {
-        await store.delete('idempotency', storeKey);
+        if (error instanceof UpstreamRefusal && error.upstreamStatus < 500) {
+          // A definite no: nothing was made, the key is free again.
+          await store.delete('idempotency', storeKey);
+        } else {
+          // A timeout or a lost answer: the order may exist. Keep the order id for the retry (free to take now),
+          // and look for it once the upstream has had its time, so no payable order goes unrecorded.
+          await store.set<IdempotencyRecord>('idempotency', storeKey, {
+            ...claim,
+            uncertain: true,
+            claimedAt: 0,
+          });
+          void reconcile(storeKey, body, product, origin, 0);
+        }
         throw error;
       }
     });
+  }
+
+  /**
+   * Records the order an uncertain attempt made, if it did and no retry has: looks after 1, 3, 9 and 27 upstream
+   * timeouts (the call may still be running upstream). Errors are only logged.
+   */
+  async function reconcile(
+    storeKey: string,
+    body: CreateOrderBody,
+    product: OrderProduct,
+    origin: string | null,
+    attempt: number,
+  ): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, config.upstreamTimeoutMs * 3 ** attempt).unref());
+    const settled = await keyLock
+      .run(storeKey, async () => {
+        const claim = await store.get<IdempotencyRecord>('idempotency', storeKey);
+        if (!claim?.uncertain || claim.state === 'done') return true;
+        if (!(await findCreated(claim.orderId))) return false;
+        const response = await ledger.track(claim.orderId, createOrder(body, product, claim, origin));
+        await store.set<IdempotencyRecord>('idempotency', storeKey, { ...claim, state: 'done', response });
+        return true;
+      })
+      .catch((error: Error) => {
+        console.warn(`[orders] looking for an order after an uncertain create failed: ${error.message}`);
+        return false;
+      });
+    if (!settled && attempt < 3) await reconcile(storeKey, body, product, origin, attempt + 1);
   }
 
   return new Hono<AppEnv>()

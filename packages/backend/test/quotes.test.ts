@@ -290,3 +290,67 @@ describe('the upstream budget under a burst', () => {
     }
   });
 });
+
+describe('sell quotes in the shapes the documents allow (issue 13, cases 2 and 3)', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(() => stack.close());
+
+  const minor = (amount: string) => Math.round(Number(amount) * 100);
+  const sellBrl = async () =>
+    json<Quote>(
+      await stack.api('/api/quotes/sell', {
+        method: 'POST',
+        json: { payoutMethod: 'pix', country: 'BR', fiat: 'BRL', crypto: 'ETH', fiatAmount: '500' },
+      }),
+    );
+  /** The parts add up to value − received, to the centavo, in the quote's own currency. */
+  const addsUp = (q: Quote) => {
+    assert.equal(q.fees.currency, q.fiat.currency);
+    const parts = minor(q.fees.processing) + minor(q.fees.network) + minor(q.fees.markup);
+    assert.equal(parts, minor(q.fees.total), `fees ${JSON.stringify(q.fees)}`);
+    assert.equal(minor(q.fiat.amount) - minor(q.fiat.total), minor(q.fees.total), JSON.stringify(q));
+  };
+
+  test('with every field: 500 BRL sold, what arrives in BRL, the parts summing to the total', async () => {
+    const full = await sellBrl();
+    assert.equal(full.fiat.currency, 'BRL');
+    assert.equal(full.fiat.amount, '500.00');
+    addsUp(full);
+  });
+
+  test('with only the first seven fields (no _local, no fees): converted to BRL, never EUR labelled BRL', async () => {
+    const full = await sellBrl();
+    await stack.control('PATCH', '/settings', { sellQuoteFields: 'documented-seven' });
+    try {
+      const seven = await sellBrl();
+      assert.equal(seven.fiat.currency, 'BRL');
+      assert.equal(seven.fiat.amount, '500.00', 'the value sold, not its EUR worth');
+      assert.ok(
+        Math.abs(minor(seven.fiat.total) - minor(full.fiat.total)) <= 2,
+        `${seven.fiat.total} ≈ ${full.fiat.total}`,
+      );
+      addsUp(seven);
+    } finally {
+      await stack.control('PATCH', '/settings', { sellQuoteFields: 'all' });
+    }
+  });
+
+  test('with the processing fee in EUR (facts.md): shown in BRL, the breakdown adding up', async () => {
+    const full = await sellBrl();
+    await stack.control('PATCH', '/settings', { sellFeeCurrency: 'eur' });
+    try {
+      const eurFees = await sellBrl();
+      assert.equal(eurFees.fees.currency, 'BRL');
+      assert.ok(
+        Math.abs(minor(eurFees.fees.processing) - minor(full.fees.processing)) <= 2,
+        `${eurFees.fees.processing} BRL ≈ ${full.fees.processing} BRL`,
+      );
+      addsUp(eurFees);
+    } finally {
+      await stack.control('PATCH', '/settings', { sellFeeCurrency: 'local' });
+    }
+  });
+});

@@ -17,6 +17,8 @@ const settingsSchema = z
     baseFeeJunkEntry: z.boolean(),
     paymentMethodsCountryFilter: z.enum(['honoured', 'ignored']),
     supportedShape: z.enum(['documented', 'renamed']),
+    sellQuoteFields: z.enum(['all', 'documented-seven']),
+    sellFeeCurrency: z.enum(['local', 'eur']),
   })
   .partial();
 

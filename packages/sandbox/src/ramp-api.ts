@@ -19,7 +19,7 @@ import {
 } from './catalog.ts';
 import { rampFail, rampOk } from './envelope.ts';
 import { merchantOf } from './keys.ts';
-import { baseFeeIn } from './quotes.ts';
+import { baseFeeIn, type SellQuote } from './quotes.ts';
 import { rampMerchantProfile } from './ramp-merchants.ts';
 import { callbackOf, rampStoreKey } from './ramp-orders.ts';
 import { type Priced, priceBuy, priceSell } from './ramp-pricing.ts';
@@ -213,6 +213,30 @@ export function rampApi(state: SandboxState) {
     at: state.now(),
   });
 
+  /** A sell quote in the shape the settings ask for (the documents allow each). */
+  const sellShape = (quote: SellQuote): Partial<SellQuote> => {
+    const toEur = quote.fiat_amount_incl_fees / quote.fiat_amount_incl_fees_local;
+    const fees =
+      state.settings.sellFeeCurrency === 'eur'
+        ? {
+            processing_fee: Math.round(quote.processing_fee * toEur * 100) / 100,
+            markup_fiat_value: Math.round(quote.markup_fiat_value * toEur * 100) / 100,
+          }
+        : {};
+    if (state.settings.sellQuoteFields === 'all') return { ...quote, ...fees };
+    const { crypto_amount, crypto_currency, crypto_unit_price, network_fee, fiat_currency } = quote;
+    const { fiat_amount_incl_fees, fiat_amount_excl_fees } = quote;
+    return {
+      crypto_amount,
+      crypto_currency,
+      crypto_unit_price,
+      network_fee,
+      fiat_amount_incl_fees,
+      fiat_amount_excl_fees,
+      fiat_currency,
+    };
+  };
+
   const answer = <T>(c: Context, priced: Priced<T>) =>
     priced.ok ? rampOk(c, priced.quote) : rampFail(c, priced.status, priced.message);
 
@@ -225,7 +249,8 @@ export function rampApi(state: SandboxState) {
       })
       .post('/sell/pricing', auth(false), validation('json', sellPricingBody), (c) => {
         const body = c.req.valid('json');
-        return answer(c, priceSell({ ...requestOf(c, body), payoutMethod: body.payout_method }));
+        const priced = priceSell({ ...requestOf(c, body), payoutMethod: body.payout_method });
+        return answer(c, priced.ok ? { ...priced, quote: sellShape(priced.quote) } : priced);
       })
       .get('/get_payment_methods', auth(false), validation('query', countryFilter), (c) => {
         const { country, slug } = c.req.valid('query');

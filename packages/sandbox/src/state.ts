@@ -24,6 +24,10 @@ export interface SandboxSettings {
   paymentMethodsCountryFilter: 'honoured' | 'ignored';
   /** `get_supported`: the documented `supported_*` lists, or the same lists renamed (shape drift). */
   supportedShape: 'documented' | 'renamed';
+  /** Sell quotes: every described field, or only the first seven the docs' samples carry (no `_local`, fees). */
+  sellQuoteFields: 'all' | 'documented-seven';
+  /** Sell quotes' `processing_fee` and `markup_fiat_value`: in the local fiat, or in EUR (as facts.md says). */
+  sellFeeCurrency: 'local' | 'eur';
 }
 
 export const defaultSettings = (): SandboxSettings => ({
@@ -37,6 +41,8 @@ export const defaultSettings = (): SandboxSettings => ({
   baseFeeJunkEntry: false,
   paymentMethodsCountryFilter: 'honoured',
   supportedShape: 'documented',
+  sellQuoteFields: 'all',
+  sellFeeCurrency: 'local',
 });
 
 export interface SandboxOptions {

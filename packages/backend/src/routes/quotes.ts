@@ -281,31 +281,54 @@ export function quoteRoutes(deps: AppDeps) {
     };
   }
 
+  /**
+   * A sell quote in the shopper's fiat. Its non-`_local` amounts, `processing_fee` and `markup_fiat_value` are EUR
+   * (facts.md §2.4); the `_local` ones may be missing (the docs' samples carry only the first seven fields). The
+   * value is the fiat amount we asked to price; what arrives is `_local`, else the EUR amount at the quote's own
+   * rate (asked ÷ EUR value); never an EUR amount labelled with another currency. The processing fee is what is
+   * left of value − received after the network fee and the markup, in minor units, so the parts always sum.
+   */
   function sellView(
     quote: RampSellQuote,
+    asked: number,
     method: RampMethod,
     fiat: string,
     crypto: string,
     input: 'fiat' | 'crypto',
     cryptoAmount?: number,
   ): Quote {
-    const processing = quote.processing_fee ?? 0;
-    const markup = quote.markup_fiat_value ?? 0;
-    // The sell network fee is in crypto (facts.md §2.4); shown in fiat at the quote's rate.
-    const network = round2((quote.network_fee ?? 0) * quote.crypto_unit_price);
-    const value = quote.fiat_amount_incl_fees_local ?? quote.fiat_amount_incl_fees ?? 0;
-    const received = quote.fiat_amount_excl_fees_local ?? quote.fiat_amount_excl_fees ?? 0;
+    const unit = 10 ** fiatDigits(fiat);
+    const minor = (amount: number) => Math.round(amount * unit);
+    const eurValue = quote.fiat_amount_incl_fees;
+    const localPerEur = fiat === 'EUR' ? 1 : eurValue ? asked / eurValue : undefined;
+    const local = (eur: number | null | undefined) =>
+      eur === null || eur === undefined || localPerEur === undefined ? undefined : eur * localPerEur;
+    const value = minor(quote.fiat_amount_incl_fees_local ?? asked);
+    const receivedLocal = quote.fiat_amount_excl_fees_local ?? local(quote.fiat_amount_excl_fees);
+    if (receivedLocal === undefined) {
+      throw new AppError('QUOTE_UNAVAILABLE', `The ramp service did not say what would arrive in ${fiat}.`);
+    }
+    const received = minor(receivedLocal);
+    // The sell network fee is in crypto (facts.md §2.4); shown in fiat at the quote's rate (per unit of fiat).
+    const network = minor((quote.network_fee ?? 0) * quote.crypto_unit_price);
+    const markup = minor(local(quote.markup_fiat_value) ?? 0);
+    const processing = Math.max(0, value - received - network - markup);
+    const fees = feesView(processing / unit, network / unit, markup / unit, fiat);
     return {
       side: 'sell',
       input,
       estimate: input === 'crypto',
-      fiat: { currency: fiat, amount: fiatString(value, fiat), total: fiatString(received, fiat) },
+      fiat: {
+        currency: fiat,
+        amount: fiatString(value / unit, fiat),
+        total: fiatString(received / unit, fiat),
+      },
       crypto: {
         currency: quote.crypto_currency ?? crypto,
         amount: decimalString(cryptoAmount ?? quote.crypto_amount, 10),
       },
       rate: decimalString(quote.crypto_unit_price, 8),
-      fees: feesView(processing, network, markup, fiat),
+      fees,
       paymentMethod: method.slug,
       paymentGroup: method.group,
       ...stamps(),
@@ -350,7 +373,8 @@ export function quoteRoutes(deps: AppDeps) {
 
       if (body.fiatAmount !== undefined) {
         checkLimits(method, body.fiat, body.fiatAmount);
-        return c.json(sellView(await price(body.fiatAmount), method, body.fiat, body.crypto, 'fiat'));
+        const quote = await price(body.fiatAmount);
+        return c.json(sellView(quote, body.fiatAmount, method, body.fiat, body.crypto, 'fiat'));
       }
       // A crypto amount: price a reference fiat amount (shared by every shopper for a few seconds), derive the
       // fiat the crypto is worth, check the limits, then price that amount so the fees are the real ones.
@@ -368,6 +392,7 @@ export function quoteRoutes(deps: AppDeps) {
         10 ** digits;
       if (worth <= 0) throw tooLow(limitDetails(method, body.fiat, ramp.fx(body.fiat)?.eurPerUnit));
       checkLimits(method, body.fiat, worth);
-      return c.json(sellView(await price(worth), method, body.fiat, body.crypto, 'crypto', cryptoAmount));
+      const quote = await price(worth);
+      return c.json(sellView(quote, worth, method, body.fiat, body.crypto, 'crypto', cryptoAmount));
     });
 }

@@ -79,7 +79,7 @@ test('every page has the layout, the nav and the SANDBOX badge, on a desktop and
       assert.ok(overflow <= 1, `${path} overflows by ${overflow}px at ${mobile ? 'phone' : 'desktop'} width`);
     }
     await page.goto(`${demo.url}/`);
-    await page.locator('.product-card').first().waitFor();
+    await page.locator('a.product-card').first().waitFor();
     await shot(page, mobile ? 'shop-phone' : 'shop-desktop', { fullPage: true });
     assert.deepEqual(errors, []);
     await context.close();
@@ -89,8 +89,8 @@ test('every page has the layout, the nav and the SANDBOX badge, on a desktop and
 test('the product grid lists the backend catalog and links to each product page', async () => {
   const products = await demo.products();
   const { context, page } = await demo.open('/');
-  await page.locator('.product-card').first().waitFor();
-  assert.equal(await page.locator('.product-card').count(), products.length);
+  await page.locator('a.product-card').first().waitFor();
+  assert.equal(await page.locator('a.product-card').count(), products.length);
   const [first] = products;
   await page.getByRole('link', { name: new RegExp(first.name) }).click();
   await page.waitForURL(`**/products/${first.id}`);

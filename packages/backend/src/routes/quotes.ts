@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { validate } from '../middleware/validate.ts';
+import { sellBreakdown } from '../quotes/sell-breakdown.ts';
 import {
   countryCode,
   cryptoCode,
@@ -281,13 +282,7 @@ export function quoteRoutes(deps: AppDeps) {
     };
   }
 
-  /**
-   * A sell quote in the shopper's fiat. Its non-`_local` amounts, `processing_fee` and `markup_fiat_value` are EUR
-   * (facts.md §2.4); the `_local` ones may be missing (the docs' samples carry only the first seven fields). The
-   * value is the fiat amount we asked to price; what arrives is `_local`, else the EUR amount at the quote's own
-   * rate (asked ÷ EUR value); never an EUR amount labelled with another currency. The processing fee is what is
-   * left of value − received after the network fee and the markup, in minor units, so the parts always sum.
-   */
+  /** A sell quote in the shopper's fiat (see quotes/sell-breakdown.ts for what each amount is). */
   function sellView(
     quote: RampSellQuote,
     asked: number,
@@ -297,38 +292,22 @@ export function quoteRoutes(deps: AppDeps) {
     input: 'fiat' | 'crypto',
     cryptoAmount?: number,
   ): Quote {
-    const unit = 10 ** fiatDigits(fiat);
-    const minor = (amount: number) => Math.round(amount * unit);
-    const eurValue = quote.fiat_amount_incl_fees;
-    const localPerEur = fiat === 'EUR' ? 1 : eurValue ? asked / eurValue : undefined;
-    const local = (eur: number | null | undefined) =>
-      eur === null || eur === undefined || localPerEur === undefined ? undefined : eur * localPerEur;
-    const value = minor(quote.fiat_amount_incl_fees_local ?? asked);
-    const receivedLocal = quote.fiat_amount_excl_fees_local ?? local(quote.fiat_amount_excl_fees);
-    if (receivedLocal === undefined) {
+    const amounts = sellBreakdown(quote, asked, fiat);
+    if (!amounts) {
       throw new AppError('QUOTE_UNAVAILABLE', `The ramp service did not say what would arrive in ${fiat}.`);
     }
-    const received = minor(receivedLocal);
-    // The sell network fee is in crypto (facts.md §2.4); shown in fiat at the quote's rate (per unit of fiat).
-    const network = minor((quote.network_fee ?? 0) * quote.crypto_unit_price);
-    const markup = minor(local(quote.markup_fiat_value) ?? 0);
-    const processing = Math.max(0, value - received - network - markup);
-    const fees = feesView(processing / unit, network / unit, markup / unit, fiat);
+    const { value, received, processing, network, markup, total } = amounts;
     return {
       side: 'sell',
       input,
       estimate: input === 'crypto',
-      fiat: {
-        currency: fiat,
-        amount: fiatString(value / unit, fiat),
-        total: fiatString(received / unit, fiat),
-      },
+      fiat: { currency: fiat, amount: value, total: received },
       crypto: {
         currency: quote.crypto_currency ?? crypto,
         amount: decimalString(cryptoAmount ?? quote.crypto_amount, 10),
       },
       rate: decimalString(quote.crypto_unit_price, 8),
-      fees,
+      fees: { processing, network, markup, total, currency: fiat },
       paymentMethod: method.slug,
       paymentGroup: method.group,
       ...stamps(),

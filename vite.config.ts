@@ -29,14 +29,38 @@ const external = [
   /^react-dom(\/|$)/,
 ];
 
-/** The bundle's entry: only the side effect of define.ts, so the IIFE needs no global name. */
+/**
+ * The script-tag entry, `dist/crypto-checkout.js`: a small loader with no import or export statement, so it runs
+ * from a classic `<script src>` and from `<script type="module" src>` alike, and defines no global. It loads the
+ * element (define.ts and what it needs) and, for each element already on the page, its mode's view, in
+ * parallel, from chunks next to itself: a page downloads the view of its mode only, and a mode switch loads the
+ * next view once. Chunks are found from the script's own URL: `document.currentScript` in a classic script; in
+ * a module script the relative `import()` resolves against the module's own URL (its import.meta.url, which a
+ * file that must also parse as a classic script cannot name).
+ */
 // Vite resolves lib entries against the root, so the virtual id is matched by its end.
 const bundleEntryId = 'virtual:crypto-checkout-bundle';
 function bundleEntry(): Plugin {
+  const view = (mode: string) => `${mode}: () => import(${JSON.stringify(src(`views/${mode}.ts`))})`;
+  const code = `const views = { ${['buy', 'sell', 'pay', 'deposit'].map(view).join(', ')} };
+import(${JSON.stringify(src('define.ts'))});
+for (const el of document.querySelectorAll('crypto-checkout')) views[el.getAttribute('mode') || 'pay']?.();`;
   return {
     name: 'crypto-checkout-bundle-entry',
     resolveId: (id) => (id.endsWith(bundleEntryId) ? `\0${bundleEntryId}` : null),
-    load: (id) => (id === `\0${bundleEntryId}` ? `import ${JSON.stringify(src('define.ts'))};` : null),
+    load: (id) => (id === `\0${bundleEntryId}` ? code : null),
+    renderChunk(chunkCode, chunk) {
+      if (!chunk.isEntry) return null;
+      if (/^\s*(import(?!\s*\()|export\b)/m.test(chunkCode))
+        throw new Error(`the script-tag entry must have no import/export:\n${chunkCode}`);
+      // Every chunk URL from the script's own: `u("./x.js")`.
+      const rewritten = chunkCode.replace(/\bimport\((["'])(\.\/[^"']+)\1\)/g, 'import(u($1$2$1))');
+      const found = rewritten !== chunkCode;
+      if (!found) throw new Error('the script-tag entry imports no chunk');
+      const base = 'const s=document.currentScript,u=p=>s&&s.src?new URL(p,s.src).href:p;';
+      // An arrow run at once: in a classic script, a top-level `var` would be a global.
+      return { code: `(()=>{${base}\n${rewritten}})();`, map: null };
+    },
   };
 }
 
@@ -143,7 +167,7 @@ export default defineConfig(({ mode }): UserConfig => {
   if (mode === 'bundle') {
     return {
       ...shared,
-      plugins: [bundleEntry(), squeezeLiterals(), mangleInternals()],
+      plugins: [bundleEntry(), squeezeLiterals()],
       build: {
         outDir: 'dist',
         emptyOutDir: false,
@@ -153,6 +177,49 @@ export default defineConfig(({ mode }): UserConfig => {
         reportCompressedSize: false,
         lib: {
           entry: { 'crypto-checkout': bundleEntryId },
+          formats: ['es'],
+          fileName: () => 'crypto-checkout.js',
+        },
+        rolldownOptions: {
+          // The loader exports nothing: its chunks may be shaped freely.
+          preserveEntrySignatures: false,
+          output: {
+            // Vite's library mode keeps an ES build's whitespace; these files are for browsers only.
+            minify: true,
+            comments: { legal: false },
+            // Hashed names: the backend serves them immutable for a year.
+            chunkFileNames: 'crypto-checkout-[name]-[hash].js',
+            // Four chunks behind the loader: the element with Lit and what every mode uses, then one per view
+            // (buy and sell share theirs). Fewer, larger chunks: no waterfall of small requests.
+            codeSplitting: {
+              includeDependenciesRecursively: false,
+              groups: [
+                {
+                  name: 'ramp',
+                  test: /src\/(views\/(ramp-view|buy|sell|flag)|controllers\/quote-controller|internal\/limits)\.ts$/,
+                },
+                { name: 'pay', test: /src\/(views\/pay|controllers\/order-status-controller)\.ts$/ },
+                { name: 'deposit', test: /src\/views\/deposit\.ts$/ },
+                { name: 'core', test: (id: string) => !id.includes(bundleEntryId) },
+              ],
+            },
+          },
+        },
+      },
+    };
+  }
+  if (mode === 'floor') {
+    // The size floor (build.mjs --floor): a trivial element, one minified IIFE with Lit inside.
+    return {
+      ...shared,
+      build: {
+        outDir: 'dist',
+        emptyOutDir: false,
+        target: 'es2021',
+        minify: true,
+        reportCompressedSize: false,
+        lib: {
+          entry: { 'crypto-checkout': src('define.ts') },
           formats: ['iife'],
           name: 'CryptoCheckoutBundle',
           fileName: () => 'crypto-checkout.js',

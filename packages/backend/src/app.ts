@@ -5,7 +5,14 @@ import type { AppDeps, AppEnv } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { accessLog } from './middleware/access-log.ts';
 import { clientRateLimit } from './middleware/rate-limit.ts';
-import { isServerOnly, limitBody, originGuard, publicCors, securityHeaders } from './middleware/security.ts';
+import {
+  isServerOnly,
+  isStaticAsset,
+  limitBody,
+  originGuard,
+  publicCors,
+  securityHeaders,
+} from './middleware/security.ts';
 import { createOrderLedger } from './order-ledger.ts';
 import { createProductCatalog } from './products.ts';
 import { adminRoutes } from './routes/admin.ts';
@@ -13,6 +20,7 @@ import { catalogRoutes } from './routes/catalog.ts';
 import { checkoutTokenRoutes } from './routes/checkout-tokens.ts';
 import { depositAddressRoutes } from './routes/deposit-addresses.ts';
 import { docsRoutes } from './routes/docs.ts';
+import { flagRoutes } from './routes/flags.ts';
 import { orderRoutes } from './routes/orders.ts';
 import { productRoutes } from './routes/products.ts';
 import { quoteRoutes } from './routes/quotes.ts';
@@ -31,6 +39,7 @@ export function createApp(deps: AppDeps) {
   const api = new Hono<AppEnv>()
     .route('/products', productRoutes(deps, catalog))
     .route('/catalog', catalogRoutes(deps))
+    .route('/flags', flagRoutes(deps))
     .route('/quotes', quoteRoutes(deps))
     .route('/ramp-sessions', rampSessionRoutes(deps))
     .route('/checkout-tokens', checkoutTokenRoutes(deps))
@@ -54,8 +63,12 @@ export function createApp(deps: AppDeps) {
     .use('*', securityHeaders(config))
     .use('/api/*', publicCors(config))
     .use('/api/*', originGuard(config))
-    // Server-only routes are not limited per IP: the upstream retries webhooks from few addresses.
-    .use('/api/*', (c, next) => (isServerOnly(c.get('path')) ? next() : rateLimit(c, next)))
+    // Server-only routes are not limited per IP: the upstream retries webhooks from few addresses. Nor are
+    // static assets: a country list shows a dozen flags at a time, each cached for a year.
+    .use('/api/*', (c, next) => {
+      const path = c.get('path');
+      return isServerOnly(path) || isStaticAsset(path) ? next() : rateLimit(c, next);
+    })
     // Webhook payloads are bigger than anything a shopper sends, but still small. GET, HEAD and OPTIONS
     // requests are not read, so they skip the check (which would otherwise copy every request into a new one).
     .use('/api/*', (c, next) => {

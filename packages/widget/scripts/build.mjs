@@ -99,7 +99,7 @@ export class SizeFloor extends LitElement {
   const previous = process.env.WIDGET_ROOT;
   process.env.WIDGET_ROOT = `${floor}/`;
   try {
-    await build({ configFile, mode: 'bundle' });
+    await build({ configFile, mode: 'floor' });
   } finally {
     if (previous === undefined) delete process.env.WIDGET_ROOT;
     else process.env.WIDGET_ROOT = previous;

@@ -49,7 +49,7 @@ export const styles = css`
   .combo-input, .copy, .error, .status, .product { display: flex; align-items: center; gap: 8px; }
   [role=listbox] { position: absolute; z-index: 2; top: 100%; inset-inline: 0; max-height: 240px; overflow: auto; margin: 4px 0 0; padding: 4px; list-style: none; background: var(--_surface); border: 1px solid var(--_line); border-radius: var(--_r); box-shadow: 0 8px 24px #0003; }
   [role=option] { cursor: pointer; }
-  .flag { font-style: normal; font-size: 18px; line-height: 1; }
+  .flag { flex: none; width: 20px; height: 15px; border-radius: 2px; box-shadow: 0 0 0 1px #0002; }
   .ico { display: grid; place-items: center; width: 20px; height: 20px; border-radius: 50%; font: 700 11px/1 var(--_font); background: var(--_accent); color: #fff; }
   .dk, .dark .lt { display: none; }
   .dark .dk { display: inline; }

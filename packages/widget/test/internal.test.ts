@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Method } from '../src/api/types.ts';
 import {
-  flag,
   formatAgo,
   formatCrypto,
   formatMoney,
@@ -15,14 +14,6 @@ import {
 } from '../src/internal/format.ts';
 import { checkLimits } from '../src/internal/limits.ts';
 import { errorKey, KEYS, LANGUAGES, msg, TABLES } from '../src/internal/messages.ts';
-
-describe('flag', () => {
-  it('spells an ISO country code in regional indicator symbols, and nothing for anything else', () => {
-    assert.equal(flag('DE'), '\u{1F1E9}\u{1F1EA}');
-    assert.equal(flag('GB'), '🇬🇧');
-    for (const code of ['', 'de', 'DEU', 'D1', 'EU ']) assert.equal(flag(code), '');
-  });
-});
 
 describe('localNames', () => {
   const countries = [

@@ -18,8 +18,8 @@ export const isServerOnly = (path: string) =>
 const isFramedPage = (path: string) => /^\/api\/orders\/[^/]+\/return$/.test(path);
 
 /** Static assets any page of an allowed shop may load without CORS (script tag, img tag). */
-const isStaticAsset = (path: string) =>
-  path.startsWith('/widget/') || path.startsWith('/api/products/images/');
+export const isStaticAsset = (path: string) =>
+  path.startsWith('/widget/') || path.startsWith('/api/products/images/') || path.startsWith('/api/flags/');
 
 export function publicCors(config: Config): MiddlewareHandler<AppEnv> {
   const handler = cors({

@@ -18,6 +18,7 @@ import { adminDocs } from './admin.ts';
 import { catalogDocs } from './catalog.ts';
 import { checkoutTokenDocs } from './checkout-tokens.ts';
 import { depositAddressDocs } from './deposit-addresses.ts';
+import { flagDocs } from './flags.ts';
 import { productDocs } from './products.ts';
 import { quoteDocs } from './quotes.ts';
 import { rampSessionDocs } from './ramp-sessions.ts';
@@ -63,6 +64,7 @@ const docsDocs = [
 /** Every route of the app, in the order the reference shows them. */
 export const allRouteDocs: readonly RouteDoc[] = [
   ...productDocs,
+  ...flagDocs,
   ...catalogDocs,
   ...quoteDocs,
   ...rampSessionDocs,

@@ -1,13 +1,16 @@
 /**
- * `GET /widget/crypto-checkout.js`: the script-tag bundle built by packages/widget, precompressed (brotli, gzip)
- * once per build, with an ETag. `?v=<etag>` URLs are immutable for a year; the bare URL is cached for a day
- * and revalidated, so merchants who paste the plain tag still get updates.
+ * `GET /widget/crypto-checkout.js`: the script-tag loader built by packages/widget, and
+ * `GET /widget/crypto-checkout-<name>-<hash>.js`: the chunks it loads next to itself (the element, and each
+ * mode's view). Compressed once per build (brotli, gzip), with an ETag. The loader's `?v=<etag>` URLs are
+ * immutable for a year and the bare URL is cached for a day and revalidated, so merchants who paste the plain
+ * tag still get updates; a chunk's name carries its content hash, so chunks are immutable for a year.
  */
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { describeRoute } from '../schemas/openapi-registry.ts';
@@ -20,8 +23,21 @@ export const widgetBundleDocs = [
     method: 'get',
     path: '/widget/crypto-checkout.js',
     tag: 'Widget',
-    summary: 'The <crypto-checkout> script-tag bundle',
-    description: 'Brotli/gzip by Accept-Encoding, ETag, long cache with `?v=<etag>`.',
+    summary: 'The <crypto-checkout> script-tag loader',
+    description:
+      'Brotli/gzip by Accept-Encoding, ETag, long cache with `?v=<etag>`. It loads its chunks from next to itself.',
+    responses: {
+      200: { description: 'JavaScript', contentType: 'text/javascript' },
+      304: { description: 'Not modified' },
+    },
+    errors: ['NOT_FOUND'],
+  }),
+  describeRoute({
+    method: 'get',
+    path: '/widget/{chunk}',
+    tag: 'Widget',
+    summary: 'A chunk of the script-tag bundle (`crypto-checkout-<name>-<hash>.js`)',
+    description: 'Loaded by the loader on demand (the element, the view of each mode); immutable for a year.',
     responses: {
       200: { description: 'JavaScript', contentType: 'text/javascript' },
       304: { description: 'Not modified' },
@@ -31,17 +47,15 @@ export const widgetBundleDocs = [
 ];
 
 interface Bundle {
-  mtimeMs: number;
   etag: string;
   raw: Uint8Array<ArrayBuffer>;
   gzip: Uint8Array<ArrayBuffer>;
   brotli: Uint8Array<ArrayBuffer>;
 }
 
-async function loadBundle(file: string, mtimeMs: number): Promise<Bundle> {
+async function loadBundle(file: string): Promise<Bundle> {
   const raw = await readFile(file);
   return {
-    mtimeMs,
     etag: `"${createHash('sha256').update(raw).digest('base64url').slice(0, 27)}"`,
     raw: new Uint8Array(raw),
     gzip: new Uint8Array(gzipSync(raw, { level: 9 })),
@@ -49,41 +63,41 @@ async function loadBundle(file: string, mtimeMs: number): Promise<Bundle> {
   };
 }
 
-export function widgetBundleRoutes(_deps: AppDeps, file = widgetBundleFile) {
-  // Per app instance: rebuilt when the file changes (a `vite build --watch` next to a running server).
-  let cached: Promise<Bundle> | undefined;
-  let cachedMtime = -1;
+/** A chunk's name: the build's `crypto-checkout-[name]-[hash].js`, no path, so it cannot leave the folder. */
+const chunkName = /^crypto-checkout-[A-Za-z0-9_-]+\.js$/;
 
-  const current = async (): Promise<Bundle | undefined> => {
-    const info = await stat(file).catch(() => undefined);
-    if (!info) return undefined;
-    if (!cached || cachedMtime !== info.mtimeMs) {
-      cachedMtime = info.mtimeMs;
-      cached = loadBundle(file, info.mtimeMs);
-      cached.catch(() => {
-        cachedMtime = -1;
-      });
-    }
-    return cached;
+export function widgetBundleRoutes(_deps: AppDeps, file = widgetBundleFile) {
+  const dir = dirname(file);
+  // Per app instance and file: reloaded when the file changes (a `vite build --watch` next to a running server).
+  const cache = new Map<string, { mtimeMs: number; bundle: Promise<Bundle> }>();
+
+  const current = async (path: string): Promise<Bundle | undefined> => {
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isFile()) return undefined;
+    const hit = cache.get(path);
+    if (hit && hit.mtimeMs === info.mtimeMs) return hit.bundle;
+    const bundle = loadBundle(path);
+    cache.set(path, { mtimeMs: info.mtimeMs, bundle });
+    bundle.catch(() => cache.delete(path));
+    return bundle;
   };
 
-  return new Hono<AppEnv>().get('/crypto-checkout.js', async (c) => {
-    const bundle = await current().catch(() => undefined);
+  const serve = async (c: Context<AppEnv>, path: string, immutable: (b: Bundle) => boolean) => {
+    const bundle = await current(path).catch(() => undefined);
     if (!bundle) {
       throw new AppError(
         'NOT_FOUND',
-        'The widget bundle is not built yet (npm run build -w packages/widget).',
+        'The widget bundle is not built yet (npm run build -w packages/widget), or has no such chunk.',
       );
     }
-    const versioned = c.req.query('v') === bundle.etag.slice(1, -1);
     const headers: Record<string, string> = {
       'Content-Type': 'text/javascript; charset=utf-8',
       ETag: bundle.etag,
       Vary: 'Accept-Encoding',
-      'Cache-Control': versioned
+      'Cache-Control': immutable(bundle)
         ? 'public, max-age=31536000, immutable'
         : 'public, max-age=86400, stale-while-revalidate=604800',
-      // Public code: any page may load it, also as a CORS (`crossorigin`, module) script.
+      // Public code: any page may load it, also as a CORS (`crossorigin`, module, `import()`) script.
       'Access-Control-Allow-Origin': '*',
     };
     const match = c.req.header('if-none-match');
@@ -94,5 +108,13 @@ export function widgetBundleRoutes(_deps: AppDeps, file = widgetBundleFile) {
     if (/\bbr\b/.test(accepts)) return c.body(bundle.brotli, 200, { ...headers, 'Content-Encoding': 'br' });
     if (/\bgzip\b/.test(accepts)) return c.body(bundle.gzip, 200, { ...headers, 'Content-Encoding': 'gzip' });
     return c.body(bundle.raw, 200, headers);
-  });
+  };
+
+  return new Hono<AppEnv>()
+    .get('/crypto-checkout.js', (c) => serve(c, file, (b) => c.req.query('v') === b.etag.slice(1, -1)))
+    .get('/:chunk', (c) => {
+      const name = c.req.param('chunk');
+      if (!chunkName.test(name)) throw new AppError('NOT_FOUND', 'No such file.');
+      return serve(c, join(dir, name), () => true);
+    });
 }

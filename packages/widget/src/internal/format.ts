@@ -102,10 +102,3 @@ export function localNames<T extends { code: string; name: string }>(
     return items;
   }
 }
-
-/** The flag emoji of an ISO 3166 country code (two regional indicator symbols); '' for anything else. */
-export function flag(code: string): string {
-  return /^[A-Z]{2}$/.test(code)
-    ? String.fromCodePoint(...[...code].map((c) => c.charCodeAt(0) + 0x1f1a5))
-    : '';
-}

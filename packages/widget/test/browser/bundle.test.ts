@@ -1,7 +1,8 @@
 // The script-tag bundle as a storefront loads it: `/widget/crypto-checkout.js`, served by the backend, from a
-// classic <script> and from a module script, defines <crypto-checkout> once; a second copy does not throw.
+// classic <script> and from a module script, defines <crypto-checkout> once; a second copy does not throw. It
+// loads its chunks from next to itself (/widget/, not the page's folder), and only the view of the modes shown.
 // This page imports nothing from src/, so the tag can only come from the bundle.
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import type { LitElement } from 'lit';
 
 const bundleUrl = '/widget/crypto-checkout.js';
@@ -39,12 +40,33 @@ describe('script-tag bundle', () => {
     expect(response.headers.get('content-type')).to.match(/javascript/);
   });
 
-  it('defines <crypto-checkout> from a classic <script src>', async () => {
+  it('defines <crypto-checkout> from a classic <script src>, loading only the view of the mode on the page', async () => {
     expect(customElements.get('crypto-checkout'), 'defined before the bundle ran').to.equal(undefined);
     globalsBefore = new Set(Object.keys(window));
-    const errors = await loadScript(bundleUrl);
-    expect(errors.map((e) => e.message)).to.deep.equal([]);
-    expect(customElements.get('crypto-checkout')).to.be.a('function');
+    // An element already on the page, as a storefront has it before the script runs.
+    const el = document.createElement('crypto-checkout');
+    el.setAttribute('mode', 'deposit');
+    document.body.append(el);
+    try {
+      const errors = await loadScript(bundleUrl);
+      expect(errors.map((e) => e.message)).to.deep.equal([]);
+      await customElements.whenDefined('crypto-checkout');
+      expect(customElements.get('crypto-checkout')).to.be.a('function');
+      const chunks = () =>
+        performance
+          .getEntriesByType('resource')
+          .map((e) => new URL(e.name).pathname)
+          .filter((path) => /\/crypto-checkout-/.test(path));
+      await waitUntil(() => chunks().some((path) => path.includes('-deposit-')), 'no deposit view loaded');
+      // From next to the script, whatever the page's own path; the element's code and this mode's view only.
+      expect(chunks().every((path) => path.startsWith('/widget/crypto-checkout-'))).to.equal(true);
+      expect(
+        chunks().map((path) => path.replace(/^\/widget\/crypto-checkout-([a-z]+)-.*$/, '$1')),
+      ).to.include.members(['core', 'deposit']);
+      expect(chunks().some((path) => /-(ramp|pay)-/.test(path))).to.equal(false);
+    } finally {
+      el.remove();
+    }
   });
 
   it('renders, and re-renders when a property changes (decorators lowered, accessors not shadowed)', async () => {

@@ -22,6 +22,10 @@ export async function typeInto(el: CryptoCheckout, selector: string, text: strin
   await el.updateComplete;
 }
 
+// A test page sends far more requests than a shopper's (each test's catalogs, quotes, flags): the browser's
+// default buffer of 250 entries would stop recording them part-way through a file.
+performance.setResourceTimingBufferSize(100_000);
+
 /** How many requests this page has sent whose URL contains `part` (Resource Timing: nothing is patched). */
 export function requestsTo(part: string): number {
   return performance.getEntriesByType('resource').filter((e) => e.name.includes(part)).length;
@@ -36,6 +40,8 @@ export function textOf(el: CryptoCheckout): string {
 export interface Internals {
   _navigate(url: string): void;
   _frame: { timeoutMs: number; state: string; url: string; display: string };
+  /** The view of the element's mode (its state is the view's own). */
+  _view?: object;
 }
 export const internals = (el: CryptoCheckout) => el as unknown as Internals;
 

@@ -2,7 +2,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { CryptoCheckout } from '../../src/index.ts';
 import { customerToken, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
-import { mountReady } from './checkout-helpers.ts';
+import { internals, mountReady } from './checkout-helpers.ts';
 
 async function addressShown(el: CryptoCheckout): Promise<HTMLInputElement> {
   for (let i = 0; i < 50; i++) {
@@ -76,7 +76,8 @@ describe('deposit mode', () => {
     await addressShown(el);
     expect(el.shadowRoot!.querySelector('#memo')).to.equal(null);
     // The backend's catalog lists no memo chain yet (its deposit route takes xrp): chosen here directly.
-    (el as unknown as { _chain: string })._chain = 'xrp';
+    (internals(el)._view as unknown as { _chain: string })._chain = 'xrp';
+    el.requestUpdate();
     let memo: HTMLInputElement | null = null;
     for (let i = 0; i < 50 && !memo?.value; i++) {
       await new Promise((r) => setTimeout(r, 100));

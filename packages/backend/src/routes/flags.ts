@@ -1,0 +1,81 @@
+/**
+ * `GET /api/flags/:code.svg`: a country's flag (ISO 3166-1 alpha-2, lower case), the 4:3 SVG of the
+ * `flag-icons` package, for the widget's country picker. Images rather than emoji (which show as boxes or two
+ * letters where no emoji font has flags) and never bytes of the widget's bundle. A flag does not change: cached
+ * for a year, immutable; compressed once per process.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppDeps, AppEnv } from '../deps.ts';
+import { AppError } from '../errors.ts';
+import { validate } from '../middleware/validate.ts';
+import { describeRoute } from '../schemas/openapi-registry.ts';
+
+/** The folder of flag-icons' 4:3 flags, `de.svg` and so on. */
+export const flagsDir = join(
+  dirname(fileURLToPath(import.meta.resolve('flag-icons/package.json'))),
+  'flags',
+  '4x3',
+);
+
+const flagParams = z.object({ file: z.string().regex(/^[a-z]{2}\.svg$/, 'a two-letter code and .svg') });
+
+export const flagDocs = [
+  describeRoute({
+    method: 'get',
+    path: '/api/flags/{file}',
+    tag: 'Widget',
+    summary: "A country's flag, `de.svg` (ISO 3166-1 alpha-2, lower case)",
+    description: 'SVG from the flag-icons package; brotli/gzip by Accept-Encoding; immutable for a year.',
+    request: { params: flagParams },
+    responses: { 200: { description: 'The flag', contentType: 'image/svg+xml' } },
+    errors: ['NOT_FOUND', 'VALIDATION_FAILED'],
+  }),
+];
+
+interface Flag {
+  raw: Uint8Array<ArrayBuffer>;
+  gzip: Uint8Array<ArrayBuffer>;
+  brotli: Uint8Array<ArrayBuffer>;
+}
+
+async function loadFlag(file: string): Promise<Flag | undefined> {
+  const raw = await readFile(join(flagsDir, file)).catch(() => undefined);
+  if (!raw) return undefined;
+  return {
+    raw: new Uint8Array(raw),
+    gzip: new Uint8Array(gzipSync(raw, { level: 9 })),
+    brotli: new Uint8Array(brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })),
+  };
+}
+
+export function flagRoutes(_deps: AppDeps) {
+  // Per app instance: some 270 small files at most.
+  const cache = new Map<string, Promise<Flag | undefined>>();
+  return new Hono<AppEnv>().get('/:file', validate('param', flagParams), async (c) => {
+    // The regex allows no slash or dot-dot, so the name cannot leave the flags folder.
+    const { file } = c.req.valid('param');
+    let flag = cache.get(file);
+    if (!flag) {
+      flag = loadFlag(file);
+      cache.set(file, flag);
+    }
+    const found = await flag;
+    if (!found) throw new AppError('NOT_FOUND', 'No flag for this code.');
+    const headers: Record<string, string> = {
+      'Content-Type': 'image/svg+xml',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      Vary: 'Accept-Encoding',
+      // An SVG opened directly must not run anything.
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+    };
+    const accepts = (c.req.header('accept-encoding') ?? '').toLowerCase();
+    if (/\bbr\b/.test(accepts)) return c.body(found.brotli, 200, { ...headers, 'Content-Encoding': 'br' });
+    if (/\bgzip\b/.test(accepts)) return c.body(found.gzip, 200, { ...headers, 'Content-Encoding': 'gzip' });
+    return c.body(found.raw, 200, headers);
+  });
+}

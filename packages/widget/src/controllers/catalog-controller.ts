@@ -1,0 +1,77 @@
+/**
+ * The ramp catalog (countries, currencies, cryptos, methods, chains) for the country the shopper wants, as a
+ * `@lit/task`: a new country aborts the old request and only the latest answer settles. It remembers which
+ * country each catalog was asked for, so a view can tell, from the very update in which the shopper picks
+ * another country, that the catalog it holds is the previous one's (`isStale`), before the new request is
+ * even sent.
+ */
+import { Task, type TaskStatus } from '@lit/task';
+import type { ReactiveControllerHost } from 'lit';
+import { getCatalog } from '../api/client.ts';
+import type { Catalog } from '../api/types.ts';
+
+export interface CatalogArgs {
+  api: string;
+  /** '' lets the backend guess from the shopper's address. */
+  country: string;
+  /** Whether a catalog is wanted at all (not in pay mode). */
+  wanted: boolean;
+  /** A new mode reloads the catalog (and announces it again). */
+  mode: string;
+}
+
+interface Loaded {
+  catalog: Catalog;
+  asked: string;
+}
+
+export class CatalogController {
+  private _task: Task<[string, string, boolean, string], Loaded | undefined>;
+
+  constructor(
+    host: ReactiveControllerHost,
+    private _args: () => CatalogArgs,
+    onReady: (catalog: Catalog) => void,
+    onError: (e: unknown) => void,
+  ) {
+    this._task = new Task(host, {
+      task: async ([api, country, wanted], { signal }) =>
+        wanted ? { catalog: await getCatalog(api, country, signal), asked: country } : undefined,
+      args: () => {
+        const a = this._args();
+        return [a.api, a.country, a.wanted, a.mode];
+      },
+      onComplete: (loaded) => {
+        if (loaded) onReady(loaded.catalog);
+      },
+      onError,
+    });
+  }
+
+  /** The latest catalog, kept while another loads. */
+  get value(): Catalog | undefined {
+    return this._task.value?.catalog;
+  }
+
+  get status(): TaskStatus {
+    return this._task.status;
+  }
+
+  get error(): unknown {
+    return this._task.error;
+  }
+
+  run(): Promise<void> {
+    return this._task.run();
+  }
+
+  /**
+   * True while the catalog held was asked for another country than the one wanted now: a view shows the
+   * shopper's pick and sends no quote for the old country (that read "United States" after a click on "United
+   * Kingdom" until the new catalog arrived).
+   */
+  get isStale(): boolean {
+    const loaded = this._task.value;
+    return !!loaded && loaded.asked !== this._args().country;
+  }
+}

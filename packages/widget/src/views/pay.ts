@@ -1,0 +1,170 @@
+/** Pay mode: a product (or a merchant-minted checkout token) paid with crypto on the payment page. */
+import { Task } from '@lit/task';
+import { html, nothing, type TemplateResult } from 'lit';
+import { ApiError, createOrder, getProduct, toApiError, verifyToken } from '../api/client.ts';
+import type { Order, OrderView, Product } from '../api/types.ts';
+import type { FrameMessage } from '../controllers/frame-controller.ts';
+import { isStatus, OrderStatusController } from '../controllers/order-status-controller.ts';
+import { CheckoutOrderEvent, CheckoutReadyEvent, CheckoutStatusEvent } from '../events.ts';
+import type { MessageKey } from '../internal/messages.ts';
+import { field } from './parts.ts';
+import { View } from './view.ts';
+
+/** A key a double click cannot split: one per payment attempt, 128 random bits (`randomUUID` needs a secure context). */
+const newKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-');
+
+export class PayView extends View {
+  private _busy = false;
+  private _actionError?: ApiError;
+  private _order?: Order;
+  private _outcome?: string;
+  private _payKey?: { key: string; body: string };
+  private _payInFlight?: Promise<void>;
+
+  private _product = this.own(
+    new Task(this.host, {
+      task: async ([api, id, token], { signal }): Promise<Product> => {
+        if (token) return (await verifyToken(api, token, signal)).product;
+        if (id) return getProduct(api, id, signal);
+        throw new ApiError('NOT_FOUND'); // no product or checkout-token
+      },
+      args: () => [this.host.api, this.host.product, this.host.checkoutToken] as const,
+      onComplete: ({ name, price, currency }) => {
+        this.host.dispatchEvent(new CheckoutReadyEvent({ mode: 'pay', product: { name, price, currency } }));
+      },
+      onError: (e) => this.ctx.emitError(e),
+    }),
+  );
+
+  private _status = this.own(new OrderStatusController(this.host, (v) => this._onStatus(v)));
+
+  override render(): TemplateResult {
+    return this.loaded(this._product, (p) => this._renderProduct(p));
+  }
+
+  private _onPay(e: Event): Promise<void> {
+    e.preventDefault();
+    // A second click while the first is in flight joins it: one attempt, one key, one order.
+    this._payInFlight ??= this._createOrder(e.target as HTMLFormElement).finally(() => {
+      this._payInFlight = undefined;
+    });
+    return this._payInFlight;
+  }
+
+  private async _createOrder(form: HTMLFormElement): Promise<void> {
+    const host = this.host;
+    const data = new FormData(form);
+    const name = String(data.get('name') ?? '').trim();
+    const email = String(data.get('email') ?? '').trim();
+    const body = {
+      ...(host.checkoutToken ? { checkoutToken: host.checkoutToken } : { product: host.product }),
+      customer: {
+        ...(name ? { name } : {}),
+        ...(email ? { email } : {}),
+        ...(host.country ? { country: host.country } : {}),
+        lang: this.ctx.loc.slice(0, 2),
+      },
+      ...this.ctx.returnTo(),
+    };
+    const json = JSON.stringify(body);
+    // Retrying the same body after a failure reuses the key, so a lost answer cannot make a second order.
+    if (this._payKey?.body !== json) this._payKey = { key: newKey(), body: json };
+    const { key } = this._payKey;
+    this._busy = true;
+    this._actionError = undefined;
+    host.requestUpdate();
+    try {
+      const order = await createOrder(host.api, body, key);
+      this._order = order;
+      this._outcome = undefined;
+      host.dispatchEvent(
+        new CheckoutOrderEvent({
+          kind: 'pay',
+          orderId: order.orderId,
+          status: order.status,
+          url: order.link,
+          expiresAt: order.expiresAt,
+          amount: order.product.price,
+          currency: order.product.currency,
+        }),
+      );
+      this._status.follow(host.api, order.orderId, order.statusToken);
+      const apiOrigin = new URL(host.api, location.href).origin;
+      this.ctx.open(order.link, [new URL(order.link).origin, apiOrigin]);
+    } catch (err) {
+      this._actionError = toApiError(err);
+      this.ctx.emitError(err);
+    } finally {
+      this._busy = false;
+      host.requestUpdate();
+    }
+  }
+
+  /** Starts over after an expired or failed payment: a new attempt gets a new key. */
+  private _again(): void {
+    this._status.stop();
+    this.ctx.frame.close();
+    this._order = undefined;
+    this._outcome = undefined;
+    this._payKey = undefined;
+    this.host.requestUpdate();
+  }
+
+  private _onStatus(v: OrderView): void {
+    this._outcome = v.status;
+    this.host.dispatchEvent(
+      new CheckoutStatusEvent({
+        orderId: v.orderId,
+        status: v.status,
+        final: v.final,
+        ...(v.paid ? { paid: v.paid } : {}),
+      }),
+    );
+    if (v.final) {
+      this.ctx.frame.close();
+      this.ctx.complete({ kind: 'pay', orderId: v.orderId, status: v.status });
+    }
+  }
+
+  override onFrameMessage(m: FrameMessage): void {
+    if (m.type === 'crypto-checkout:return') {
+      // The backend's return page inside the frame: the payer is done with the payment page.
+      const order = this._order;
+      if (!order || m.orderId !== order.orderId) return;
+      const status = isStatus(m.status) ? m.status : (this._status.view?.status ?? order.status);
+      this.ctx.frame.close();
+      this._status.refresh();
+      this.ctx.complete({ kind: 'pay', orderId: order.orderId, status });
+    } else if (m.type === 'SWAPPED_ORDER_STATUS') {
+      // A hint only: the backend says what the status is.
+      this._status.refresh();
+    }
+  }
+
+  private _renderProduct(p: Product): TemplateResult {
+    const order = this._order;
+    const outcome = this._outcome ?? order?.status;
+    const retry = outcome === 'expired' || outcome === 'failed';
+    return html`<form part="form" @submit=${(e: Event) => this._onPay(e)}>
+      <div class="product">
+        ${p.image ? html`<img src=${p.image} alt="" width="56" height="56" />` : nothing}
+        <div>
+          <p class="name">${p.name}</p>
+          ${p.description ? html`<p class="desc">${p.description}</p>` : nothing}
+        </div>
+        <p class="price">${this.money(p.price, p.currency)}</p>
+      </div>
+      ${
+        order
+          ? html`<div part="status" class="status ${outcome}" role="status">
+              <p>${this.t(outcome === 'awaiting_payment' || !outcome ? 'pending' : (outcome as MessageKey))}</p>
+              ${retry ? html`<button type="button" @click=${() => this._again()}>${this.t('retry')}</button>` : nothing}
+            </div>`
+          : html`${field('name', this.t('name'), html`<input id="name" name="name" autocomplete="name" />`)}
+              ${field('email', this.t('email'), html`<input id="email" name="email" type="email" autocomplete="email" />`)}
+              ${this._actionError ? this.error(this._actionError) : nothing}
+              <button part="button" class="primary" ?disabled=${this._busy}>${this.t('payCrypto')}</button>`
+      }
+    </form>`;
+  }
+}

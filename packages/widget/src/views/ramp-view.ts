@@ -1,0 +1,442 @@
+/**
+ * What buy and sell share: the catalog's pickers (country, currency, crypto), the methods, the two amount
+ * fields that fill each other from live quotes, the quote itself, and Continue, which opens the ramp's page.
+ * `BuyView` and `SellView` say which side they are and what each adds.
+ */
+import { TaskStatus } from '@lit/task';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { type ApiError, createRampSession, toApiError } from '../api/client.ts';
+import type { Catalog, Crypto, Method, Quote, Side } from '../api/types.ts';
+import type { FrameMessage } from '../controllers/frame-controller.ts';
+import { QuoteController, type QuoteRequest } from '../controllers/quote-controller.ts';
+import { CheckoutOrderEvent, CheckoutQuoteEvent } from '../events.ts';
+import {
+  formatAgo,
+  formatCrypto,
+  formatPercent,
+  localNames,
+  parseAmount,
+  toInputValue,
+} from '../internal/format.ts';
+import { checkLimits, type LimitBreach, limitsOf } from '../internal/limits.ts';
+import type { MessageKey } from '../internal/messages.ts';
+import { Picker, type PickerItem } from '../picker/picker.ts';
+import { flagIcon } from './flag.ts';
+import { field } from './parts.ts';
+import { type CheckoutHost, View, type ViewContext } from './view.ts';
+
+/** The effective choices: what the shopper picked, else the catalog's defaults. */
+export interface Selection {
+  fiat: string;
+  crypto: Crypto | undefined;
+  methods: Method[];
+  method: Method | undefined;
+}
+
+/** More methods than this collapse into a picker (the default first), so a phone still sees the quote. */
+export const MAX_METHOD_RADIOS = 4;
+
+export abstract class RampView extends View {
+  abstract readonly side: Side;
+
+  protected fiatText = '';
+  protected cryptoText = '';
+  protected input: 'fiat' | 'crypto' = 'fiat';
+  /** The shopper typed an amount since the last update: only typing waits for a pause. */
+  private _typed = false;
+  /** The limit breach or invalid amount found before any request. */
+  private _amountIssue?: LimitBreach | 'invalid';
+  protected busy = false;
+  protected actionError?: ApiError;
+  /** The ramp's page said the order went through. */
+  protected done = false;
+  private _rampOrderId?: string;
+  /** The locale the amount fields' texts are written in. */
+  private _textLoc = '';
+  /** The pickers' entries (countries, currencies, cryptos) for the catalog and locale they were made for. */
+  private _items?: [Catalog, string, PickerItem[], PickerItem[], PickerItem[]];
+
+  private _country = new Picker(this.host, 'country');
+  private _currency = new Picker(this.host, 'currency');
+  private _crypto = new Picker(this.host, 'crypto-search');
+  private _methodPicker = new Picker(this.host, 'method');
+
+  readonly quotes = this.own(
+    new QuoteController(
+      this.host,
+      (q) => this._onQuote(q),
+      (e) => this.ctx.emitError(e),
+    ),
+  );
+
+  constructor(host: CheckoutHost, ctx: ViewContext) {
+    super(host, ctx);
+    if (host.amount) this.fiatText = toInputValue(host.amount, ctx.loc);
+  }
+
+  /** The methods of this side in the catalog. */
+  protected abstract methodsOf(c: Catalog): Method[];
+  /** The method the shopper or the page picked (the `payment-method` or `payout-method` property). */
+  protected abstract get pickedMethod(): string;
+  protected abstract set pickedMethod(id: string);
+  /** The catalog's default method of this side. */
+  protected abstract defaultMethod(c: Catalog): string | null;
+  /** What the side asks for beyond the amounts (buy: the wallet address). */
+  protected extraFields(): TemplateResult | typeof nothing {
+    return nothing;
+  }
+  /** What the side adds to the ramp session, or undefined to stop (it said why). */
+  protected sessionExtras(): Record<string, string> | undefined {
+    return {};
+  }
+
+  protected get catalog() {
+    return this.ctx.catalog;
+  }
+
+  selection(c: Catalog): Selection {
+    const fiat = c.fiats.some((f) => f.code === this.host.fiat) ? this.host.fiat : c.defaults.fiat;
+    const find = (code: string) => c.cryptos.find((x) => x.code === code || x.symbol === code);
+    const crypto = find(this.host.crypto) ?? find(c.defaults.crypto) ?? c.cryptos[0];
+    const methods = this.methodsOf(c).filter((m) => !m.currencies.length || m.currencies.includes(fiat));
+    const byId = (id: string | null) => methods.find((m) => m.id === id);
+    const method =
+      byId(this.pickedMethod) ??
+      byId(this.defaultMethod(c)) ??
+      methods.find((m) => m.isDefault) ??
+      methods[0];
+    return { fiat, crypto, methods, method };
+  }
+
+  override willUpdate(changed: PropertyValues): void {
+    const host = this.host;
+    // After a locale switch the amounts are shown in the new locale's way, except the one being typed in.
+    const loc = this.ctx.loc;
+    const from = this._textLoc;
+    if (from && loc !== from) {
+      const typing = (host.renderRoot as ShadowRoot).activeElement?.id;
+      const again = (id: string, text: string) => {
+        const v = id !== typing && parseAmount(text, from);
+        return v ? toInputValue(v, loc) : text;
+      };
+      this.fiatText = again('fiat', this.fiatText);
+      this.cryptoText = again('crypto', this.cryptoText);
+    }
+    this._textLoc = loc;
+    if (changed.has('amount') && host.hasUpdated) {
+      this.fiatText = host.amount ? toInputValue(host.amount, loc) : '';
+      this.input = 'fiat';
+    }
+    // The quote request follows the current choices; the controller ignores a request it already has.
+    // Before the catalog, a request the attributes fully specify flies beside it and shows once it confirms.
+    this._amountIssue = undefined;
+    const request = this._quoteRequest();
+    // No quote for what was typed (empty, invalid, out of limits): the other field must not show an old one.
+    if (!request) {
+      if (this.input === 'fiat') this.cryptoText = '';
+      else this.fiatText = '';
+    }
+    this.quotes.set(request, this._typed, !this.catalog.value);
+    this._typed = false;
+  }
+
+  private _quoteRequest(): QuoteRequest | undefined {
+    const host = this.host;
+    const c = this.catalog.value;
+    const sell = this.side === 'sell';
+    // The catalog held is the previous country's: no quote leaves for it.
+    if (c && this.catalog.isStale) return undefined;
+    // With the catalog: the shopper's effective choices (checked against its limits); without: the attributes.
+    const s = c && this.selection(c);
+    const fiat = s ? s.fiat : host.fiat;
+    const crypto = s ? s.crypto?.code : host.crypto;
+    const method = s ? s.method?.id : this.pickedMethod;
+    const country = c ? c.country : host.country;
+    const byFiat = this.input === 'fiat';
+    const text = byFiat ? this.fiatText : this.cryptoText;
+    const amount = parseAmount(text, this.ctx.loc);
+    if (!amount || !crypto || !method || !fiat || !country) {
+      if (text.trim() && !amount) this._amountIssue = 'invalid';
+      return undefined;
+    }
+    if (s && byFiat) this._amountIssue = checkLimits(s.method, fiat, amount) ?? undefined;
+    if (this._amountIssue) return undefined;
+    return {
+      api: host.api,
+      side: this.side,
+      body: {
+        [sell ? 'payoutMethod' : 'paymentMethod']: method,
+        country,
+        fiat,
+        crypto,
+        [byFiat ? 'fiatAmount' : 'cryptoAmount']: amount,
+      },
+    };
+  }
+
+  private _onQuote(q: Quote): void {
+    if (q.input === 'fiat') this.cryptoText = toInputValue(q.crypto.amount, this.ctx.loc);
+    else this.fiatText = toInputValue(q.fiat.amount, this.ctx.loc);
+    this.host.dispatchEvent(new CheckoutQuoteEvent(q));
+  }
+
+  /** Continue: the backend signs a ramp session and its page is shown. */
+  private async _continue(e: Event): Promise<void> {
+    e.preventDefault();
+    const host = this.host;
+    const c = this.catalog.value;
+    const q = this.quotes.quote;
+    if (!c || !q || this.busy) return;
+    const { method } = this.selection(c);
+    const extras = this.sessionExtras();
+    if (!extras) return;
+    this.busy = true;
+    this.actionError = undefined;
+    host.requestUpdate();
+    try {
+      const s = await createRampSession(host.api, {
+        side: this.side,
+        method: method?.id,
+        country: c.country,
+        fiat: q.fiat.currency,
+        crypto: q.crypto.currency,
+        ...(q.input === 'fiat' ? { fiatAmount: q.fiat.amount } : { cryptoAmount: q.crypto.amount }),
+        ...extras,
+        ...this.ctx.returnTo(),
+      });
+      this._rampOrderId = undefined;
+      host.dispatchEvent(new CheckoutOrderEvent({ kind: this.side, url: s.url, expiresAt: s.expiresAt }));
+      this.ctx.open(s.url, [s.origin || new URL(s.url).origin]);
+    } catch (err) {
+      this.actionError = toApiError(err);
+      this.ctx.emitError(err);
+    } finally {
+      this.busy = false;
+      host.requestUpdate();
+    }
+  }
+
+  override onFrameMessage(m: FrameMessage): void {
+    const data = (m.data && typeof m.data === 'object' ? m.data : {}) as Record<string, unknown>;
+    // The ramp's order id comes with SWAPPED_ORDER_DATA and the success messages.
+    if (typeof data.order_id === 'string') this._rampOrderId = data.order_id;
+    if (m.type === 'SWAPPED_TRANSACTION_SUCCESSFUL' || m.type === 'SWAPPED_WITHDRAWAL_SUCCESSFUL') {
+      this.done = true;
+      this.ctx.complete({
+        kind: this.side,
+        status: 'completed',
+        ...(this._rampOrderId ? { orderId: this._rampOrderId } : {}),
+      });
+      this.host.requestUpdate();
+    }
+  }
+
+  /** The backend's AMOUNT_TOO_LOW/HIGH for a currency the widget could not check itself. */
+  private _limitError(): ApiError | undefined {
+    const e = this.quotes.error;
+    return e && (e.code === 'AMOUNT_TOO_LOW' || e.code === 'AMOUNT_TOO_HIGH') ? e : undefined;
+  }
+
+  /** What is wrong with the amount typed (invalid, or outside the method's limits), or ''. */
+  private _amountMessage(): string {
+    const issue = this._amountIssue;
+    if (issue === 'invalid') return this.t('invalid');
+    const e = this._limitError();
+    const d = e?.details;
+    const low = (issue ?? e)?.code === 'AMOUNT_TOO_LOW';
+    const limit = issue ? issue.limit : low ? d?.min : d?.max;
+    const currency = issue ? issue.currency : d?.currency;
+    if (limit && currency) return this.t(low ? 'min' : 'max', this.money(limit, currency));
+    return e ? this.t('eInput') : '';
+  }
+
+  override render(): TemplateResult {
+    return this.loaded(this.catalog, (c) => this._renderForm(c));
+  }
+
+  private _renderForm(c: Catalog): TemplateResult {
+    const host = this.host;
+    const sell = this.side === 'sell';
+    const { fiat, crypto, methods, method } = this.selection(c);
+    const q = this.quotes;
+    const message = this._amountMessage();
+    const [countries, fiats, cryptos] = this._pickerItems(c);
+    const amount = (which: 'fiat' | 'crypto', key: MessageKey, unit: string, value: string) =>
+      field(
+        which,
+        `${this.t(key)} (${unit})`,
+        html`<input
+          id=${which}
+          inputmode="decimal"
+          autocomplete="off"
+          placeholder="0"
+          .value=${value}
+          aria-invalid=${String(this.input === which && !!message)}
+          aria-describedby="amount-msg"
+          @input=${(e: Event) => {
+            const v = (e.target as HTMLInputElement).value;
+            this.input = which;
+            this._typed = true;
+            if (which === 'fiat') this.fiatText = v;
+            else this.cryptoText = v;
+            host.requestUpdate();
+          }}
+        />`,
+      );
+    const fiatField = amount('fiat', sell ? 'get' : 'pay', fiat, this.fiatText);
+    const cryptoField = amount('crypto', sell ? 'sell' : 'get', crypto?.symbol ?? '', this.cryptoText);
+    const stale = this.catalog.isStale;
+    return html`<form part="form" novalidate @submit=${(e: Event) => this._continue(e)} aria-busy=${String(this.catalog.status === TaskStatus.PENDING || stale)}>
+      ${this.failed(this.catalog)}
+      <div class="row">
+        ${this._country.render(this.t('country'), countries, stale ? host.country : c.country, (v) => {
+          host.country = v;
+          host.fiat = '';
+          host.paymentMethod = '';
+          host.payoutMethod = '';
+        })}
+        ${this._currency.render(this.t('fiat'), fiats, fiat, (v) => {
+          host.fiat = v;
+        })}
+      </div>
+      ${this._crypto.render(this.t('crypto'), cryptos, crypto?.code, (v) => {
+        host.crypto = v;
+      })}
+      ${
+        methods.length
+          ? html`${this._renderMethods(c, methods, method)}
+            <div class="row">${sell ? [cryptoField, fiatField] : [fiatField, cryptoField]}</div>
+            <p id="amount-msg" class="msg" role="alert">${message}</p>
+            ${this._renderQuote(crypto)}
+            ${this.extraFields()}
+            ${this.actionError ? this.error(this.actionError) : nothing}
+            <button part="button" class="primary" ?disabled=${!q.quote || this.busy}>${this.t('continue')}</button>
+            ${this.done ? html`<p part="status" class="status paid" role="status">${this.t('done')}</p>` : nothing}`
+          : html`<p class="empty" role="status">${this.t('empty')}</p>`
+      }
+    </form>`;
+  }
+
+  private _renderMethods(c: Catalog, methods: Method[], method: Method | undefined): TemplateResult {
+    const legend = this.t(this.side === 'sell' ? 'payoutMethod' : 'paymentMethod');
+    const pick = (id: string) => {
+      this.pickedMethod = id;
+    };
+    if (methods.length <= MAX_METHOD_RADIOS)
+      return html`<fieldset class="methods">
+        <legend>${legend}</legend>
+        ${methods.map((m) => this._method(m, m === method, pick))}
+      </fieldset>`;
+    // A long list is a picker, the default first: the amount, the quote and Continue stay in sight on a phone.
+    const first = this.defaultMethod(c) ?? methods.find((m) => m.isDefault)?.id;
+    const sorted = [...methods].sort((a, b) => Number(b.id === first) - Number(a.id === first));
+    const items = sorted.map((m) => ({
+      code: m.id,
+      text: m.name,
+      search: `${m.name} ${m.id}`,
+      icon: this._methodIcons(m),
+      body: html`<span>${m.name}</span><small>${this._methodTerms(m)}</small>`,
+    }));
+    return html`<div class="methods">
+      ${this._methodPicker.render(legend, items, method?.id, pick)}
+      ${method ? html`<small class="terms">${this._methodTerms(method)}</small>` : nothing}
+    </div>`;
+  }
+
+  private _method(m: Method, checked: boolean, pick: (id: string) => void): TemplateResult {
+    return html`<label class="method">
+      <input type="radio" name="method" .checked=${checked} @change=${() => pick(m.id)} />
+      ${this._methodIcons(m)}
+      <span>${m.name}</span>
+      <small>${this._methodTerms(m)}</small>
+    </label>`;
+  }
+
+  /** A method's logo; `lt`/`dk`: the variants for light and dark surfaces (the upstream's `iconLight` is for dark). */
+  protected _methodIcons(m: Method): TemplateResult | typeof nothing {
+    if (!m.icon) return nothing;
+    const img = (src: string, variant: string) =>
+      html`<img class=${variant} src=${src} alt="" width="24" height="24" loading="lazy" decoding="async" />`;
+    return html`${img(m.icon, m.iconLight ? 'lt' : '')}${m.iconLight ? img(m.iconLight, 'dk') : nothing}`;
+  }
+
+  /** Fees and limits: `1.5% + €0.50 · €10–€5,000`. */
+  protected _methodTerms(m: Method): string {
+    const l = limitsOf(m);
+    const loc = this.ctx.loc;
+    return `${formatPercent(m.feePercent, loc)} + ${this.money(m.fixedFee, 'EUR')} · ${this.money(l.min, l.currency)}–${this.money(l.max, l.currency)}`;
+  }
+
+  /**
+   * The pickers' entries for a catalog in the locale, made once rather than on every render: the quote's age
+   * re-renders each second, and naming and sorting some 250 countries is not free.
+   */
+  private _pickerItems(c: Catalog): [PickerItem[], PickerItem[], PickerItem[]] {
+    const loc = this.ctx.loc;
+    if (this._items?.[0] !== c || this._items[1] !== loc)
+      this._items = [
+        c,
+        loc,
+        localNames(c.countries, loc, 'region').map(({ code, name }) => ({
+          code,
+          text: name,
+          search: `${code} ${name}`,
+          icon: flagIcon(this.host.api, code, ''),
+          fieldIcon: flagIcon(this.host.api, code, name),
+          body: name,
+        })),
+        localNames(c.fiats, loc, 'currency').map(({ code, name }) => ({
+          code,
+          text: `${code} · ${name}`,
+          search: `${code} ${name}`,
+          body: html`<b>${code}</b> ${name}`,
+        })),
+        // The upstream lists most coins without an image: a monogram keeps the list scannable.
+        c.cryptos.map((x) => ({
+          code: x.code,
+          text: `${x.symbol} · ${x.networkName}`,
+          search: `${x.code} ${x.symbol} ${x.name} ${x.networkName}`,
+          icon: x.icon
+            ? html`<img src=${x.icon} alt="" width="20" height="20" />`
+            : html`<i class="ico" aria-hidden="true">${x.symbol.slice(0, 1)}</i>`,
+          body: html`<b>${x.symbol}</b> ${x.name} <span class="net">${x.networkName}</span>`,
+        })),
+      ];
+    const [, , countries, fiats, cryptos] = this._items;
+    return [countries, fiats, cryptos];
+  }
+
+  private _renderQuote(crypto: Crypto | undefined): TemplateResult {
+    const q = this.quotes;
+    const quote = q.quote;
+    const err = this._limitError() ? undefined : q.error;
+    const row = (key: MessageKey, value: string) => html`<div><dt>${this.t(key)}</dt><dd>${value}</dd></div>`;
+    const fee = (v: string) => (quote ? this.money(v, quote.fees.currency) : '');
+    const symbol = crypto?.symbol ?? quote?.crypto.currency ?? '';
+    return html`<div part="quote" class="quote" aria-busy=${String(q.pending)}>
+      <dl aria-live="polite" aria-atomic="true">
+        ${
+          quote
+            ? [
+                row('rate', `1 ${symbol} = ${this.money(quote.rate, quote.fiat.currency)}`),
+                row('processing', fee(quote.fees.processing)),
+                row('network', fee(quote.fees.network)),
+                row('markup', fee(quote.fees.markup)),
+                row('total', this._total(quote, symbol)),
+              ]
+            : nothing
+        }
+      </dl>
+      ${quote ? html`<p class="fresh">${this.t('updated', formatAgo((Date.now() - q.receivedAt) / 1000, this.ctx.loc))}</p>` : nothing}
+      ${!quote && q.pending ? html`<div class="skeleton"><i></i><i></i></div>` : nothing}
+      ${err ? this.error(err, () => q.retry()) : nothing}
+    </div>`;
+  }
+
+  /** What goes in and what comes out: buy pays fiat for crypto, sell sends crypto for fiat. */
+  private _total(quote: Quote, symbol: string): string {
+    const fiat = `${quote.estimate ? '≈ ' : ''}${this.money(quote.fiat.total, quote.fiat.currency)}`;
+    const crypto = formatCrypto(quote.crypto.amount, symbol, this.ctx.loc);
+    return quote.side === 'sell' ? `${crypto} → ${fiat}` : `${fiat} → ${crypto}`;
+  }
+}

@@ -26,7 +26,7 @@ export const styles = css`
   }
   .dark { color-scheme: dark; }
   .auto { color-scheme: light dark; }
-  .base, form, .form, .deposit, fieldset, .skeleton { display: grid; gap: 12px; margin: 0; }
+  .base, form, .form, .deposit, fieldset, .methods, .skeleton { display: grid; gap: 12px; margin: 0; }
   .row { display: grid; grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 12px; }
   .field { display: grid; gap: 4px; position: relative; }
   label, legend { font-size: 13px; font-weight: 600; }
@@ -37,40 +37,23 @@ export const styles = css`
   .primary { background: var(--_accent); border-color: var(--_accent); color: #fff; font-weight: 600; }
   button:disabled { opacity: 0.55; cursor: not-allowed; }
   :focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
-  fieldset { border: 0; padding: 0; gap: 6px; }
   .method, [role=option] { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-radius: var(--_r); }
-  .method { flex-wrap: wrap; border: 1px solid var(--_line); font-weight: 400; }
-  /* A narrow element puts the fees and limits on a line of their own, under the logo and name. */
-  @container (width<=400px) { .method small { flex-basis: 100%; padding-inline-start: 21px; } }
   .method:has(:checked), [aria-selected=true] { outline: 2px solid var(--_accent); }
-  .method input { width: auto; min-height: 0; margin: 0; accent-color: var(--_accent); }
   small, .fresh, .desc { font-size: 13px; }
-  .method small, .net, dd { margin-inline-start: auto; }
+  [role=option] small, .net, dd { margin-inline-start: auto; }
   .combo-input, .copy, .error, .status, .product { display: flex; align-items: center; gap: 8px; }
   [role=listbox] { position: absolute; z-index: 2; top: 100%; inset-inline: 0; max-height: 240px; overflow: auto; margin: 4px 0 0; padding: 4px; list-style: none; background: var(--_surface); border: 1px solid var(--_line); border-radius: var(--_r); box-shadow: 0 8px 24px #0003; }
   [role=option] { cursor: pointer; }
   .flag { flex: none; width: 20px; height: 15px; border-radius: 2px; box-shadow: 0 0 0 1px #0002; }
-  .ico { display: grid; place-items: center; width: 20px; height: 20px; border-radius: 50%; font: 700 11px/1 var(--_font); background: var(--_accent); color: #fff; }
-  .dk, .dark .lt { display: none; }
-  .dark .dk { display: inline; }
-  @media (prefers-color-scheme: dark) { .auto .lt { display: none; } .auto .dk { display: inline; } }
-  .net { font-size: 12px; padding: 0 6px; border: 1px solid var(--_line); border-radius: 99px; }
   .msg:empty { display: none; }
   .msg, .error { color: var(--_danger); }
   .error, .status { justify-content: space-between; }
   p { margin: 0; }
-  dl { margin: 0; display: grid; gap: 2px; }
-  /* An amount too long for its row goes on a line of its own, to the right. */
-  dl div { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 0 8px; }
-  dd { font-variant-numeric: tabular-nums; }
-  dl div:last-child, .name, .price { font-weight: 700; }
-  .product > div { flex: 1; }
+  .name, .price, dl div:last-child { font-weight: 700; }
   .product img, .qr, iframe { border-radius: var(--_r); object-fit: cover; }
   .status { padding: 10px 12px; border: 1px solid var(--_line); border-radius: var(--_r); }
   .expired, .failed, .underpaid { border-color: var(--_danger); }
   .paid, .overpaid { border-color: var(--_accent); }
-  .copy input, #memo { font: 13px ui-monospace, monospace; }
-  .qr { justify-self: center; background: #fff; padding: 8px; }
   .skeleton { gap: 8px; }
   .skeleton i { height: 40px; border-radius: var(--_r); background: var(--_line); animation: pulse 1.2s ease-in-out infinite alternate; }
   @keyframes pulse { to { opacity: 0.4; } }

@@ -1,5 +1,14 @@
 import { TaskStatus } from '@lit/task';
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import {
+  adoptStyles,
+  type CSSResultGroup,
+  type CSSResultOrNative,
+  html,
+  LitElement,
+  nothing,
+  type PropertyValues,
+  type TemplateResult,
+} from 'lit';
 import { ApiError, toApiError } from './api/client.ts';
 import { CatalogController } from './controllers/catalog-controller.ts';
 import { type Display, FrameController, type FrameMessage } from './controllers/frame-controller.ts';
@@ -14,12 +23,15 @@ import {
   CheckoutReadyEvent,
 } from './events.ts';
 import { decimalSeparator, validLocale } from './internal/format.ts';
-import { errorKey, type MessageKey, msg } from './internal/messages.ts';
+import { errorKey, loadLanguage, type MessageKey, msg } from './internal/messages.ts';
 import { type ViewClass, views } from './views/index.ts';
 import { errorBox, skeleton } from './views/parts.ts';
 import type { View, ViewContext } from './views/view.ts';
 
 type Theme = 'light' | 'dark' | 'auto';
+
+const flatStyles = (styles: CSSResultGroup | undefined): CSSResultOrNative[] =>
+  Array.isArray(styles) ? styles.flatMap(flatStyles) : styles ? [styles as CSSResultOrNative] : [];
 
 /**
  * An embeddable crypto checkout: buy or sell crypto through a ramp, pay for a product with crypto, or show a
@@ -177,9 +189,39 @@ export class CryptoCheckout extends LitElement {
     this.dispatchEvent(new CheckoutErrorEvent({ code, message: msg(this._loc, errorKey(code)), retryable }));
   }
 
+  /** The locale's messages while they load (only a language other than English is loaded, once a page). */
+  private _language?: Promise<void>;
+  /** A view has been shown. */
+  private _shown = false;
+
   override willUpdate(changed: PropertyValues<this>): void {
+    const loading = loadLanguage(this._loc);
+    if (loading && !this._language) {
+      const done = loading.then(
+        () => {
+          if (this._language === done) this._language = undefined;
+          this.requestUpdate();
+        },
+        () => {
+          // Offline: the English the element already has.
+          this._language = undefined;
+          this.requestUpdate();
+        },
+      );
+      this._language = done;
+    }
     if (this.mode !== this._viewMode) this._showMode(this.mode);
     this._view?.willUpdate(changed);
+  }
+
+  /** Resolves once the element shows its locale's words too. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    let result = await super.getUpdateComplete();
+    while (this._language) {
+      await this._language;
+      result = await super.getUpdateComplete();
+    }
+    return result;
   }
 
   override firstUpdated(): void {
@@ -200,7 +242,7 @@ export class CryptoCheckout extends LitElement {
     }
     const loaded = this._viewClasses[mode];
     if (loaded) {
-      this._view = new loaded(this, this._context);
+      this._setView(loaded);
       return;
     }
     const load = views[mode] ?? views.pay;
@@ -208,7 +250,7 @@ export class CryptoCheckout extends LitElement {
       (View) => {
         this._viewClasses[mode] = View;
         if (this._viewMode !== mode) return;
-        this._view = new View(this, this._context);
+        this._setView(View);
         this.requestUpdate();
         if (this._pendingReady) this._ready(this._pendingReady);
       },
@@ -219,6 +261,13 @@ export class CryptoCheckout extends LitElement {
         this.requestUpdate();
       },
     );
+  }
+
+  /** Shows a view: its CSS joins the element's (the element's own stays first). */
+  private _setView(View: ViewClass): void {
+    this._view = new View(this, this._context);
+    const own = (this.constructor as typeof CryptoCheckout).elementStyles;
+    if (this.shadowRoot) adoptStyles(this.shadowRoot, [...own, ...flatStyles(View.styles)]);
   }
 
   /** `checkout-ready` means the shopper sees the form: the data and the view's code are both in. */
@@ -265,8 +314,11 @@ export class CryptoCheckout extends LitElement {
   // ---- rendering ----
 
   override render(): TemplateResult {
+    // The first view shows in the shopper's language; a later switch of language shows English meanwhile.
+    const view = this._view && (!this._language || this._shown) ? this._view : undefined;
+    if (view) this._shown = true;
     return html`<div part="base" class="base ${this.theme}" lang=${this._loc}>
-      ${this._view ? this._view.render() : this._renderLoading()}
+      ${view ? view.render() : this._renderLoading()}
       ${this._renderFrame()}
     </div>`;
   }

@@ -13,7 +13,7 @@ import {
   validLocale,
 } from '../src/internal/format.ts';
 import { checkLimits } from '../src/internal/limits.ts';
-import { errorKey, KEYS, LANGUAGES, msg, TABLES } from '../src/internal/messages.ts';
+import { errorKey, KEYS, LANGUAGES, loadLanguage, msg, TABLES } from '../src/internal/messages.ts';
 
 describe('localNames', () => {
   const countries = [
@@ -140,7 +140,17 @@ describe('checkLimits', () => {
 });
 
 describe('messages', () => {
-  it('has every key in every language, none empty', () => {
+  it('speaks English before any other language loads, and each other language once loaded', async () => {
+    assert.equal(msg('es-ES', 'continue'), 'Continue');
+    assert.equal(loadLanguage('en-GB'), undefined);
+    assert.equal(loadLanguage('xx'), undefined);
+    await loadLanguage('es-ES');
+    assert.equal(loadLanguage('es'), undefined, 'loaded once');
+    assert.equal(msg('es-ES', 'continue'), 'Continuar');
+  });
+
+  it('has every key in every language, none empty', async () => {
+    for (const lang of LANGUAGES) await loadLanguage(lang);
     assert.deepEqual(LANGUAGES, ['en', 'es', 'fr', 'de', 'pt']);
     assert.equal(msg('es-ES', 'continue'), 'Continuar');
     assert.equal(msg('pt-BR', 'payCrypto'), 'Pagar com cripto');

@@ -4,10 +4,13 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { ApiError, createDepositAddress } from '../api/client.ts';
 import type { Catalog } from '../api/types.ts';
 import { Picker } from '../picker/picker.ts';
+import { depositStyles } from './deposit.styles.ts';
 import { field, skeleton } from './parts.ts';
 import { View } from './view.ts';
 
 export class DepositView extends View {
+  static override styles = depositStyles;
+
   /** The network picked, or '' for the catalog's first. */
   private _chain = '';
   private _copied = false;

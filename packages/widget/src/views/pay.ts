@@ -8,12 +8,15 @@ import { isStatus, OrderStatusController } from '../controllers/order-status-con
 import { CheckoutOrderEvent, CheckoutReadyEvent, CheckoutStatusEvent } from '../events.ts';
 import type { MessageKey } from '../internal/messages.ts';
 import { field } from './parts.ts';
+import { payStyles } from './pay.styles.ts';
 import { View } from './view.ts';
 
 /** A key a double click cannot split: one per payment attempt, 128 random bits (`randomUUID` needs a secure context). */
 const newKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-');
 
 export class PayView extends View {
+  static override styles = payStyles;
+
   private _busy = false;
   private _actionError?: ApiError;
   private _order?: Order;

@@ -23,6 +23,7 @@ import type { MessageKey } from '../internal/messages.ts';
 import { Picker, type PickerItem } from '../picker/picker.ts';
 import { flagIcon } from './flag.ts';
 import { field } from './parts.ts';
+import { rampStyles } from './ramp-view.styles.ts';
 import { type CheckoutHost, View, type ViewContext } from './view.ts';
 
 /** The effective choices: what the shopper picked, else the catalog's defaults. */
@@ -37,6 +38,8 @@ export interface Selection {
 export const MAX_METHOD_RADIOS = 4;
 
 export abstract class RampView extends View {
+  static override styles = rampStyles;
+
   abstract readonly side: Side;
 
   protected fiatText = '';

@@ -1,0 +1,49 @@
+// The messages in French, one a line in the order of `en` in ../messages.ts (a test holds each to one line per key).
+export default `Chargement…
+Réessayer
+Pays
+Devise
+Crypto
+Moyen de paiement
+Mode de versement
+Vous payez
+Vous recevez
+Vous vendez
+Taux
+Frais de traitement
+Frais de réseau
+Marge
+Total
+Mis à jour {0}
+Continuer
+Votre adresse de portefeuille
+Obligatoire.
+Minimum : {0}
+Maximum : {0}
+Saisissez un montant valide.
+Aucun moyen pour ce pays et cette devise.
+Nom (facultatif)
+E-mail (facultatif)
+Payer en crypto
+En attente de votre paiement…
+Paiement partiel : envoyez le reste pour finaliser.
+Payé. Merci !
+Payé, plus que dû. Merci !
+Ce paiement a expiré.
+Le paiement a échoué.
+Terminé. Merci !
+Rien ne s’affiche ? Ouvrez un nouvel onglet
+Fermer
+Paiement
+Réseau
+Adresse de dépôt
+Mémo (obligatoire)
+Copier
+Copié
+QR code de l’adresse
+Accepte {0}
+Aucun réseau n’accepte de dépôt ici.
+Ce paiement n’est pas disponible.
+Ce moyen n’est pas disponible ici.
+Une erreur est survenue. Réessayez dans un instant.
+Vérifiez vos informations.`;

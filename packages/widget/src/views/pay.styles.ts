@@ -1,0 +1,6 @@
+import { css } from 'lit';
+
+// Pay: the product line.
+export const payStyles = css`
+  .product > div { flex: 1; }
+`;

@@ -1,51 +1,58 @@
 /**
- * Weight: what a merchant's page downloads. gzip (level 9) and brotli (quality 11) sizes of
- * - the script-tag bundle as built (packages/widget/dist/crypto-checkout.js);
- * - the npm entry as published (dist/index.js + the local chunks it imports, each file compressed, summed);
- * - the npm entry as a shop's bundler would ship it (Vite, minified, `customElements.define` added), lit
- *   external (the shop pays for lit once, shared) and lit bundled;
- * - the floor: bench/fixtures/trivial-element.ts bundled like the script-tag bundle (Vite IIFE, minified, lit in).
- * Everything is bundled here, in this run, with Vite's `build()` API and the options of the widget's own build.
+ * Weight: what a merchant's page downloads. gzip (level 9) and brotli (quality 11) sizes, each file compressed on
+ * its own as a server sends it, of
+ * - the script-tag bundle as built (packages/widget/dist): for each mode, what a page downloads before its first
+ *   quote or product can show (the loader, the element's chunk, that mode's view), and each lazy part on its own
+ *   (each view, each language other than English);
+ * - the npm entry as published (dist/index.js + the local chunks it imports statically);
+ * - the npm entry as a shop's bundler ships it (Vite, minified, code split, `customElements.define` added, lit
+ *   bundled): for each mode, the entry's chunks plus that mode's view chunks;
+ * - the floor: bench/fixtures/trivial-element.ts bundled like a script-tag bundle (Vite IIFE, minified, lit in),
+ *   and as an ES module (the reference for the shop's bundle).
+ * Everything but the widget's own build is bundled here, in this run, with Vite's `build()` API.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { join } from 'node:path';
 import { build, type InlineConfig, type Plugin } from 'vite';
+import {
+  MODES,
+  type Sizes,
+  scriptTagGraph,
+  sizesOf,
+  sizesOfFiles,
+  staticClosure,
+} from '../packages/widget/scripts/weight.mjs';
 import { benchDir, root } from './lib.ts';
 
-export interface Sizes {
-  raw: number;
-  gzip: number;
-  brotli: number;
+export type { Sizes };
+
+export type Mode = 'buy' | 'sell' | 'pay' | 'deposit';
+
+export interface ModeWeight {
+  /** Script tag: what a page of this mode (in English) downloads before its first quote or product shows. */
+  initial: Sizes & { files: string[] };
+  /** Script tag: the mode's view chunk(s), beyond the element's. */
+  view: Sizes & { files: string[] };
+  /** A shop's bundle of the npm entry (lit in): its entry chunks plus this mode's view chunks. */
+  shopInitial: Sizes;
+  /** A shop's bundle: this mode's view chunks beyond the entry's. */
+  shopView: Sizes;
 }
 
 export interface WeightResult {
-  scriptTag: Sizes;
+  loader: Sizes;
+  element: Sizes & { files: string[] };
+  modes: Record<Mode, ModeWeight>;
+  languages: Record<string, Sizes>;
   npmEntryAsShipped: Sizes & { files: string[] };
-  npmEntryBundledLitExternal: Sizes;
-  npmEntryBundledWithLit: Sizes;
+  /** A shop's bundle: the chunks its entry loads before any view. */
+  shopEntry: Sizes;
   floor: Sizes;
-  /** The floor as an ES module (lit in), the like-for-like reference for `npmEntryBundledWithLit`. */
+  /** The floor as an ES module (lit in), the like-for-like reference for the shop's bundle. */
   floorEs: Sizes;
-  /** The widget's src/define.ts bundled by this step's own IIFE config: checks the floor is built alike. */
-  scriptTagRebuiltHere: Sizes;
   goalGzipBytes: number;
 }
 
-export function sizesOf(data: Uint8Array | string): Sizes {
-  const raw = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data);
-  return {
-    raw: raw.length,
-    gzip: gzipSync(raw, { level: 9 }).length,
-    brotli: brotliCompressSync(raw, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-        [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-      },
-    }).length,
-  };
-}
+export { sizesOf };
 
 const sum = (list: Sizes[]): Sizes => ({
   raw: list.reduce((total, s) => total + s.raw, 0),
@@ -56,21 +63,6 @@ const sum = (list: Sizes[]): Sizes => ({
 const widgetDir = join(root, 'packages', 'widget');
 const litExternal = [/^lit(\/|$)/, /^@lit\//, /^lit-html(\/|$)/, /^lit-element(\/|$)/];
 
-/** dist/index.js and every `./chunks/…` file it reaches through static imports. */
-function localGraph(entry: string): string[] {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const code = readFileSync(file, 'utf8');
-    for (const match of code.matchAll(/(?:from|import)\s*["'](\.{1,2}\/[^"']+)["']/g)) {
-      visit(resolve(dirname(file), match[1] as string));
-    }
-  };
-  visit(entry);
-  return [...seen];
-}
-
 /** A virtual entry module, so an entry can be a few lines of code. */
 function virtualEntry(id: string, code: string): Plugin {
   return {
@@ -80,11 +72,18 @@ function virtualEntry(id: string, code: string): Plugin {
   };
 }
 
-/** Bundles `entry` in memory, minified, with the widget build's Oxc options; returns the JS of all chunks. */
-async function bundle(
+interface Chunk {
+  fileName: string;
+  code: string;
+  imports: string[];
+  moduleIds: string[];
+}
+
+/** Bundles `entry` in memory, minified, with the widget build's Oxc options; returns its JS chunks. */
+async function bundleChunks(
   entry: string,
   options: { format: 'iife' | 'es'; externalLit: boolean; plugins?: Plugin[] },
-): Promise<string> {
+): Promise<Chunk[]> {
   const config: InlineConfig = {
     configFile: false,
     root,
@@ -116,49 +115,81 @@ async function bundle(
   };
   const output = await build(config);
   const results = Array.isArray(output) ? output : [output];
-  let code = '';
+  const chunks: Chunk[] = [];
   for (const result of results) {
     if (!('output' in result)) throw new Error('unexpected watcher from vite build');
-    for (const chunk of result.output) if (chunk.type === 'chunk') code += chunk.code;
+    for (const chunk of result.output) if (chunk.type === 'chunk') chunks.push(chunk);
   }
-  return code;
+  return chunks;
 }
+
+/** The chunks `start` reaches through static imports, itself included. */
+function closure(chunks: Chunk[], start: Chunk, seen = new Set<Chunk>()): Set<Chunk> {
+  if (seen.has(start)) return seen;
+  seen.add(start);
+  for (const name of start.imports) {
+    const next = chunks.find((c) => c.fileName === name);
+    if (next) closure(chunks, next, seen);
+  }
+  return seen;
+}
+
+const sizesOfChunks = (list: Iterable<Chunk>): Sizes => sum([...list].map((c) => sizesOf(c.code)));
 
 export async function measureWeight(): Promise<WeightResult> {
   const dist = join(widgetDir, 'dist');
-  const scriptTag = sizesOf(readFileSync(join(dist, 'crypto-checkout.js')));
+  const graph = scriptTagGraph(dist);
+  const files = (list: string[]) => ({ ...sizesOfFiles(list), files: list.map((f) => graph.name(f)) });
 
-  const files = localGraph(join(dist, 'index.js'));
+  const indexFiles = staticClosure(join(dist, 'index.js'));
   const npmEntryAsShipped = {
-    ...sum(files.map((file) => sizesOf(readFileSync(file)))),
-    files: files.map((file) => file.slice(widgetDir.length + 1)),
+    ...sizesOfFiles(indexFiles),
+    files: indexFiles.map((file) => file.slice(widgetDir.length + 1)),
   };
 
-  const npmEntryId = 'bench-npm-entry.js';
-  const npmEntryCode = `import { CryptoCheckout } from ${JSON.stringify(join(dist, 'index.js'))};
+  // A shop's own build: the npm entry, lit bundled, code split as Vite does it.
+  const shopId = 'bench-shop-entry.js';
+  const shopCode = `import { CryptoCheckout } from ${JSON.stringify(join(dist, 'index.js'))};
 customElements.define('crypto-checkout', CryptoCheckout);`;
-  const npmBundle = (externalLit: boolean) =>
-    bundle(npmEntryId, { format: 'es', externalLit, plugins: [virtualEntry(npmEntryId, npmEntryCode)] });
-  const npmEntryBundledLitExternal = sizesOf(await npmBundle(true));
-  const npmEntryBundledWithLit = sizesOf(await npmBundle(false));
+  const chunks = await bundleChunks(shopId, {
+    format: 'es',
+    externalLit: false,
+    plugins: [virtualEntry(shopId, shopCode)],
+  });
+  const entry = chunks.find((c) => c.moduleIds.some((id) => id.includes(shopId)));
+  if (!entry) throw new Error('the shop bundle has no entry chunk');
+  const entryChunks = closure(chunks, entry);
+  const shopView = (mode: Mode) => {
+    const view = chunks.find((c) => c.moduleIds.some((id) => id.includes(`/dist/chunks/${mode}-`)));
+    if (!view) throw new Error(`the shop bundle has no ${mode} view chunk`);
+    return [...closure(chunks, view)].filter((c) => !entryChunks.has(c));
+  };
 
-  const floor = sizesOf(
-    await bundle(join(benchDir, 'fixtures', 'trivial-element.ts'), { format: 'iife', externalLit: false }),
-  );
-  const floorEs = sizesOf(
-    await bundle(join(benchDir, 'fixtures', 'trivial-element.ts'), { format: 'es', externalLit: false }),
-  );
-  const scriptTagRebuiltHere = sizesOf(
-    await bundle(join(widgetDir, 'src', 'define.ts'), { format: 'iife', externalLit: false }),
-  );
+  const modes = {} as Record<Mode, ModeWeight>;
+  for (const mode of MODES) {
+    modes[mode] = {
+      initial: files(graph.initial(mode)),
+      view: files(graph.lazy(mode)),
+      shopInitial: sizesOfChunks([...entryChunks, ...shopView(mode)]),
+      shopView: sizesOfChunks(shopView(mode)),
+    };
+  }
+
+  const floorChunks = async (format: 'iife' | 'es') =>
+    sizesOfChunks(
+      await bundleChunks(join(benchDir, 'fixtures', 'trivial-element.ts'), { format, externalLit: false }),
+    );
   return {
-    scriptTag,
+    loader: sizesOfFiles([graph.loader]),
+    element: files(staticClosure(graph.element)),
+    modes,
+    languages: Object.fromEntries(
+      Object.entries(graph.languages).map(([lang, file]) => [lang, sizesOfFiles([file])]),
+    ),
     npmEntryAsShipped,
-    npmEntryBundledLitExternal,
-    npmEntryBundledWithLit,
-    floor,
-    floorEs,
-    scriptTagRebuiltHere,
+    shopEntry: sizesOfChunks(entryChunks),
+    floor: await floorChunks('iife'),
+    floorEs: await floorChunks('es'),
     goalGzipBytes: 14_000,
   };
 }

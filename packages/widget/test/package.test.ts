@@ -5,13 +5,27 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Script } from 'node:vm';
-import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { MODES, scriptTagGraph, sizesOfFiles, staticClosure } from '../scripts/weight.mjs';
 
 const widget = join(import.meta.dirname, '..');
 const dist = join(widget, 'dist');
 const bundlePath = join(dist, 'crypto-checkout.js');
-/** The issue's budget for the script-tag bundle. */
-const budgetGzip = 20_000;
+
+/**
+ * Budgets in bytes of gzip (level 9), each file compressed on its own as the backend sends it: near today's
+ * figures, so growth is seen. The issue's goal is 14 kB for what a page of one mode downloads before its first
+ * quote or product shows; `initial` states what is met today (see bench/results.md).
+ */
+const budgets = {
+  loader: 600,
+  element: 14_000,
+  view: { buy: 5_300, sell: 5_300, pay: 2_400, deposit: 1_400 },
+  language: 750,
+  initial: { buy: 19_500, sell: 19_500, pay: 16_500, deposit: 15_500 },
+  npmEntry: 22_000,
+} as const;
+const goalGzip = 14_000;
 
 function readBuilt(path: string): Buffer {
   assert.ok(
@@ -31,17 +45,46 @@ interface PackageJson {
   customElements: string;
 }
 const pkg = JSON.parse(readFileSync(join(widget, 'package.json'), 'utf8')) as PackageJson;
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 
 describe('script-tag bundle', () => {
-  it(`is at most ${budgetGzip / 1000} kB gzip`, (t) => {
-    const bundle = readBuilt(bundlePath);
-    const gzip = gzipSync(bundle, { level: 9 }).length;
-    const brotli = brotliCompressSync(bundle).length;
-    t.diagnostic(`dist/crypto-checkout.js: ${bundle.length} B minified, ${gzip} B gzip, ${brotli} B brotli`);
-    console.log(
-      `# dist/crypto-checkout.js: ${(gzip / 1000).toFixed(1)} kB gzip (budget ${budgetGzip / 1000} kB)`,
+  readBuilt(bundlePath);
+  const graph = scriptTagGraph(dist);
+
+  it('keeps the loader, the element and each view within its budget', (t) => {
+    const loader = sizesOfFiles([graph.loader]).gzip;
+    const element = sizesOfFiles(staticClosure(graph.element)).gzip;
+    t.diagnostic(`loader ${loader} B, element ${element} B gzip`);
+    assert.ok(loader <= budgets.loader, `the loader is ${loader} B gzip, over ${budgets.loader}`);
+    assert.ok(
+      element <= budgets.element,
+      `the element's chunks are ${element} B gzip, over ${budgets.element}`,
     );
-    assert.ok(gzip <= budgetGzip, `${gzip} B gzip is over the ${budgetGzip} B budget`);
+    for (const mode of MODES) {
+      const view = sizesOfFiles(graph.lazy(mode)).gzip;
+      const budget = budgets.view[mode as keyof typeof budgets.view];
+      t.diagnostic(`${mode} view ${view} B gzip`);
+      assert.ok(view > 0 && view <= budget, `the ${mode} view is ${view} B gzip, over ${budget}`);
+    }
+    for (const [lang, file] of Object.entries(graph.languages)) {
+      const size = sizesOfFiles([file]).gzip;
+      assert.ok(size <= budgets.language, `${lang} is ${size} B gzip, over ${budgets.language}`);
+    }
+    assert.deepEqual(Object.keys(graph.languages).sort(), ['de', 'es', 'fr', 'pt']);
+  });
+
+  it('downloads, for a page of one mode, the loader, the element and that view only, within its budget', (t) => {
+    for (const mode of MODES) {
+      const files = graph.initial(mode);
+      const others = MODES.filter((m) => graph.views[m] !== graph.views[mode]).map((m) => graph.views[m]);
+      assert.ok(others.length >= 2 && others.every((file) => !files.includes(file)), mode);
+      const { gzip, brotli } = sizesOfFiles(files);
+      const budget = budgets.initial[mode as keyof typeof budgets.initial];
+      const line = `${mode}: ${kB(gzip)} gzip, ${kB(brotli)} brotli before the first ${mode === 'pay' ? 'product' : 'quote'} (goal ${kB(goalGzip)}: ${gzip <= goalGzip ? 'met' : 'not met'})`;
+      t.diagnostic(line);
+      console.log(`# ${line}`);
+      assert.ok(gzip <= budget, `${mode} downloads ${gzip} B gzip, over ${budget}`);
+    }
   });
 
   it('parses as a classic script (no import/export, no decorators left)', () => {
@@ -52,7 +95,7 @@ describe('script-tag bundle', () => {
     assert.match(code, /crypto-checkout/, 'the bundle registers the tag');
   });
 
-  it('has precompressed copies that decompress to the bundle', () => {
+  it('has precompressed copies that decompress to the loader', () => {
     const bundle = readBuilt(bundlePath);
     assert.deepEqual(gunzipSync(readBuilt(`${bundlePath}.gz`)), bundle);
     assert.deepEqual(brotliDecompressSync(readBuilt(`${bundlePath}.br`)), bundle);
@@ -88,6 +131,22 @@ describe('package.json', () => {
     for (const path of [...pkg.files, pkg.customElements]) {
       assert.ok(existsSync(join(widget, path)), `${path} does not exist`);
     }
+  });
+
+  it('keeps every view out of the npm entry: a shop that shows one mode loads that view only', (t) => {
+    const files = staticClosure(join(dist, 'index.js'));
+    const names = files.map((file) => file.slice(dist.length + 1));
+    t.diagnostic(names.join(' '));
+    for (const view of ['buy', 'sell', 'pay', 'deposit', 'ramp-view'])
+      assert.ok(!names.some((name) => name.startsWith(`chunks/${view}-`)), `index.js imports ${view}`);
+    const code = files.map((file) => readFileSync(file, 'utf8')).join('\n');
+    for (const view of ['buy', 'sell', 'pay', 'deposit'])
+      assert.match(
+        code,
+        new RegExp(`import\\(["'\`]\\./${view}-[\\w-]+\\.js["'\`]\\)`),
+        `no lazy ${view} view`,
+      );
+    assert.ok(sizesOfFiles(files).gzip <= budgets.npmEntry);
   });
 
   it('keeps lit and react out of the npm entries', () => {

@@ -1,0 +1,20 @@
+// Types of weight.mjs (a plain script, so that Node runs it without a build).
+export interface Sizes {
+  raw: number;
+  gzip: number;
+  brotli: number;
+}
+export const MODES: readonly ('buy' | 'sell' | 'pay' | 'deposit')[];
+export function sizesOf(data: Uint8Array | string): Sizes;
+export function sizesOfFiles(files: string[]): Sizes;
+export function staticClosure(file: string, seen?: Set<string>): string[];
+export interface ScriptTagGraph {
+  loader: string;
+  element: string;
+  views: Record<'buy' | 'sell' | 'pay' | 'deposit', string>;
+  languages: Record<string, string>;
+  initial(mode: string): string[];
+  lazy(mode: string): string[];
+  name(file: string): string;
+}
+export function scriptTagGraph(dist: string): ScriptTagGraph;

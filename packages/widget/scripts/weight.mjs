@@ -1,0 +1,71 @@
+// What a page downloads of the built widget, read from dist/ (after `npm run build -w packages/widget`):
+// - the script-tag bundle: the loader, the element's chunk and each mode's view chunk with their static imports;
+//   `initial(mode)` is what a page of that mode downloads before its first quote or product can show;
+// - the npm entries: the files `dist/index.js` reaches by static imports (the views stay dynamic imports).
+// Used by the size test (test/package.test.ts) and the bench (bench/weight.ts). Plain Node, no dependencies.
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+export const MODES = ['buy', 'sell', 'pay', 'deposit'];
+
+/** gzip (level 9) and brotli (quality 11) sizes of one file's bytes. */
+export function sizesOf(data) {
+  const raw = Buffer.from(data);
+  return {
+    raw: raw.length,
+    gzip: gzipSync(raw, { level: 9 }).length,
+    brotli: brotliCompressSync(raw, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+      },
+    }).length,
+  };
+}
+
+/** Sizes of files downloaded one by one (each compressed on its own, as a server sends them), summed. */
+export function sizesOfFiles(files) {
+  const each = files.map((file) => sizesOf(readFileSync(file)));
+  return {
+    raw: each.reduce((t, s) => t + s.raw, 0),
+    gzip: each.reduce((t, s) => t + s.gzip, 0),
+    brotli: each.reduce((t, s) => t + s.brotli, 0),
+  };
+}
+
+/** `file` and every file it reaches through static `import … from "./x.js"` (not `import()`), in load order. */
+export function staticClosure(file, seen = new Set()) {
+  if (seen.has(file)) return [...seen];
+  seen.add(file);
+  const code = readFileSync(file, 'utf8');
+  for (const [, spec] of code.matchAll(/(?:\bfrom|\bimport)\s*["'`](\.{1,2}\/[^"'`]+)["'`]/g))
+    staticClosure(resolve(dirname(file), spec), seen);
+  return [...seen];
+}
+
+/** The script-tag bundle's files: loader, the element's chunk, each mode's view chunk, each language's chunk. */
+export function scriptTagGraph(dist) {
+  const loader = resolve(dist, 'crypto-checkout.js');
+  const code = readFileSync(loader, 'utf8');
+  const views = {};
+  for (const [, mode, file] of code.matchAll(/(\w+):\(\)=>import\(\w+\(`\.\/([^`]+)`\)\)/g))
+    views[mode] = resolve(dist, file);
+  const element = [...code.matchAll(/import\(\w+\(`\.\/([^`]+)`\)\)/g)]
+    .map(([, file]) => resolve(dist, file))
+    .find((file) => !Object.values(views).includes(file));
+  if (!element || MODES.some((mode) => !views[mode]))
+    throw new Error(`cannot read the chunks of ${loader}: ${code.slice(0, 300)}`);
+  const languages = {};
+  for (const [, file, lang] of readFileSync(element, 'utf8').matchAll(
+    /import\(["'`]\.\/(crypto-checkout-([a-z]{2})-[\w-]+\.js)["'`]\)/g,
+  ))
+    languages[lang] = resolve(dist, file);
+  const name = (file) => relative(dist, file);
+  /** What a page of `mode` (in English; add `languages[lang]` for another) downloads before it can show. */
+  const initial = (mode) => [...new Set([loader, ...staticClosure(element), ...staticClosure(views[mode])])];
+  /** What a mode's view adds to the element's chunk (its lazy part). */
+  const lazy = (mode) => staticClosure(views[mode]).filter((file) => !staticClosure(element).includes(file));
+  return { loader, element, views, languages, initial, lazy, name };
+}

@@ -232,10 +232,16 @@ export default defineConfig(({ mode }): UserConfig => {
                   name: 'ramp',
                   test: /src\/(views\/(ramp-view|buy|sell|flag)(\.styles)?|controllers\/quote-controller|internal\/limits)\.ts$/,
                 },
-                { name: 'pay', test: /src\/(views\/pay(\.styles)?|controllers\/order-status-controller)\.ts$/ },
+                {
+                  name: 'pay',
+                  test: /src\/(views\/pay(\.styles)?|controllers\/order-status-controller)\.ts$/,
+                },
                 { name: 'deposit', test: /src\/views\/deposit(\.styles)?\.ts$/ },
                 // Each language but English is a chunk of its own (internal/lang/*.ts), loaded by a page that shows it.
-                { name: 'core', test: (id: string) => !id.includes(bundleEntryId) && !/\/internal\/lang\//.test(id) },
+                {
+                  name: 'core',
+                  test: (id: string) => !id.includes(bundleEntryId) && !/\/internal\/lang\//.test(id),
+                },
               ],
             },
           },

@@ -74,7 +74,9 @@ async function buildWidget() {
   const { MODES, scriptTagGraph, sizesOfFiles } = await import('./weight.mjs');
   const graph = scriptTagGraph(dist);
   for (const mode of MODES)
-    console.log(`script tag, ${mode}: ${describe(sizesOfFiles(graph.initial(mode)))} before it shows (goal 14 kB gzip)`);
+    console.log(
+      `script tag, ${mode}: ${describe(sizesOfFiles(graph.initial(mode)))} before it shows (goal 14 kB gzip)`,
+    );
   console.log(`widget built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 

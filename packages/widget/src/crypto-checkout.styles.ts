@@ -42,9 +42,17 @@ export const styles = css`
   small, .fresh, .desc { font-size: 13px; }
   [role=option] small, .net, dd { margin-inline-start: auto; }
   .combo-input, .copy, .error, .status, .product { display: flex; align-items: center; gap: 8px; }
+  .product { align-items: flex-start; }
   [role=listbox] { position: absolute; z-index: 2; top: 100%; inset-inline: 0; max-height: 240px; overflow: auto; margin: 4px 0 0; padding: 4px; list-style: none; background: var(--_surface); border: 1px solid var(--_line); border-radius: var(--_r); box-shadow: 0 8px 24px #0003; }
   [role=option] { cursor: pointer; }
   .flag { flex: none; width: 20px; height: 15px; border-radius: 2px; box-shadow: 0 0 0 1px #0002; }
+  /* The picked entry's icon sits inside the field, so the text keeps the field's whole width. */
+  .combo-input { position: relative; }
+  .combo-input > :not(input) { position: absolute; inset-inline-start: 10px; pointer-events: none; }
+  .combo-input:has(> :not(input)) input { padding-inline-start: 38px; }
+  /* A chevron says the field opens a list. */
+  .combo-input input { padding-inline-end: 32px; text-overflow: ellipsis; }
+  .combo-input::after { content: ''; position: absolute; inset-inline-end: 14px; top: calc(50% - 6px); width: 7px; height: 7px; border: solid var(--_text); border-width: 0 2px 2px 0; transform: rotate(45deg); opacity: 0.6; pointer-events: none; }
   .msg:empty { display: none; }
   .msg, .error { color: var(--_danger); }
   .error, .status { justify-content: space-between; }

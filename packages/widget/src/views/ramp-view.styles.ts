@@ -5,7 +5,11 @@ export const rampStyles = css`
   fieldset { border: 0; padding: 0; gap: 6px; }
   .method { flex-wrap: wrap; border: 1px solid var(--_line); font-weight: 400; }
   /* A narrow element puts the fees and limits on a line of their own, under the logo and name. */
-  @container (width<=400px) { .method small { flex-basis: 100%; padding-inline-start: 21px; } }
+  /* A narrow element (a phone) shows only the picked method's fees and limits, on a line of their own. */
+  @container (width<=400px) {
+    .method small { flex-basis: 100%; padding-inline-start: 21px; }
+    .method:not(:has(:checked)) small { display: none; }
+  }
   .method input { width: auto; min-height: 0; margin: 0; accent-color: var(--_accent); }
   .ico { display: grid; place-items: center; width: 20px; height: 20px; border-radius: 50%; font: 700 11px/1 var(--_font); background: var(--_accent); color: #fff; }
   .dk, .dark .lt { display: none; }
@@ -16,7 +20,7 @@ export const rampStyles = css`
   /* An amount too long for its row goes on a line of its own, to the right. */
   dl div { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 0 8px; }
   dd { font-variant-numeric: tabular-nums; }
-  .method small, .terms { margin-inline-start: auto; }
-  .terms { text-align: end; }
+  .method small { margin-inline-start: auto; }
+  .terms { padding-inline-start: 2px; }
   dl div:last-child { font-weight: 700; }
 `;

@@ -1,0 +1,108 @@
+// The searchable picker on its own, in a small host element: what a shopper does with it (type, arrows, Enter,
+// Escape, click) and what a screen reader is told (combobox, listbox, active option).
+import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { LitElement } from 'lit';
+import { Picker, type PickerItem } from '../../src/picker/picker.ts';
+import { shadowQuery } from '../support.ts';
+
+const fruits: PickerItem[] = ['Apple', 'Apricot', 'Banana', 'Blueberry', 'Cherry', 'Pineapple'].map(
+  (name) => ({
+    code: name.slice(0, 3).toUpperCase(),
+    text: name,
+    search: name,
+    body: name,
+  }),
+);
+
+class PickerHost extends LitElement {
+  static override properties = { value: {} };
+  value = 'BAN';
+  picks: string[] = [];
+  picker = new Picker(this, 'fruit');
+  override render() {
+    return this.picker.render('Fruit', fruits, this.value, (code) => {
+      this.picks.push(code);
+      this.value = code;
+    });
+  }
+}
+customElements.define('picker-host', PickerHost);
+
+const optionTexts = (host: PickerHost) =>
+  [...host.shadowRoot!.querySelectorAll('#fruit-list [role="option"]')].map((o) => o.textContent!.trim());
+
+describe('picker', () => {
+  it('shows the value, labelled, as a closed combobox', async () => {
+    const host = await fixture<PickerHost>(html`<picker-host></picker-host>`);
+    const input = shadowQuery<HTMLInputElement>(host, '#fruit');
+    expect(input.value).to.equal('Banana');
+    expect(input.getAttribute('role')).to.equal('combobox');
+    expect(input.getAttribute('aria-expanded')).to.equal('false');
+    expect(input.labels![0]!.textContent).to.equal('Fruit');
+    expect(shadowQuery(host, '#fruit-list').hidden).to.equal(true);
+    await expect(host).to.be.accessible();
+  });
+
+  it('filters as the shopper types, matches at a word start first, and Enter picks the active option', async () => {
+    const host = await fixture<PickerHost>(html`<picker-host></picker-host>`);
+    const input = shadowQuery<HTMLInputElement>(host, '#fruit');
+    input.focus();
+    await sendKeys({ type: 'app' });
+    await host.updateComplete;
+    // "Apple" starts with it; "Pineapple" only contains it.
+    expect(optionTexts(host)).to.deep.equal(['Apple', 'Pineapple']);
+    expect(input.getAttribute('aria-expanded')).to.equal('true');
+    await sendKeys({ press: 'ArrowDown' });
+    await host.updateComplete;
+    expect(input.getAttribute('aria-activedescendant')).to.equal('fruit-1');
+    await expect(host).to.be.accessible();
+    await sendKeys({ press: 'Enter' });
+    await host.updateComplete;
+    expect(host.picks).to.deep.equal(['PIN']);
+    expect(input.value).to.equal('Pineapple');
+    expect(input.getAttribute('aria-expanded')).to.equal('false');
+  });
+
+  it('Escape closes the list and keeps the value; a click picks; the same value is not picked again', async () => {
+    const host = await fixture<PickerHost>(html`<picker-host></picker-host>`);
+    const input = shadowQuery<HTMLInputElement>(host, '#fruit');
+    input.focus();
+    await sendKeys({ type: 'ch' });
+    await host.updateComplete;
+    await sendKeys({ press: 'Escape' });
+    await host.updateComplete;
+    expect(input.value).to.equal('Banana');
+    expect(host.picks).to.deep.equal([]);
+    input.click();
+    await host.updateComplete;
+    expect(optionTexts(host)).to.have.length(6);
+    const option = (text: string) =>
+      [...host.shadowRoot!.querySelectorAll<HTMLElement>('#fruit-list [role="option"]')].find(
+        (o) => o.textContent!.trim() === text,
+      )!;
+    option('Banana').click();
+    await host.updateComplete;
+    expect(host.picks, 'the value it already has').to.deep.equal([]);
+    input.click();
+    await host.updateComplete;
+    option('Cherry').click();
+    await host.updateComplete;
+    expect(host.picks).to.deep.equal(['CHE']);
+    expect(input.value).to.equal('Cherry');
+  });
+
+  it('closes when focus leaves, without picking', async () => {
+    const host = await fixture<PickerHost>(html`<picker-host></picker-host>`);
+    const input = shadowQuery<HTMLInputElement>(host, '#fruit');
+    input.focus();
+    await sendKeys({ type: 'blue' });
+    await host.updateComplete;
+    expect(optionTexts(host)).to.deep.equal(['Blueberry']);
+    input.blur();
+    await host.updateComplete;
+    expect(input.getAttribute('aria-expanded')).to.equal('false');
+    expect(input.value).to.equal('Banana');
+    expect(host.picks).to.deep.equal([]);
+  });
+});

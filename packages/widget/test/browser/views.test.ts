@@ -1,0 +1,116 @@
+// Each mode's view on its own: an element loads the code of its mode's view only, a mode switch loads the next
+// view once, and on a phone the buy and sell views keep the amount, the quote and Continue in sight.
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import '../../src/define.ts';
+import type { CryptoCheckout } from '../../src/index.ts';
+import { customerToken, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
+import { mountReady } from './checkout-helpers.ts';
+
+/** How many times this page fetched the view module `name` (src/views/<name>.ts). */
+const loads = (name: string) =>
+  performance
+    .getEntriesByType('resource')
+    .filter((e) => new URL(e.name).pathname.endsWith(`/src/views/${name}.ts`)).length;
+const viewsLoaded = () => ['buy', 'sell', 'pay', 'deposit', 'ramp-view'].filter((name) => loads(name) > 0);
+
+describe('views', () => {
+  beforeEach(resetSandbox);
+
+  it('loads the view of its mode only, and a mode switch loads the next view once', async () => {
+    // This file's page has loaded no view yet.
+    expect(viewsLoaded()).to.deep.equal([]);
+    const el = await mountReady(
+      html`<crypto-checkout mode="pay" product="ember-mug" locale="en"></crypto-checkout>`,
+    );
+    expect(shadowQuery(el, '.product .name').textContent).to.equal('Ember Ceramic Mug');
+    expect(viewsLoaded()).to.deep.equal(['pay']);
+    const token = await customerToken({ customerId: 'cust-views' });
+    el.customerToken = token;
+    const ready = waitForEvent(el, 'checkout-ready', { timeout: 8000 });
+    el.mode = 'deposit';
+    await ready;
+    await waitUntil(() => el.shadowRoot!.querySelector('#address'), 'no address', { timeout: 8000 });
+    expect(viewsLoaded()).to.deep.equal(['pay', 'deposit']);
+    const again = waitForEvent(el, 'checkout-ready', { timeout: 8000 });
+    el.mode = 'pay';
+    await again;
+    await el.updateComplete;
+    // The pay view's code was there already: fetched once.
+    expect(shadowQuery(el, '.product .name').textContent).to.equal('Ember Ceramic Mug');
+    expect(loads('pay')).to.equal(1);
+    expect(viewsLoaded()).to.deep.equal(['pay', 'deposit']);
+  });
+
+  it('buy and sell share the ramp view, and keep nothing of pay', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="sell" country="DE" locale="en"></crypto-checkout>`,
+    );
+    expect(shadowQuery(el, 'label[for="crypto"]').textContent).to.equal('You sell (USDC)');
+    expect(loads('sell')).to.equal(1);
+    expect(loads('ramp-view')).to.equal(1);
+    const ready = waitForEvent(el, 'checkout-ready', { timeout: 8000 });
+    el.mode = 'buy';
+    await ready;
+    await el.updateComplete;
+    expect(shadowQuery(el, 'label[for="fiat"]').textContent).to.equal('You pay (EUR)');
+    expect(loads('ramp-view')).to.equal(1);
+  });
+});
+
+describe('a shopper on a phone (390 px)', () => {
+  beforeEach(resetSandbox);
+
+  /** The element in a 390 px wide page column, once its first quote shows. */
+  async function onPhone(country: string, fiat = '') {
+    const quote = waitForEvent(document, 'checkout-quote', { timeout: 8000 });
+    const box = await fixture<HTMLDivElement>(
+      html`<div style="width:390px"><crypto-checkout mode="buy" country=${country} fiat=${fiat} amount="100" locale="en"></crypto-checkout></div>`,
+    );
+    await quote;
+    const el = box.querySelector('crypto-checkout') as CryptoCheckout;
+    await el.updateComplete;
+    return el;
+  }
+
+  /** Where a part of the element ends, in px from the element's top. */
+  const bottomOf = (el: CryptoCheckout, selector: string) =>
+    shadowQuery(el, selector).getBoundingClientRect().bottom - el.getBoundingClientRect().top;
+
+  it('collapses more than four payment methods into a picker, the default first, and shows Continue in sight', async () => {
+    const el = await onPhone('DE');
+    expect(el.shadowRoot!.querySelectorAll('.method')).to.have.length(0);
+    const picker = shadowQuery<HTMLInputElement>(el, '#method');
+    expect(picker.getAttribute('role')).to.equal('combobox');
+    expect(picker.labels![0]!.textContent).to.equal('Payment method');
+    const shown = picker.value;
+    picker.click();
+    await el.updateComplete;
+    const options = [...el.shadowRoot!.querySelectorAll('#method-list [role="option"]')];
+    expect(options.length).to.be.greaterThan(4);
+    expect(options[0]!.querySelector('span')!.textContent, 'the default first').to.equal(shown);
+    picker.click();
+    await el.updateComplete;
+    // A phone's screen (844 px) holds the amount, the quote and Continue, with room for the shop's header.
+    expect(bottomOf(el, '[part~="button"]')).to.be.below(700);
+    expect(bottomOf(el, '#fiat')).to.be.below(bottomOf(el, '[part~="quote"]'));
+    await expect(el).to.be.accessible();
+    // Another method from the picker: a quote for it.
+    const next = waitForEvent(el, 'checkout-quote', { timeout: 8000 });
+    picker.click();
+    await el.updateComplete;
+    (el.shadowRoot!.querySelectorAll<HTMLElement>('#method-list [role="option"]')[1] as HTMLElement).click();
+    expect((await next).detail.paymentMethod).to.not.equal(undefined);
+    expect(el.paymentMethod).to.not.equal('');
+  });
+
+  it('keeps four methods as radios, only the picked one with its fees', async () => {
+    // The United States with euros: the four methods that take them.
+    const el = await onPhone('US', 'EUR');
+    const methods = [...el.shadowRoot!.querySelectorAll<HTMLElement>('.method')];
+    expect(methods).to.have.length(4);
+    const terms = methods.map((m) => getComputedStyle(m.querySelector('small')!).display !== 'none');
+    expect(terms).to.deep.equal([true, false, false, false]);
+    // The whole form, the wallet field included, fits a phone's screen (844 px).
+    expect(bottomOf(el, '[part~="button"]')).to.be.below(844);
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * `npm run screenshots`: the element in every mode at 390 px (a phone) and 1280 px wide, light and dark, on the
+ * demo's pages as `npm start` serves them, into docs/screenshots/<mode>-<width>-<theme>.png (the README shows
+ * them). Debian's Chromium through playwright-core, the flags of scripts/chromium-flags.json. Each shot is of the
+ * element once it shows what a shopper came for: the quote (buy, sell), the product (pay), the address (deposit).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchBrowser, root, startDemo } from '../test/harness.ts';
+import {
+  ensureChromium,
+  ensureDemoBuilt,
+  ensureDeps,
+  ensurePackagesBuilt,
+  ensureWidgetBuilt,
+} from './ensure.mjs';
+
+ensureDeps();
+process.env.CHROME_PATH ??= ensureChromium();
+ensurePackagesBuilt();
+ensureWidgetBuilt();
+ensureDemoBuilt();
+
+const out = join(root, 'docs', 'screenshots');
+mkdirSync(out, { recursive: true });
+
+const shown = (selector: string) => (page: Page) =>
+  page.waitForFunction(
+    (s) => !!document.querySelector('crypto-checkout')?.shadowRoot?.querySelector(s),
+    selector,
+  );
+
+const modes: {
+  mode: string;
+  path: string;
+  ready: (page: Page) => Promise<unknown>;
+  attributes?: Record<string, string>;
+}[] = [
+  // Germany: more than four payment methods, collapsed into a picker so a phone sees the quote and Continue.
+  { mode: 'buy', path: '/buy', ready: shown('[part~="quote"] dl div'), attributes: { country: 'DE' } },
+  { mode: 'sell', path: '/sell', ready: shown('[part~="quote"] dl div') },
+  { mode: 'pay', path: '/products/aurora-headphones', ready: shown('.product .name') },
+  { mode: 'deposit', path: '/deposit', ready: shown('img.qr') },
+];
+
+const demo = await startDemo('screenshots');
+const browser = await launchBrowser();
+try {
+  for (const { mode, path, ready, attributes = {} } of modes) {
+    for (const width of [390, 1280]) {
+      for (const theme of ['light', 'dark'] as const) {
+        const context = await browser.newContext({
+          viewport: { width, height: width < 600 ? 844 : 800 },
+          deviceScaleFactor: 1,
+          colorScheme: theme,
+          reducedMotion: 'reduce',
+        });
+        const page = await context.newPage();
+        await page.goto(`${demo.url}${path}`);
+        await page.evaluate(
+          (set) => {
+            const el = document.querySelector('crypto-checkout');
+            for (const [name, value] of Object.entries(set)) el?.setAttribute(name, value);
+          },
+          { ...attributes, theme },
+        );
+        await ready(page);
+        // Flags and logos are lazy images: wait until those in sight have loaded.
+        await page.locator('crypto-checkout').scrollIntoViewIfNeeded();
+        await page.waitForLoadState('networkidle');
+        const file = join(out, `${mode}-${width}-${theme}.png`);
+        await page.locator('crypto-checkout').screenshot({ path: file, animations: 'disabled' });
+        console.log(`docs/screenshots/${mode}-${width}-${theme}.png`);
+        await context.close();
+      }
+    }
+  }
+} finally {
+  await browser.close();
+  await demo.stop();
+}

@@ -230,7 +230,7 @@ export default defineConfig(({ mode }): UserConfig => {
               groups: [
                 {
                   name: 'ramp',
-                  test: /src\/(views\/(ramp-view|buy|sell|flag)(\.styles)?|controllers\/quote-controller|internal\/limits)\.ts$/,
+                  test: /src\/(views\/(ramp-view|buy|sell|flag)(\.styles)?|internal\/limits)\.ts$/,
                 },
                 {
                   name: 'pay',

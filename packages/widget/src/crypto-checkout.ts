@@ -12,6 +12,7 @@ import {
 import { ApiError, toApiError } from './api/client.ts';
 import { CatalogController } from './controllers/catalog-controller.ts';
 import { type Display, FrameController, type FrameMessage } from './controllers/frame-controller.ts';
+import { QuoteController, type QuoteRequest } from './controllers/quote-controller.ts';
 import { styles } from './crypto-checkout.styles.ts';
 import {
   CheckoutCloseEvent,
@@ -22,7 +23,7 @@ import {
   type CheckoutReadyDetail,
   CheckoutReadyEvent,
 } from './events.ts';
-import { decimalSeparator, validLocale } from './internal/format.ts';
+import { decimalSeparator, parseAmount, toInputValue, validLocale } from './internal/format.ts';
 import { errorKey, loadLanguage, type MessageKey, msg } from './internal/messages.ts';
 import { type ViewClass, views } from './views/index.ts';
 import { errorBox, skeleton } from './views/parts.ts';
@@ -142,6 +143,12 @@ export class CryptoCheckout extends LitElement {
     (e) => this._emitError(e),
   );
 
+  private _quotes = new QuoteController(
+    this,
+    (q) => this._view?.onQuote(q),
+    (e) => this._emitError(e),
+  );
+
   /** What the views get of the element beyond its properties. */
   private _context: ViewContext = (() => {
     const host = this;
@@ -150,6 +157,7 @@ export class CryptoCheckout extends LitElement {
         return host._loc;
       },
       catalog: this._catalog,
+      quotes: this._quotes,
       frame: this._frame,
       open: (url, origins) => {
         this._completed = '';
@@ -211,7 +219,8 @@ export class CryptoCheckout extends LitElement {
       this._language = done;
     }
     if (this.mode !== this._viewMode) this._showMode(this.mode);
-    this._view?.willUpdate(changed);
+    if (this._view) this._view.willUpdate(changed);
+    else this._quotes.set(this._earlyQuote(), false, true);
   }
 
   /** Resolves once the element shows its locale's words too. */
@@ -228,6 +237,31 @@ export class CryptoCheckout extends LitElement {
     // The first requests are out: load the locale's number data (the first Intl.NumberFormat of a page, ~15 ms)
     // while they fly rather than once they are back, when the answers are waiting to be shown.
     setTimeout(() => decimalSeparator(this._loc));
+  }
+
+  /**
+   * Before the view's code is here: the quote the attributes fully specify (buy, sell), asked beside the
+   * catalog. It is shown only once the view, with the catalog, asks for the very same request.
+   */
+  private _earlyQuote(): QuoteRequest | undefined {
+    const side = this.mode;
+    if (side !== 'buy' && side !== 'sell') return undefined;
+    const method = side === 'sell' ? this.payoutMethod : this.paymentMethod;
+    // The amount as the view will read it back from its field.
+    const amount = this.amount && parseAmount(toInputValue(this.amount, this._loc), this._loc);
+    const { fiat, crypto, country } = this;
+    if (!amount || !method || !fiat || !crypto || !country) return undefined;
+    return {
+      api: this.api,
+      side,
+      body: {
+        [side === 'sell' ? 'payoutMethod' : 'paymentMethod']: method,
+        country,
+        fiat,
+        crypto,
+        fiatAmount: amount,
+      },
+    };
   }
 
   /** Another mode abandons the payment in progress (its status stream included) and shows that mode's view. */

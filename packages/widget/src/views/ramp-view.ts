@@ -8,7 +8,7 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { type ApiError, createRampSession, toApiError } from '../api/client.ts';
 import type { Catalog, Crypto, Method, Quote, Side } from '../api/types.ts';
 import type { FrameMessage } from '../controllers/frame-controller.ts';
-import { QuoteController, type QuoteRequest } from '../controllers/quote-controller.ts';
+import type { QuoteRequest } from '../controllers/quote-controller.ts';
 import { CheckoutOrderEvent, CheckoutQuoteEvent } from '../events.ts';
 import {
   formatAgo,
@@ -64,13 +64,7 @@ export abstract class RampView extends View {
   private _crypto = new Picker(this.host, 'crypto-search');
   private _methodPicker = new Picker(this.host, 'method');
 
-  readonly quotes = this.own(
-    new QuoteController(
-      this.host,
-      (q) => this._onQuote(q),
-      (e) => this.ctx.emitError(e),
-    ),
-  );
+  readonly quotes = this.ctx.quotes;
 
   constructor(host: CheckoutHost, ctx: ViewContext) {
     super(host, ctx);
@@ -177,7 +171,12 @@ export abstract class RampView extends View {
     };
   }
 
-  private _onQuote(q: Quote): void {
+  override dispose(): void {
+    super.dispose();
+    this.quotes.set(undefined);
+  }
+
+  override onQuote(q: Quote): void {
     if (q.input === 'fiat') this.cryptoText = toInputValue(q.crypto.amount, this.ctx.loc);
     else this.fiatText = toInputValue(q.fiat.amount, this.ctx.loc);
     this.host.dispatchEvent(new CheckoutQuoteEvent(q));

@@ -11,8 +11,10 @@ import type {
   ReactiveControllerHost,
   TemplateResult,
 } from 'lit';
+import type { Quote } from '../api/types.ts';
 import type { CatalogController } from '../controllers/catalog-controller.ts';
 import type { Display, FrameController, FrameMessage } from '../controllers/frame-controller.ts';
+import type { QuoteController } from '../controllers/quote-controller.ts';
 import type { CheckoutCompleteDetail, CheckoutMode } from '../events.ts';
 import { formatMoney } from '../internal/format.ts';
 import { type MessageKey, msg } from '../internal/messages.ts';
@@ -44,6 +46,11 @@ export interface ViewContext {
   readonly loc: string;
   /** The ramp catalog for the element's country (buy, sell, deposit). */
   readonly catalog: CatalogController;
+  /**
+   * Live quotes (buy, sell). The element's own, so that the quote its attributes fully specify leaves with the
+   * catalog, before the view's code is here; its answers go to the view's `onQuote`.
+   */
+  readonly quotes: QuoteController;
   /** The payment or ramp page, inline or in a modal. */
   readonly frame: FrameController;
   /** Shows a payment or ramp page (a new attempt: its completion is announced afresh). */
@@ -86,6 +93,9 @@ export abstract class View {
   willUpdate(_changed: PropertyValues): void {}
 
   abstract render(): TemplateResult;
+
+  /** A quote was announced (the latest answer for the latest request). */
+  onQuote(_q: Quote): void {}
 
   /** A message from the payment or ramp page the frame shows. */
   onFrameMessage(_m: FrameMessage): void {}

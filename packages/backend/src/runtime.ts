@@ -12,7 +12,7 @@ import type { AppDeps, AppEnv } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { createDeliveryWorker } from './events/delivery-worker.ts';
 import { createOutbox, hookTarget } from './events/outbox.ts';
-import { createFileStore } from './store/file-store.ts';
+import { createSqlStore } from './store/sql-store.ts';
 import type { Store } from './store/store.ts';
 import { UpstreamBudget } from './upstream/budget.ts';
 import { createPaymentsClient } from './upstream/payments-client.ts';
@@ -63,9 +63,23 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/** The configured store: PostgreSQL with DATABASE_URL, else SQLite under DATA_DIR; migrated, old JSON imported. */
+export function openStore(config: Config) {
+  return createSqlStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    retentionMs: config.retentionMs,
+  });
+}
+
 export async function createRuntime(config: Config): Promise<Runtime> {
-  const store = await createFileStore(config.dataDir);
+  const store = await openStore(config);
   const deps = createDeps(config, { store });
+  // Expired idempotency and dedupe records go at start and every hour after.
+  const prune = () =>
+    store.prune().catch((error: Error) => console.warn(`[store] pruning failed: ${error.message}`));
+  void prune();
+  const pruning = setInterval(prune, 3_600_000).unref();
   const backend = createApp(deps);
   const worker = createDeliveryWorker({
     outbox: deps.outbox,
@@ -75,6 +89,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
   });
   worker.start();
   const close = async () => {
+    clearInterval(pruning);
     await worker.stop();
     await closeDeps(deps);
   };

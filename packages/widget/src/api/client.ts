@@ -39,7 +39,8 @@ export type ErrorCode =
   | 'NETWORK_ERROR';
 
 /** The codes for which sending the same request again may succeed. */
-export const RETRYABLE = /^(RATE_LIMITED|UPSTREAM_|QUOTE_UNAVAILABLE|SERVICE_UNAVAILABLE|INTERNAL|NETWORK_ERROR)/;
+export const RETRYABLE =
+  /^(RATE_LIMITED|UPSTREAM_|QUOTE_UNAVAILABLE|SERVICE_UNAVAILABLE|INTERNAL|NETWORK_ERROR)/;
 
 export interface LimitDetails {
   min?: string;

@@ -41,7 +41,12 @@ export function createApp(deps: AppDeps) {
     .route('/', docsRoutes(deps));
 
   const { config } = deps;
-  const rateLimit = clientRateLimit(config.rateLimitPerMinute);
+  const rateLimit = clientRateLimit(
+    config.rateLimitPerMinute,
+    deps.shared
+      ? { redis: deps.shared.redis, fallback: deps.shared.fallbackInstances !== undefined }
+      : undefined,
+  );
   const app = new Hono<AppEnv>()
     .use('*', requestId({ headerName: 'X-Request-Id' }))
     .use('*', (c, next) => {

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.ts';
 import { createRuntime, openStore } from './runtime.ts';
+import { SharedStateUnavailable } from './shared/redis.ts';
 import { StorageUnavailable } from './store/store.ts';
 
 const usage = `Usage: crypto-checkout-backend [migrate] [--help]
@@ -37,10 +38,14 @@ async function orExit<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (!(error instanceof StorageUnavailable)) throw error;
+    if (!(error instanceof StorageUnavailable || error instanceof SharedStateUnavailable)) throw error;
     const cause = (error.cause as Error | undefined)?.message;
     console.error(`Cannot start: ${error.message}${cause ? ` (${cause})` : ''}.`);
-    console.error('Check DATABASE_URL (or DATA_DIR for SQLite) and that the database is running.');
+    console.error(
+      error instanceof StorageUnavailable
+        ? 'Check DATABASE_URL (or DATA_DIR for SQLite) and that the database is running.'
+        : 'Check REDIS_URL and that Redis is running.',
+    );
     process.exit(1);
   }
 }

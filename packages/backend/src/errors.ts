@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { SharedStateUnavailable } from './shared/redis.ts';
 import { StorageUnavailable } from './store/store.ts';
 
 export const errorCodes = {
@@ -64,7 +65,7 @@ export function handleError(error: Error, c: Context) {
     if (error.extra.retryAfter !== undefined) c.header('Retry-After', String(error.extra.retryAfter));
     return c.json(errorBody(c, error.code, error.message, error.extra), errorCodes[error.code]);
   }
-  if (error instanceof StorageUnavailable) {
+  if (error instanceof StorageUnavailable || error instanceof SharedStateUnavailable) {
     // Logged once per request without the cause's details (they may hold the database's address).
     console.warn(`[${c.get('requestId') ?? '-'}] ${error.message}`);
     c.header('Retry-After', '1');

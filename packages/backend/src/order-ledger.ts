@@ -136,7 +136,7 @@ export function createOrderLedger(deps: AppDeps, options: LedgerOptions = {}) {
   const creating = new Map<string, Promise<unknown>>();
   const iso = () => new Date(clock.now()).toISOString();
 
-  const publish = (record: OrderRecord) => {
+  const notify = (record: OrderRecord) => {
     for (const listener of listeners.get(record.id) ?? []) {
       try {
         listener(record);
@@ -145,6 +145,20 @@ export function createOrderLedger(deps: AppDeps, options: LedgerOptions = {}) {
       }
     }
   };
+
+  // With Redis, a change made here reaches the streams open on the other instances, and theirs reach ours:
+  // the message names the order, and the record is read from the shared store.
+  const publish = (record: OrderRecord) => {
+    notify(record);
+    deps.shared?.fanout.publish(record.id);
+  };
+  deps.shared?.fanout.onOrder((id) => {
+    if (!listeners.has(id)) return;
+    store.get<OrderRecord>('orders', id).then(
+      (record) => record && notify(record),
+      (error: Error) => log(`[ledger] reading an order another instance changed failed: ${error.message}`),
+    );
+  });
 
   const ledger = {
     get: (id: string) => store.get<OrderRecord>('orders', id),

@@ -10,7 +10,7 @@ import { connectShared, type SharedState } from '../src/shared/redis.ts';
 import type { Release } from '../src/upstream/budget.ts';
 import { RedisBudget } from '../src/upstream/redis-budget.ts';
 import { type Redis as RedisServer, startRedis } from './servers.ts';
-import { mostInWindow } from './support.ts';
+import { mostInWindow, startStack } from './support.ts';
 
 let server: RedisServer;
 const instances: SharedState[] = [];
@@ -155,5 +155,26 @@ describe('Redis away', () => {
     strict.close();
     divided.close();
     await shared.close();
+  });
+});
+
+describe('per-client limit', () => {
+  test('a client spreading its requests over two instances gets one limit, not one per instance', async () => {
+    const env = { RATE_LIMIT_PER_MINUTE: '5' };
+    const [a, b] = instances as [SharedState, SharedState];
+    const one = await startStack({ env, shared: a });
+    const two = await startStack({ env, shared: b });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i += 1) {
+        const response = await (i % 2 ? two : one).api('/api/products');
+        statuses.push(response.status);
+        await response.body?.cancel();
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
+    } finally {
+      await one.close();
+      await two.close();
+    }
   });
 });

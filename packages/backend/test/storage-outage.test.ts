@@ -20,9 +20,12 @@ import { type Stack, startStack } from './support.ts';
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 /** Runs the CLI to its end; its exit code and what it printed. */
-function runCli(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function runCli(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli], {
+    const child = spawn(process.execPath, [cli, ...args], {
       env: { PATH: process.env['PATH'] ?? '', PORT: '0', ACCESS_LOG: 'off', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -62,6 +65,21 @@ describe('a database or Redis that is down at start', () => {
     assert.match(output, /Redis \(REDIS_URL\) cannot be reached/);
     assert.match(output, /Check REDIS_URL/);
   });
+});
+
+test('`migrate` brings the database to the current schema and exits 0', async () => {
+  ensurePackagesBuilt();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'cc-migrate-'));
+  try {
+    const { code, output } = await runCli({ DATA_DIR: dataDir }, ['migrate']);
+    assert.equal(code, 0, output);
+    assert.match(output, /SQLite at .*crypto-checkout\.sqlite: the schema is up to date/);
+    const store = await createSqlStore({ dataDir });
+    assert.deepEqual(await store.values('orders'), []);
+    await store.close();
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
 });
 
 describe('PostgreSQL going away while the backend runs', () => {

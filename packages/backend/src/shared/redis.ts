@@ -136,6 +136,9 @@ function createSharedCache(redis: Redis, waitMs = 15_000): SharedCache {
         const token = randomUUID();
         if ((await redis.set(lockKey, token, 'PX', waitMs, 'NX')) === 'OK') {
           try {
+            // Another instance may have stored it and let go between our read and our claim.
+            const stored = await redis.get(valueKey);
+            if (stored !== null) return JSON.parse(stored) as T;
             const value = await load();
             await redis.set(valueKey, JSON.stringify(value), 'PX', ttlMs).catch(() => undefined);
             return value;
@@ -157,7 +160,12 @@ function createSharedCache(redis: Redis, waitMs = 15_000): SharedCache {
           await sleep(15);
           const value = await redis.get(valueKey);
           if (value !== null) return JSON.parse(value) as T;
-          if (!(await redis.exists(lockKey))) break;
+          if (!(await redis.exists(lockKey))) {
+            // Gone: stored just now (read once more), or failed (then we load).
+            const late = await redis.get(valueKey);
+            if (late !== null) return JSON.parse(late) as T;
+            break;
+          }
         }
       } catch (error) {
         if (!isRedisDown(error)) throw error;

@@ -85,6 +85,10 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
     // A connection the server drops while idle must not crash the process: the next query reconnects (or
     // answers 503 while the database is away).
     pool.on('error', (error) => console.warn(`[store] ${database}: ${error.message}`));
+    // A checked-out connection the server ends (a restart, an admin's shutdown) errors outside any query too.
+    pool.on('connect', (client) => {
+      client.on('error', (error) => console.warn(`[store] ${database}: ${error.message}`));
+    });
     db = new KyselyDb<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     if (sqliteFile !== ':memory:') await mkdir(path.dirname(sqliteFile), { recursive: true });

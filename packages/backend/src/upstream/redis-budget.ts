@@ -66,6 +66,8 @@ export class RedisBudget implements Budget {
   #queued = 0;
   #inFlight = 0;
   #closed = false;
+  /** Redis was unreachable at the last attempt (logged once per outage). */
+  #down = false;
   #stats = { granted: 0, refused: 0, waited: 0, maxInWindow: 0, throttledByUpstream: 0 };
 
   constructor(options: RedisBudgetOptions) {
@@ -105,6 +107,7 @@ export class RedisBudget implements Budget {
           this.#o.holdMs,
           id,
         )) as [number, number, string];
+        this.#down = false;
         if (reply[0] === 1) {
           if (waited) this.#queued -= 1;
           return this.#grant(id, reply[1]);
@@ -112,10 +115,15 @@ export class RedisBudget implements Budget {
       } catch (error) {
         if (waited) this.#queued -= 1;
         if (!isRedisDown(error)) throw error;
+        if (!this.#down) {
+          this.#log(
+            this.#fallback
+              ? `[budget] Redis is unreachable; using this instance's share of the budget (${this.#fallback.perSecond}/s)`
+              : '[budget] Redis is unreachable; refusing upstream calls (REDIS_FALLBACK_INSTANCES is not set)',
+          );
+        }
+        this.#down = true;
         if (this.#fallback) return this.#fallback.acquire(signal);
-        this.#log(
-          `[budget] Redis is unreachable; refusing upstream calls (REDIS_FALLBACK_INSTANCES is not set)`,
-        );
         throw new AppError(
           'SERVICE_UNAVAILABLE',
           'The shared request budget is unavailable; try again shortly.',

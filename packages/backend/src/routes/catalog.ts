@@ -4,8 +4,9 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { validate } from '../middleware/validate.ts';
+import { amountString, ratioString } from '../money.ts';
 import { depositChains, networkName } from '../schemas/chains.ts';
-import { countryCode, decimalString } from '../schemas/money.ts';
+import { countryCode } from '../schemas/codes.ts';
 import { describeRoute } from '../schemas/openapi-registry.ts';
 import type { RampMethod, RampSupported } from '../schemas/upstream-ramp.ts';
 
@@ -93,13 +94,13 @@ export function countryFromHeaders(c: Context): string | undefined {
 
 /** A ramp method as API.md's `Method`; `id` is the group for buy and the slug for sell. */
 export function toMethod(method: RampMethod, side: 'buy' | 'sell'): Method {
-  const min = method.minEur === null ? null : decimalString(method.minEur, 2);
-  const max = method.maxEur === null ? null : decimalString(method.maxEur, 2);
+  const min = method.minEur === null ? null : amountString(method.minEur, 'EUR');
+  const max = method.maxEur === null ? null : amountString(method.maxEur, 'EUR');
   return {
     id: side === 'buy' ? method.group : method.slug,
     name: method.name,
-    feePercent: decimalString(method.feePercent, 4),
-    fixedFee: method.fixedFeeEur.toFixed(2),
+    feePercent: ratioString(method.feePercent, 4),
+    fixedFee: amountString(method.fixedFeeEur, 'EUR'),
     min,
     max,
     limits: { currency: 'EUR', min, max },
@@ -140,7 +141,7 @@ function cryptosOf(supported: RampSupported): Catalog['cryptos'] {
       network,
       networkName: crypto.network_name ?? networkName(network),
       type: crypto.type === 'token' ? 'token' : 'coin',
-      networkFee: (crypto.network_fee ?? 0).toFixed(2),
+      networkFee: amountString(crypto.network_fee ?? 0, 'EUR'),
       icon: crypto.img_url ?? crypto.icon ?? null,
     };
   });

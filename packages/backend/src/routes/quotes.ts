@@ -12,17 +12,9 @@ import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { validate } from '../middleware/validate.ts';
-import { sellBreakdown } from '../quotes/sell-breakdown.ts';
-import {
-  countryCode,
-  cryptoCode,
-  currencyCode,
-  decimalString,
-  fiatDigits,
-  fiatString,
-  methodId,
-  positiveDecimal,
-} from '../schemas/money.ts';
+import { amountString, decimal, positiveDecimal, ratioString } from '../money.ts';
+import { buyBreakdown, sellBreakdown } from '../quotes/breakdown.ts';
+import { countryCode, cryptoCode, currencyCode, methodId } from '../schemas/codes.ts';
 import { describeRoute } from '../schemas/openapi-registry.ts';
 import {
   isOffered,
@@ -39,7 +31,7 @@ const ROUGH_FX_TOLERANCE = 0.05;
 /** The fiat value a crypto-amount sell is first priced at, to learn the rate (EUR). */
 const SELL_REFERENCE_EUR = 100;
 
-const exactlyOneAmount = <T extends { fiatAmount?: number | undefined; cryptoAmount?: number | undefined }>(
+const exactlyOneAmount = <T extends { fiatAmount?: string | undefined; cryptoAmount?: string | undefined }>(
   body: T,
   ctx: z.RefinementCtx,
 ) => {
@@ -133,17 +125,6 @@ export const quoteDocs = [
   ),
 ];
 
-const round2 = (value: number) => Math.round(value * 100) / 100;
-
-/** The fee breakdown in the quote's fiat; `total` is the sum of the three. */
-const feesView = (processing: number, network: number, markup: number, fiat: string): Quote['fees'] => ({
-  processing: fiatString(processing, fiat),
-  network: fiatString(network, fiat),
-  markup: fiatString(markup, fiat),
-  total: fiatString(round2(processing + network + markup), fiat),
-  currency: fiat,
-});
-
 /** The method a shopper picked, if the country offers it enabled and it takes the fiat. */
 function pickMethod(
   methods: readonly RampMethod[],
@@ -173,19 +154,18 @@ interface Limits {
   };
 }
 
+/** The method's EUR limits, and in the shopper's fiat when a rate is known (the least up, the most down). */
 function limitDetails(method: RampMethod, fiat: string, eurPerUnit: number | undefined): Limits['details'] {
-  const digits = fiatDigits(fiat);
-  const inFiat = (eur: number | null, round: (value: number) => number) =>
-    eur === null || !eurPerUnit
-      ? null
-      : (round((eur / eurPerUnit) * 10 ** digits) / 10 ** digits).toFixed(digits);
+  const eur = (limit: number | null) => (limit === null ? null : amountString(limit, 'EUR'));
+  const inFiat = (limit: number | null, mode: 'up' | 'down') =>
+    limit === null || !eurPerUnit ? null : amountString(decimal(limit).div(eurPerUnit), fiat, { mode });
   const known = eurPerUnit !== undefined;
   return {
-    min: known ? inFiat(method.minEur, Math.ceil) : method.minEur === null ? null : method.minEur.toFixed(2),
-    max: known ? inFiat(method.maxEur, Math.floor) : method.maxEur === null ? null : method.maxEur.toFixed(2),
+    min: known ? inFiat(method.minEur, 'up') : eur(method.minEur),
+    max: known ? inFiat(method.maxEur, 'down') : eur(method.maxEur),
     currency: known ? fiat : 'EUR',
-    minEur: method.minEur === null ? null : method.minEur.toFixed(2),
-    maxEur: method.maxEur === null ? null : method.maxEur.toFixed(2),
+    minEur: eur(method.minEur),
+    maxEur: eur(method.maxEur),
   };
 }
 
@@ -207,14 +187,14 @@ export function quoteRoutes(deps: AppDeps) {
   const { ramp, config, clock } = deps;
 
   /** Refuses a fiat amount outside the method's EUR limits, when a rate tells us (see the file comment). */
-  function checkLimits(method: RampMethod, fiat: string, amount: number): void {
+  function checkLimits(method: RampMethod, fiat: string, amount: string): void {
     const fx = ramp.fx(fiat);
     if (!fx) return;
-    const eur = amount * fx.eurPerUnit;
+    const eur = decimal(amount).times(fx.eurPerUnit);
     const slack = fx.exact ? 0 : ROUGH_FX_TOLERANCE;
     const details = limitDetails(method, fiat, fx.eurPerUnit);
-    if (method.minEur !== null && eur < method.minEur * (1 - slack) - 1e-9) throw tooLow(details);
-    if (method.maxEur !== null && eur > method.maxEur * (1 + slack) + 1e-9) throw tooHigh(details);
+    if (method.minEur !== null && eur.lt(decimal(method.minEur).times(1 - slack))) throw tooLow(details);
+    if (method.maxEur !== null && eur.gt(decimal(method.maxEur).times(1 + slack))) throw tooHigh(details);
   }
 
   /** An upstream refusal to price: its limits → our limit codes, anything else → QUOTE_UNAVAILABLE. */
@@ -261,52 +241,48 @@ export function quoteRoutes(deps: AppDeps) {
     crypto: string,
     input: 'fiat' | 'crypto',
   ): Quote {
-    const processing = quote.processing_fee ?? 0;
-    const network = quote.network_fee_local ?? 0;
-    const markup = quote.markup_fiat_value ?? 0;
+    const { amount, paid, processing, network, markup, total } = buyBreakdown(quote, fiat);
+    const cryptoCurrency = quote.crypto_currency ?? crypto;
     return {
       side: 'buy',
       input,
       estimate: false,
-      fiat: {
-        currency: fiat,
-        amount: fiatString(quote.fiat_amount_excl_fees_local, fiat),
-        total: fiatString(quote.fiat_amount_incl_fees_local, fiat),
-      },
-      crypto: { currency: quote.crypto_currency ?? crypto, amount: decimalString(quote.crypto_amount, 10) },
-      rate: decimalString(quote.crypto_unit_price, 8),
-      fees: feesView(processing, network, markup, fiat),
+      fiat: { currency: fiat, amount, total: paid },
+      crypto: { currency: cryptoCurrency, amount: amountString(quote.crypto_amount, cryptoCurrency) },
+      rate: ratioString(quote.crypto_unit_price, 8),
+      fees: { processing, network, markup, total, currency: fiat },
       paymentMethod: quote.payment_method ?? method.slug,
       paymentGroup: quote.payment_group ?? method.group,
       ...stamps(),
     };
   }
 
-  /** A sell quote in the shopper's fiat (see quotes/sell-breakdown.ts for what each amount is). */
+  /** A sell quote in the shopper's fiat (see quotes/breakdown.ts for what each amount is). */
   function sellView(
     quote: RampSellQuote,
-    asked: number,
+    asked: string,
     method: RampMethod,
     fiat: string,
     crypto: string,
     input: 'fiat' | 'crypto',
-    cryptoAmount?: number,
+    cryptoAmount?: string,
   ): Quote {
     const amounts = sellBreakdown(quote, asked, fiat);
     if (!amounts) {
       throw new AppError('QUOTE_UNAVAILABLE', `The ramp service did not say what would arrive in ${fiat}.`);
     }
     const { value, received, processing, network, markup, total } = amounts;
+    const cryptoCurrency = quote.crypto_currency ?? crypto;
     return {
       side: 'sell',
       input,
       estimate: input === 'crypto',
       fiat: { currency: fiat, amount: value, total: received },
       crypto: {
-        currency: quote.crypto_currency ?? crypto,
-        amount: decimalString(cryptoAmount ?? quote.crypto_amount, 10),
+        currency: cryptoCurrency,
+        amount: amountString(cryptoAmount ?? quote.crypto_amount, cryptoCurrency),
       },
-      rate: decimalString(quote.crypto_unit_price, 8),
+      rate: ratioString(quote.crypto_unit_price, 8),
       fees: { processing, network, markup, total, currency: fiat },
       paymentMethod: method.slug,
       paymentGroup: method.group,
@@ -339,7 +315,7 @@ export function quoteRoutes(deps: AppDeps) {
       const body = c.req.valid('json');
       const [methods] = await Promise.all([ramp.payoutMethods(body.country), checkCrypto(body.crypto)]);
       const method = pickMethod(methods, body.payoutMethod, body.fiat, 'sell');
-      const price = (fiatAmount: number) =>
+      const price = (fiatAmount: string) =>
         ramp
           .sellQuote({
             method: method.slug,
@@ -357,19 +333,22 @@ export function quoteRoutes(deps: AppDeps) {
       }
       // A crypto amount: price a reference fiat amount (shared by every shopper for a few seconds), derive the
       // fiat the crypto is worth, check the limits, then price that amount so the fees are the real ones.
-      const cryptoAmount = body.cryptoAmount as number;
+      const cryptoAmount = body.cryptoAmount as string;
       const fx = ramp.fx(body.fiat);
       const referenceEur = Math.min(
         Math.max(SELL_REFERENCE_EUR, (method.minEur ?? 0) * 1.5),
         method.maxEur ?? Number.POSITIVE_INFINITY,
       );
-      const reference = await price(fx ? round2(referenceEur / fx.eurPerUnit) : SELL_REFERENCE_EUR);
-      const networkFee = reference.network_fee ?? 0;
-      const digits = fiatDigits(body.fiat);
-      const worth =
-        Math.floor(Math.max(0, cryptoAmount - networkFee) * reference.crypto_unit_price * 10 ** digits) /
-        10 ** digits;
-      if (worth <= 0) throw tooLow(limitDetails(method, body.fiat, ramp.fx(body.fiat)?.eurPerUnit));
+      const reference = await price(
+        fx ? amountString(decimal(referenceEur).div(fx.eurPerUnit), body.fiat) : String(SELL_REFERENCE_EUR),
+      );
+      // What the crypto is worth after the network fee, at the reference's price: never more than it fetches.
+      const sent = decimal(cryptoAmount).minus(reference.network_fee ?? 0);
+      const worth = amountString(sent.gt(0) ? sent.times(reference.crypto_unit_price) : 0, body.fiat, {
+        mode: 'down',
+      });
+      if (!decimal(worth).gt(0))
+        throw tooLow(limitDetails(method, body.fiat, ramp.fx(body.fiat)?.eurPerUnit));
       checkLimits(method, body.fiat, worth);
       const quote = await price(worth);
       return c.json(sellView(quote, worth, method, body.fiat, body.crypto, 'crypto', cryptoAmount));

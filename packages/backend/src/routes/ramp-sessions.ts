@@ -7,17 +7,9 @@ import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { validate } from '../middleware/validate.ts';
-import { decimalString as exactDecimal } from '../money.ts';
+import { amountString, positiveDecimal } from '../money.ts';
 import { isAllowedUrl } from '../origins.ts';
-import {
-  countryCode,
-  cryptoCode,
-  currencyCode,
-  decimalString,
-  fiatDigits,
-  methodId,
-  positiveDecimal,
-} from '../schemas/money.ts';
+import { countryCode, cryptoCode, currencyCode, methodId } from '../schemas/codes.ts';
 import { describeRoute } from '../schemas/openapi-registry.ts';
 import { isOffered } from '../schemas/upstream-ramp.ts';
 import { countryFromHeaders } from './catalog.ts';
@@ -102,8 +94,7 @@ export function rampSessionRoutes(deps: AppDeps) {
         throw new AppError('METHOD_UNAVAILABLE', 'This method is not offered for that country and currency.');
       }
     }
-    const fiatAmount =
-      body.fiatAmount === undefined ? undefined : body.fiatAmount.toFixed(Math.min(2, fiatDigits(body.fiat)));
+    const fiatAmount = body.fiatAmount === undefined ? undefined : amountString(body.fiatAmount, body.fiat);
     const url =
       body.side === 'buy'
         ? ramp.signWidgetUrl('buy', {
@@ -115,7 +106,9 @@ export function rampSessionRoutes(deps: AppDeps) {
             baseCurrencyAmount: fiatAmount,
             // The widget takes at most 6 decimals here (facts.md §3.2).
             quoteCurrencyAmount:
-              body.cryptoAmount === undefined ? undefined : decimalString(body.cryptoAmount, 6),
+              body.cryptoAmount === undefined
+                ? undefined
+                : amountString(body.cryptoAmount, body.crypto, { maxDigits: 6 }),
             baseCountry: country,
             email: body.email,
             markup: config.markup || undefined,
@@ -128,8 +121,7 @@ export function rampSessionRoutes(deps: AppDeps) {
             baseCountry: country,
             fiatCurrencyCode: body.fiat,
             cryptoCurrencyCode: body.crypto,
-            cryptoCurrencyAmount:
-              body.cryptoAmount === undefined ? undefined : exactDecimal(body.cryptoAmount),
+            cryptoCurrencyAmount: body.cryptoAmount,
             fiatCurrencyAmount: body.cryptoAmount === undefined ? fiatAmount : undefined,
             email: body.email,
             markup: config.markup || undefined,

@@ -16,7 +16,7 @@ import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { depositEvents, type RampOrderFacts, rampEvents } from '../events/fulfilment-events.ts';
 import { createKeyedLock } from '../keyed-lock.ts';
-import { decimalString } from '../money.ts';
+import { upstreamDecimal } from '../money.ts';
 import {
   createOrderLedger,
   type OrderLedger,
@@ -62,7 +62,7 @@ export function signatureValid(secret: string, raw: Uint8Array, header: string |
 }
 
 const text = z.string().nullish();
-const amount = z.union([z.string(), z.number()]).transform(decimalString).nullish();
+const amount = upstreamDecimal.nullish();
 
 /** Both casings (facts.md §6), normalised to one shape. */
 const paymentsEvent = z

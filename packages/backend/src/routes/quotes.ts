@@ -7,15 +7,14 @@
  * rough rate from the catalog's per-currency fee tables, checked with a tolerance so a rough rate never refuses
  * a valid amount. With no rate at all the upstream checks the limits and its refusal is mapped to the same codes.
  */
-import { Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import type { AppDeps, AppEnv } from '../deps.ts';
+import type { AppDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
-import { validate } from '../middleware/validate.ts';
 import { amountString, decimal, positiveDecimal, ratioString } from '../money.ts';
+import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../openapi.ts';
 import { buyBreakdown, sellBreakdown } from '../quotes/breakdown.ts';
 import { countryCode, cryptoCode, currencyCode, methodId } from '../schemas/codes.ts';
-import { describeRoute } from '../schemas/openapi-registry.ts';
 import {
   isOffered,
   type RampBuyQuote,
@@ -55,75 +54,78 @@ const quoteFields = {
 // z.object drops unknown keys: a client-sent `markup` or `price` never reaches the handler.
 export const buyQuoteBody = z
   .object({ paymentMethod: methodId.describe('Payment group from the catalog'), ...quoteFields })
-  .superRefine(exactlyOneAmount);
+  .superRefine(exactlyOneAmount)
+  .meta({ id: 'BuyQuoteBody' });
 export const sellQuoteBody = z
   .object({ payoutMethod: methodId.describe('Payout method id from the catalog'), ...quoteFields })
-  .superRefine(exactlyOneAmount);
+  .superRefine(exactlyOneAmount)
+  .meta({ id: 'SellQuoteBody' });
 
-export const quoteSchema = z.object({
-  side: z.enum(['buy', 'sell']),
-  input: z.enum(['fiat', 'crypto']),
-  estimate: z.boolean(),
-  fiat: z.object({
-    currency: z.string(),
-    amount: z.string().describe('Before fees'),
-    total: z.string().describe('buy: paid incl. fees; sell: received after fees'),
-  }),
-  crypto: z.object({ currency: z.string(), amount: z.string() }),
-  rate: z.string().describe('Price of 1 crypto unit in fiat'),
-  fees: z.object({
-    processing: z.string(),
-    network: z.string(),
-    markup: z.string(),
-    total: z.string(),
-    currency: z.string(),
-  }),
-  paymentMethod: z.string(),
-  paymentGroup: z.string(),
-  pricedAt: z.string(),
-  expiresAt: z.string(),
-});
+export const quoteSchema = z
+  .object({
+    side: z.enum(['buy', 'sell']),
+    input: z.enum(['fiat', 'crypto']),
+    estimate: z.boolean(),
+    fiat: z.object({
+      currency: z.string(),
+      amount: z.string().describe('Before fees'),
+      total: z.string().describe('buy: paid incl. fees; sell: received after fees'),
+    }),
+    crypto: z.object({ currency: z.string(), amount: z.string() }),
+    rate: z.string().describe('Price of 1 crypto unit in fiat'),
+    fees: z.object({
+      processing: z.string(),
+      network: z.string(),
+      markup: z.string(),
+      total: z.string(),
+      currency: z.string(),
+    }),
+    paymentMethod: z.string(),
+    paymentGroup: z.string(),
+    pricedAt: z.string(),
+    expiresAt: z.string(),
+  })
+  .meta({ id: 'Quote' });
 export type Quote = z.infer<typeof quoteSchema>;
 
-const quoteErrors = [
-  'VALIDATION_FAILED',
-  'METHOD_UNAVAILABLE',
-  'AMOUNT_TOO_LOW',
-  'AMOUNT_TOO_HIGH',
-  'QUOTE_UNAVAILABLE',
-  'UPSTREAM_ERROR',
-  'UPSTREAM_BUSY',
-  'UPSTREAM_TIMEOUT',
-] as const;
+const quoteResponses = {
+  200: jsonResponse(quoteSchema, 'The quote'),
+  ...errorResponses(
+    'BAD_REQUEST',
+    'VALIDATION_FAILED',
+    'METHOD_UNAVAILABLE',
+    'AMOUNT_TOO_LOW',
+    'AMOUNT_TOO_HIGH',
+    'QUOTE_UNAVAILABLE',
+    'UPSTREAM_ERROR',
+    'UPSTREAM_BUSY',
+    'UPSTREAM_TIMEOUT',
+  ),
+};
 
-const quoteDoc = (side: 'buy' | 'sell', summary: string, description: string, body: z.ZodType) =>
-  describeRoute({
-    method: 'post',
-    path: `/api/quotes/${side}`,
-    tag: 'Ramp',
-    summary,
-    description,
-    request: { body },
-    responses: { 200: { description: 'The quote', schema: quoteSchema } },
-    errors: [...quoteErrors],
-  });
-
-export const quoteDocs = [
-  quoteDoc(
-    'buy',
-    'Price buying crypto with fiat',
+const buyRoute = createRoute({
+  method: 'post',
+  path: '/buy',
+  tags: ['Ramp'],
+  summary: 'Price buying crypto with fiat',
+  description:
     'Exactly one of fiatAmount/cryptoAmount. Limits are checked before any upstream call. Markup comes from ' +
-      'MARKUP; a client-sent markup or price is ignored.',
-    buyQuoteBody,
-  ),
-  quoteDoc(
-    'sell',
-    'Price selling crypto for fiat',
+    'MARKUP; a client-sent markup or price is ignored.',
+  request: { body: jsonBody(buyQuoteBody) },
+  responses: quoteResponses,
+});
+
+const sellRoute = createRoute({
+  method: 'post',
+  path: '/sell',
+  tags: ['Ramp'],
+  summary: 'Price selling crypto for fiat',
+  description:
     'The upstream prices sells by fiat amount: a quote for a crypto amount is derived from a reference quote ' +
-      'and marked `estimate: true`.',
-    sellQuoteBody,
-  ),
-];
+    'and marked `estimate: true`.',
+  request: { body: jsonBody(sellQuoteBody) },
+  responses: quoteResponses,
+});
 
 /** The method a shopper picked, if the country offers it enabled and it takes the fiat. */
 function pickMethod(
@@ -290,8 +292,8 @@ export function quoteRoutes(deps: AppDeps) {
     };
   }
 
-  return new Hono<AppEnv>()
-    .post('/buy', validate('json', buyQuoteBody), async (c) => {
+  return openApiRoutes()
+    .openapi(buyRoute, async (c) => {
       const body = c.req.valid('json');
       const [methods] = await Promise.all([ramp.paymentMethods(body.country), checkCrypto(body.crypto)]);
       const method = pickMethod(methods, body.paymentMethod, body.fiat, 'buy');
@@ -309,9 +311,10 @@ export function quoteRoutes(deps: AppDeps) {
         .catch((error: unknown) => mapRefusal(error, method, body.fiat));
       return c.json(
         buyView(quote, method, body.fiat, body.crypto, body.fiatAmount !== undefined ? 'fiat' : 'crypto'),
+        200,
       );
     })
-    .post('/sell', validate('json', sellQuoteBody), async (c) => {
+    .openapi(sellRoute, async (c) => {
       const body = c.req.valid('json');
       const [methods] = await Promise.all([ramp.payoutMethods(body.country), checkCrypto(body.crypto)]);
       const method = pickMethod(methods, body.payoutMethod, body.fiat, 'sell');
@@ -329,7 +332,7 @@ export function quoteRoutes(deps: AppDeps) {
       if (body.fiatAmount !== undefined) {
         checkLimits(method, body.fiat, body.fiatAmount);
         const quote = await price(body.fiatAmount);
-        return c.json(sellView(quote, body.fiatAmount, method, body.fiat, body.crypto, 'fiat'));
+        return c.json(sellView(quote, body.fiatAmount, method, body.fiat, body.crypto, 'fiat'), 200);
       }
       // A crypto amount: price a reference fiat amount (shared by every shopper for a few seconds), derive the
       // fiat the crypto is worth, check the limits, then price that amount so the fees are the real ones.
@@ -351,6 +354,6 @@ export function quoteRoutes(deps: AppDeps) {
         throw tooLow(limitDetails(method, body.fiat, ramp.fx(body.fiat)?.eurPerUnit));
       checkLimits(method, body.fiat, worth);
       const quote = await price(worth);
-      return c.json(sellView(quote, worth, method, body.fiat, body.crypto, 'crypto', cryptoAmount));
+      return c.json(sellView(quote, worth, method, body.fiat, body.crypto, 'crypto', cryptoAmount), 200);
     });
 }

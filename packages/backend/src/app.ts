@@ -2,7 +2,7 @@
 import { $, createRoute } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
 import { z } from 'zod';
-import type { AppDeps, AppEnv } from './deps.ts';
+import type { AppDeps } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { accessLog } from './middleware/access-log.ts';
 import { clientRateLimit } from './middleware/rate-limit.ts';

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { z } from 'zod';
+import { apiTypes, generatedFile } from '../../../tools/openapi-types/generate.ts';
 import { createApp } from '../src/app.ts';
 import { errorCodes } from '../src/errors.ts';
 import { createCustomerToken } from '../src/index.ts';
@@ -33,6 +34,15 @@ describe('the published contract', () => {
     assert.deepEqual(
       Object.fromEntries([...documented].sort()),
       Object.fromEntries(Object.entries(errorCodes).sort()),
+    );
+  });
+
+  test("the widget's generated API types are the running backend's document (else: npm run api-types)", async () => {
+    const document = (await (await stack.api('/api/openapi.json')).json()) as unknown;
+    const committed = await readFile(generatedFile, 'utf8');
+    assert.ok(
+      committed === (await apiTypes(document)),
+      'packages/widget/src/api/openapi.gen.ts is stale: run `npm run api-types` and commit it',
     );
   });
 

@@ -474,7 +474,7 @@ export class CryptoCheckout extends LitElement {
           orderId: order.orderId,
           status: order.status,
           url: order.link,
-          expiresAt: order.expiresAt,
+          expiresAt: order.expiresAt ?? undefined,
           amount: order.product.price,
           currency: order.product.currency,
         }),
@@ -748,9 +748,16 @@ export class CryptoCheckout extends LitElement {
       ${m.icon ? this._icon(m.icon, m.iconLight ? 'lt' : '') : nothing}
       ${m.icon && m.iconLight ? this._icon(m.iconLight, 'dk') : nothing}
       <span>${m.name}</span>
-      <small>${formatPercent(m.feePercent, this._loc)} + ${this._money(m.fixedFee, 'EUR')} ·
-        ${this._money(l.min, l.currency)}–${this._money(l.max, l.currency)}</small>
+      <small>${formatPercent(m.feePercent, this._loc)} + ${this._money(m.fixedFee, 'EUR')}${this._range(l)}</small>
     </label>`;
+  }
+
+  /** ` · min–max`, or the one bound a method has (the backend sends null for a limit the upstream left out). */
+  private _range({ min, max, currency }: Method['limits']): string {
+    const money = (amount: string) => this._money(amount, currency);
+    if (min !== null && max !== null) return ` · ${money(min)}–${money(max)}`;
+    if (min !== null) return ` · ≥ ${money(min)}`;
+    return max !== null ? ` · ≤ ${money(max)}` : '';
   }
 
   /** A method's logo; `lt`/`dk`: the variant for light or dark surfaces (the upstream's `iconLight` is for dark). */

@@ -45,7 +45,8 @@ export const rampSessionBody = z
     if (body.side === 'buy' && !body.walletAddress) {
       ctx.addIssue({ code: 'custom', path: ['walletAddress'], message: 'is required to buy' });
     }
-  });
+  })
+  .meta({ id: 'RampSessionBody' });
 
 export const rampSessionSchema = z
   .object({

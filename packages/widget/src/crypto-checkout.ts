@@ -38,7 +38,7 @@ import {
   toInputValue,
   validLocale,
 } from './internal/format.ts';
-import { checkLimits, type LimitBreach, limitsOf } from './internal/limits.ts';
+import { checkLimits, type LimitBreach, limitRange, limitsOf } from './internal/limits.ts';
 import { errorKey, type MessageKey, msg } from './internal/messages.ts';
 
 type Theme = 'light' | 'dark' | 'auto';
@@ -748,16 +748,8 @@ export class CryptoCheckout extends LitElement {
       ${m.icon ? this._icon(m.icon, m.iconLight ? 'lt' : '') : nothing}
       ${m.icon && m.iconLight ? this._icon(m.iconLight, 'dk') : nothing}
       <span>${m.name}</span>
-      <small>${formatPercent(m.feePercent, this._loc)} + ${this._money(m.fixedFee, 'EUR')}${this._range(l)}</small>
+      <small>${formatPercent(m.feePercent, this._loc)} + ${this._money(m.fixedFee, 'EUR')}${limitRange(l, (a, c) => this._money(a, c))}</small>
     </label>`;
-  }
-
-  /** ` · min–max`, or the one bound a method has (the backend sends null for a limit the upstream left out). */
-  private _range({ min, max, currency }: Method['limits']): string {
-    const money = (amount: string) => this._money(amount, currency);
-    if (min !== null && max !== null) return ` · ${money(min)}–${money(max)}`;
-    if (min !== null) return ` · ≥ ${money(min)}`;
-    return max !== null ? ` · ≤ ${money(max)}` : '';
   }
 
   /** A method's logo; `lt`/`dk`: the variant for light or dark surfaces (the upstream's `iconLight` is for dark). */

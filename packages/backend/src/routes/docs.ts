@@ -23,6 +23,16 @@ type Operation = {
 
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 
+/** A schema as shown: a named one (`$ref`) links to its entry under Schemas. */
+function schemaBlock(schema: unknown) {
+  const ref = (schema as { $ref?: unknown } | undefined)?.$ref;
+  if (typeof ref === 'string') {
+    const name = ref.replace('#/components/schemas/', '');
+    return html`<p><a href="#schema-${name}"><code>${name}</code></a></p>`;
+  }
+  return html`<pre>${pretty(schema)}</pre>`;
+}
+
 function renderOperation(
   method: string,
   path: string,
@@ -45,9 +55,9 @@ function renderOperation(
     }
     ${
       op.requestBody
-        ? html`<details open><summary>Request body</summary><pre>${pretty(
+        ? html`<details open><summary>Request body</summary>${schemaBlock(
             Object.values(op.requestBody.content)[0]?.schema,
-          )}</pre></details>`
+          )}</details>`
         : ''
     }
     <details><summary>Responses</summary><table>
@@ -55,7 +65,7 @@ function renderOperation(
         ([status, response]) =>
           html`<tr><td><code>${status}</code></td><td>${response.description}${
             response.content && Number(status) < 400
-              ? html`<pre>${pretty(Object.values(response.content)[0]?.schema)}</pre>`
+              ? schemaBlock(Object.values(response.content)[0]?.schema)
               : ''
           }</td></tr>`,
       )}
@@ -95,7 +105,11 @@ function renderDocs(document: OpenApiDocument) {
       html`<a href="#${`${method}-${path}`.replace(/[^a-z0-9]+/gi, '-')}">${method.toUpperCase()} ${path}</a> `,
   )}</nav>
 ${operations.map(({ path, method, op }) => renderOperation(method, path, op))}
-<section><h2>Error codes</h2><pre>${pretty(document.components?.schemas?.['Error'])}</pre></section>
+<section><h2>Schemas</h2><p class="muted">A <code>$ref</code> inside one names another of these; every error
+is an <code>Error</code>.</p>
+${Object.entries(document.components?.schemas ?? {}).map(
+  ([name, schema]) => html`<h3 id="schema-${name}"><code>${name}</code></h3><pre>${pretty(schema)}</pre>`,
+)}</section>
 ${raw('</body></html>')}`;
 }
 

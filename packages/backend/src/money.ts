@@ -40,7 +40,11 @@ const fiatDigitsTable: Readonly<Record<string, number>> = {
 };
 const cryptoDigitsTable: Readonly<Record<string, number>> = {
   BTC: 8,
+  BCH: 8,
+  LTC: 8,
+  DOGE: 8,
   ETH: 8,
+  DAI: 8,
   USDC: 6,
   USDT: 6,
   EURC: 6,
@@ -48,22 +52,27 @@ const cryptoDigitsTable: Readonly<Record<string, number>> = {
   XRP: 6,
   TRX: 6,
   SOL: 9,
+  TON: 9,
 };
 const DEFAULT_FIAT_DIGITS = 2;
 const DEFAULT_CRYPTO_DIGITS = 8;
 
 export type CurrencyKind = 'fiat' | 'crypto';
 
-/** How `currency` is counted: a listed crypto symbol, or any code that is not 3 letters, is a crypto. */
+/**
+ * How `currency` is counted when the caller does not say: a listed crypto symbol, or any code that is not 3
+ * letters, is a crypto. Callers that know (a quote's crypto side) pass `kind`, so an unlisted 3-letter crypto is
+ * never taken for a fiat.
+ */
 export function kindOf(currency: string): CurrencyKind {
   const symbol = currency.toUpperCase().split('_')[0] ?? '';
   return symbol in cryptoDigitsTable || !/^[A-Z]{3}$/.test(currency.toUpperCase()) ? 'crypto' : 'fiat';
 }
 
 /** JPY 0, EUR 2, BTC 8, USDC 6: the digits an amount in `currency` is rounded to. */
-export function digitsOf(currency: string): number {
+export function digitsOf(currency: string, kind: CurrencyKind = kindOf(currency)): number {
   const code = currency.toUpperCase();
-  if (kindOf(code) === 'fiat') return fiatDigitsTable[code] ?? DEFAULT_FIAT_DIGITS;
+  if (kind === 'fiat') return fiatDigitsTable[code] ?? DEFAULT_FIAT_DIGITS;
   return cryptoDigitsTable[code.split('_')[0] ?? ''] ?? DEFAULT_CRYPTO_DIGITS;
 }
 
@@ -87,19 +96,23 @@ export function decimalOrUndefined(value: string | number | null | undefined): D
 const modes = { 'half-up': Big.roundHalfUp, down: Big.roundDown, up: Big.roundUp } as const;
 export type Rounding = keyof typeof modes;
 
-/** How to round: half up unless told (`down` for a most, `up` for a least); `maxDigits` caps the table's digits. */
+/**
+ * How to round: half up unless told (`down` for a most, `up` for a least); `maxDigits` caps the table's digits;
+ * `kind` when the caller knows whether the currency is a fiat or a crypto.
+ */
 export interface RoundingOptions {
   mode?: Rounding;
   maxDigits?: number;
+  kind?: CurrencyKind;
 }
 
 /** `value` rounded to `currency`'s digits: the one place amounts are rounded. */
 export function round(
   value: string | number | Decimal,
   currency: string,
-  { mode = 'half-up', maxDigits = Number.POSITIVE_INFINITY }: RoundingOptions = {},
+  { mode = 'half-up', maxDigits = Number.POSITIVE_INFINITY, kind }: RoundingOptions = {},
 ): Decimal {
-  return decimal(value).round(Math.min(digitsOf(currency), maxDigits), modes[mode]);
+  return decimal(value).round(Math.min(digitsOf(currency, kind), maxDigits), modes[mode]);
 }
 
 /**
@@ -112,8 +125,9 @@ export function amountString(
   options: RoundingOptions = {},
 ): string {
   const rounded = round(value, currency, options);
-  if (kindOf(currency) === 'crypto') return plainString(rounded);
-  return rounded.toFixed(Math.min(digitsOf(currency), options.maxDigits ?? Number.POSITIVE_INFINITY));
+  const kind = options.kind ?? kindOf(currency);
+  if (kind === 'crypto') return plainString(rounded);
+  return rounded.toFixed(Math.min(digitsOf(currency, kind), options.maxDigits ?? Number.POSITIVE_INFINITY));
 }
 
 /** A rate or a ratio (not an amount of a currency) with up to `maxDigits` decimals: `0.03120000` → `"0.0312"`. */

@@ -37,9 +37,17 @@ const amount = fc
 describe('money.ts', () => {
   test('one table of digits: JPY 0, EUR 2, BTC 8, USDC 6 (on any network), KWD 3', () => {
     assert.deepEqual(
-      ['JPY', 'EUR', 'BRL', 'BTC', 'USDC', 'USDC_BASE', 'KWD', 'jpy'].map(digitsOf),
-      [0, 2, 2, 8, 6, 6, 3, 0],
+      ['JPY', 'EUR', 'BRL', 'BTC', 'USDC', 'USDC_BASE', 'KWD', 'jpy', 'LTC', 'TON'].map((code) =>
+        digitsOf(code),
+      ),
+      [0, 2, 2, 8, 6, 6, 3, 0, 8, 9],
     );
+  });
+
+  test('a crypto the caller names as one is never taken for a fiat, listed or not', () => {
+    assert.equal(amountString('0.123456789', 'ABC', { kind: 'crypto' }), '0.12345679');
+    assert.equal(amountString('0.10', 'BCH'), '0.1');
+    assert.equal(amountString('0.1', 'ABC'), '0.10', 'an unknown 3-letter code alone reads as a fiat');
   });
 
   test('string → decimal → string keeps every minor unit, in every currency', () => {
@@ -164,6 +172,18 @@ describe('amounts through the API’s JSON, over real HTTP', () => {
       ),
       { numRuns: 25 },
     );
+  });
+
+  test('a crypto with a 3-letter code keeps its own digits in a quote, never a fiat’s two', async () => {
+    for (const crypto of ['LTC', 'BCH', 'ETH']) {
+      const response = await stack.api('/api/quotes/buy', {
+        method: 'POST',
+        json: { paymentMethod: 'creditcard', country: 'DE', fiat: 'EUR', crypto, fiatAmount: '100.00' },
+      });
+      assert.equal(response.status, 200, crypto);
+      const quote = await json<{ crypto: { amount: string } }>(response);
+      assert.match(quote.crypto.amount, /^\d+\.\d{3,8}$/, `${crypto} ${quote.crypto.amount}`);
+    }
   });
 
   test('a yen amount stays whole yen, and the amount signed into the ramp URL is the one asked', async () => {

@@ -250,7 +250,10 @@ export function quoteRoutes(deps: AppDeps) {
       input,
       estimate: false,
       fiat: { currency: fiat, amount, total: paid },
-      crypto: { currency: cryptoCurrency, amount: amountString(quote.crypto_amount, cryptoCurrency) },
+      crypto: {
+        currency: cryptoCurrency,
+        amount: amountString(quote.crypto_amount, cryptoCurrency, { kind: 'crypto' }),
+      },
       rate: ratioString(quote.crypto_unit_price, 8),
       fees: { processing, network, markup, total, currency: fiat },
       paymentMethod: quote.payment_method ?? method.slug,
@@ -282,7 +285,7 @@ export function quoteRoutes(deps: AppDeps) {
       fiat: { currency: fiat, amount: value, total: received },
       crypto: {
         currency: cryptoCurrency,
-        amount: amountString(cryptoAmount ?? quote.crypto_amount, cryptoCurrency),
+        amount: amountString(cryptoAmount ?? quote.crypto_amount, cryptoCurrency, { kind: 'crypto' }),
       },
       rate: ratioString(quote.crypto_unit_price, 8),
       fees: { processing, network, markup, total, currency: fiat },

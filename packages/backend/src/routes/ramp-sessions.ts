@@ -111,7 +111,7 @@ export function rampSessionRoutes(deps: AppDeps) {
             quoteCurrencyAmount:
               body.cryptoAmount === undefined
                 ? undefined
-                : amountString(body.cryptoAmount, body.crypto, { maxDigits: 6 }),
+                : amountString(body.cryptoAmount, body.crypto, { kind: 'crypto', maxDigits: 6 }),
             baseCountry: country,
             email: body.email,
             markup: config.markup || undefined,

@@ -252,7 +252,8 @@ export function quoteRoutes(deps: AppDeps) {
       fiat: { currency: fiat, amount, total: paid },
       crypto: {
         currency: cryptoCurrency,
-        amount: amountString(quote.crypto_amount, cryptoCurrency, { kind: 'crypto' }),
+        // What arrives: never shown as more than the upstream's own figure.
+        amount: amountString(quote.crypto_amount, cryptoCurrency, { kind: 'crypto', mode: 'down' }),
       },
       rate: ratioString(quote.crypto_unit_price, 8),
       fees: { processing, network, markup, total, currency: fiat },
@@ -285,7 +286,11 @@ export function quoteRoutes(deps: AppDeps) {
       fiat: { currency: fiat, amount: value, total: received },
       crypto: {
         currency: cryptoCurrency,
-        amount: amountString(cryptoAmount ?? quote.crypto_amount, cryptoCurrency, { kind: 'crypto' }),
+        amount:
+          cryptoAmount === undefined
+            ? // What the shopper must send: never shown as less than the upstream asks.
+              amountString(quote.crypto_amount, cryptoCurrency, { kind: 'crypto', mode: 'up' })
+            : amountString(cryptoAmount, cryptoCurrency, { kind: 'crypto' }),
       },
       rate: ratioString(quote.crypto_unit_price, 8),
       fees: { processing, network, markup, total, currency: fiat },

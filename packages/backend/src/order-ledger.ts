@@ -10,7 +10,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppDeps } from './deps.ts';
 import { orderEvents } from './events/fulfilment-events.ts';
 import { createKeyedLock } from './keyed-lock.ts';
-import { addDecimals } from './money.ts';
+import { plainString, sum } from './money.ts';
 import { isFinal, isProgress, mapUpstreamStatus, type OrderStatus } from './order-status.ts';
 import type { UpstreamOrder } from './schemas/upstream-payments.ts';
 import type { Store } from './store/store.ts';
@@ -112,7 +112,7 @@ export function factsOf(order: UpstreamOrder): UpstreamFacts | undefined {
   const same = payments.filter((payment) => payment.receivedCurrency === currency);
   return {
     upstreamStatus: order.status,
-    paid: currency ? { amount: addDecimals(same.map((p) => p.receivedAmount ?? '0')), currency } : null,
+    paid: currency ? { amount: plainString(sum(same.map((p) => p.receivedAmount ?? '0'))), currency } : null,
   };
 }
 

@@ -38,7 +38,7 @@ import {
   toInputValue,
   validLocale,
 } from './internal/format.ts';
-import { checkLimits, type LimitBreach, limitsOf } from './internal/limits.ts';
+import { checkLimits, type LimitBreach, limitRange, limitsOf } from './internal/limits.ts';
 import { errorKey, type MessageKey, msg } from './internal/messages.ts';
 
 type Theme = 'light' | 'dark' | 'auto';
@@ -474,7 +474,7 @@ export class CryptoCheckout extends LitElement {
           orderId: order.orderId,
           status: order.status,
           url: order.link,
-          expiresAt: order.expiresAt,
+          expiresAt: order.expiresAt ?? undefined,
           amount: order.product.price,
           currency: order.product.currency,
         }),
@@ -748,8 +748,7 @@ export class CryptoCheckout extends LitElement {
       ${m.icon ? this._icon(m.icon, m.iconLight ? 'lt' : '') : nothing}
       ${m.icon && m.iconLight ? this._icon(m.iconLight, 'dk') : nothing}
       <span>${m.name}</span>
-      <small>${formatPercent(m.feePercent, this._loc)} + ${this._money(m.fixedFee, 'EUR')} ·
-        ${this._money(l.min, l.currency)}–${this._money(l.max, l.currency)}</small>
+      <small>${formatPercent(m.feePercent, this._loc)} + ${this._money(m.fixedFee, 'EUR')}${limitRange(l, (a, c) => this._money(a, c))}</small>
     </label>`;
   }
 

@@ -7,28 +7,26 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { Hono } from 'hono';
-import type { AppDeps, AppEnv } from '../deps.ts';
+import { createRoute } from '@hono/zod-openapi';
+import type { AppDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
-import { describeRoute } from '../schemas/openapi-registry.ts';
+import { errorResponses, openApiRoutes, otherResponse } from '../openapi.ts';
 
 /** The script-tag bundle of the installed `crypto-checkout` package (in this repository, packages/widget). */
 export const widgetBundleFile = fileURLToPath(import.meta.resolve('crypto-checkout/crypto-checkout.js'));
 
-export const widgetBundleDocs = [
-  describeRoute({
-    method: 'get',
-    path: '/widget/crypto-checkout.js',
-    tag: 'Widget',
-    summary: 'The <crypto-checkout> script-tag bundle',
-    description: 'Brotli/gzip by Accept-Encoding, ETag, long cache with `?v=<etag>`.',
-    responses: {
-      200: { description: 'JavaScript', contentType: 'text/javascript' },
-      304: { description: 'Not modified' },
-    },
-    errors: ['NOT_FOUND'],
-  }),
-];
+const bundleRoute = createRoute({
+  method: 'get',
+  path: '/crypto-checkout.js',
+  tags: ['Widget'],
+  summary: 'The <crypto-checkout> script-tag bundle',
+  description: 'Brotli/gzip by Accept-Encoding, ETag, long cache with `?v=<etag>`.',
+  responses: {
+    200: otherResponse('text/javascript', 'JavaScript'),
+    304: { description: 'Not modified' },
+    ...errorResponses('NOT_FOUND'),
+  },
+});
 
 interface Bundle {
   mtimeMs: number;
@@ -67,7 +65,7 @@ export function widgetBundleRoutes(_deps: AppDeps, file = widgetBundleFile) {
     return cached;
   };
 
-  return new Hono<AppEnv>().get('/crypto-checkout.js', async (c) => {
+  return openApiRoutes().openapi(bundleRoute, async (c) => {
     const bundle = await current().catch(() => undefined);
     if (!bundle) {
       throw new AppError(

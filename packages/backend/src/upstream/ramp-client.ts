@@ -7,6 +7,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
+import { toNumber } from '../money.ts';
 import {
   buyQuoteData,
   type MethodsByCountry,
@@ -29,8 +30,8 @@ export interface BuyQuoteRequest {
   region: string;
   fiat: string;
   crypto: string;
-  fiatAmount?: number | undefined;
-  cryptoAmount?: number | undefined;
+  fiatAmount?: string | undefined;
+  cryptoAmount?: string | undefined;
   /** Percent, 0 to 5, from config only. */
   markup: number;
 }
@@ -40,8 +41,8 @@ export interface SellQuoteRequest {
   method: string;
   fiat: string;
   crypto: string;
-  fiatAmount?: number | undefined;
-  cryptoAmount?: number | undefined;
+  fiatAmount?: string | undefined;
+  cryptoAmount?: string | undefined;
   markup: number;
 }
 
@@ -318,8 +319,9 @@ export function createRampClient(options: RampClientOptions): RampClient {
   const amounts = (request: BuyQuoteRequest | SellQuoteRequest) => ({
     fiat_currency: request.fiat.toUpperCase(),
     crypto_currency: request.crypto,
-    ...(request.fiatAmount !== undefined ? { fiat_amount: request.fiatAmount } : {}),
-    ...(request.cryptoAmount !== undefined ? { crypto_amount: request.cryptoAmount } : {}),
+    // The pricing endpoints take JSON numbers (spec.md): our decimal strings become numbers only here.
+    ...(request.fiatAmount !== undefined ? { fiat_amount: toNumber(request.fiatAmount) } : {}),
+    ...(request.cryptoAmount !== undefined ? { crypto_amount: toNumber(request.cryptoAmount) } : {}),
     markup: request.markup,
   });
 

@@ -716,6 +716,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
         };
     };
     getWidgetCryptoCheckoutJs: {
@@ -770,6 +779,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
         };
     };
     getApiProducts: {
@@ -803,6 +821,15 @@ export interface operations {
             };
             /** @description INTERNAL */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -875,6 +902,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
         };
     };
     getApiProductsId: {
@@ -926,6 +962,15 @@ export interface operations {
             };
             /** @description INTERNAL */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -999,7 +1044,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UPSTREAM_BUSY */
+            /** @description UPSTREAM_BUSY, SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1086,7 +1131,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UPSTREAM_BUSY */
+            /** @description UPSTREAM_BUSY, SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1173,7 +1218,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UPSTREAM_BUSY */
+            /** @description UPSTREAM_BUSY, SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1260,7 +1305,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UPSTREAM_BUSY */
+            /** @description UPSTREAM_BUSY, SERVICE_UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1342,6 +1387,15 @@ export interface operations {
             };
             /** @description INTERNAL */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1459,6 +1513,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
             /** @description UPSTREAM_TIMEOUT */
             504: {
                 headers: {
@@ -1529,6 +1592,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
         };
     };
     getApiOrdersIdEvents: {
@@ -1589,6 +1661,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
         };
     };
     getApiOrdersIdReturn: {
@@ -1638,6 +1719,15 @@ export interface operations {
             };
             /** @description INTERNAL */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1726,6 +1816,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
             /** @description UPSTREAM_TIMEOUT */
             504: {
                 headers: {
@@ -1808,6 +1907,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
         };
     };
     postApiWebhooksRamp: {
@@ -1874,6 +1982,15 @@ export interface operations {
             };
             /** @description INTERNAL */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1953,6 +2070,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
                 };
             };
             /** @description UPSTREAM_TIMEOUT */
@@ -2052,6 +2178,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
                 };
             };
             /** @description UPSTREAM_TIMEOUT */
@@ -2156,6 +2291,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
                 };
             };
             /** @description UPSTREAM_TIMEOUT */
@@ -2289,6 +2433,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
             /** @description UPSTREAM_TIMEOUT */
             504: {
                 headers: {
@@ -2389,6 +2542,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
             /** @description UPSTREAM_TIMEOUT */
             504: {
                 headers: {
@@ -2436,6 +2598,15 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
         };
     };
     getApiDocs: {
@@ -2467,6 +2638,15 @@ export interface operations {
             };
             /** @description INTERNAL */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,19 +8,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, root, startDemo } from '../test/harness.ts';
-import {
-  ensureChromium,
-  ensureDemoBuilt,
-  ensureDeps,
-  ensurePackagesBuilt,
-  ensureWidgetBuilt,
-} from './ensure.mjs';
+// @ts-expect-error: plain JavaScript shared with scripts/test.mjs (no types).
+import * as ensure from './ensure.mjs';
 
-ensureDeps();
-process.env.CHROME_PATH ??= ensureChromium();
-ensurePackagesBuilt();
-ensureWidgetBuilt();
-ensureDemoBuilt();
+ensure.ensureDeps();
+process.env.CHROME_PATH ??= ensure.ensureChromium();
+ensure.ensurePackagesBuilt();
+ensure.ensureWidgetBuilt();
+ensure.ensureDemoBuilt();
 
 const out = join(root, 'docs', 'screenshots');
 mkdirSync(out, { recursive: true });

@@ -1,7 +1,8 @@
 /** `createApp(deps)`: the backend's Hono app. `runtime.ts` builds the deps; `cli.ts` serves it. */
-import { Hono } from 'hono';
+import { $, createRoute } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
-import type { AppDeps, AppEnv } from './deps.ts';
+import { z } from 'zod';
+import type { AppDeps } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { accessLog } from './middleware/access-log.ts';
 import { clientRateLimit } from './middleware/rate-limit.ts';
@@ -13,13 +14,14 @@ import {
   publicCors,
   securityHeaders,
 } from './middleware/security.ts';
+import { jsonResponse, type OpenApiDocument, openApiDocument, openApiRoutes } from './openapi.ts';
 import { createOrderLedger } from './order-ledger.ts';
 import { createProductCatalog } from './products.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { checkoutTokenRoutes } from './routes/checkout-tokens.ts';
 import { depositAddressRoutes } from './routes/deposit-addresses.ts';
-import { docsRoutes } from './routes/docs.ts';
+import { apiDescription, docsRoutes } from './routes/docs.ts';
 import { flagRoutes } from './routes/flags.ts';
 import { orderRoutes } from './routes/orders.ts';
 import { productRoutes } from './routes/products.ts';
@@ -27,6 +29,26 @@ import { quoteRoutes } from './routes/quotes.ts';
 import { rampSessionRoutes } from './routes/ramp-sessions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { widgetBundleRoutes } from './routes/widget-bundle.ts';
+
+const healthRoute = createRoute({
+  method: 'get',
+  path: '/healthz',
+  tags: ['Reference'],
+  summary: 'Liveness, and whether the upstream is the sandbox',
+  responses: {
+    200: jsonResponse(
+      z.object({
+        ok: z.literal(true),
+        upstream: z.enum(['sandbox', 'live']),
+        upstreamDrift: z
+          .number()
+          .int()
+          .describe('kinds of upstream answers seen in a shape we had to drop parts of'),
+      }),
+      'Up',
+    ),
+  },
+});
 
 const bodyLimit8k = limitBody(8 * 1024);
 const webhookBodyLimit = limitBody(64 * 1024);
@@ -36,7 +58,16 @@ export function createApp(deps: AppDeps) {
   const ledger = createOrderLedger(deps);
   // One catalog reader (one mtime cache) for the products and order routes.
   const catalog = createProductCatalog(deps.config.productsFile, deps.config.publicUrl);
-  const api = new Hono<AppEnv>()
+  // The reference is read from the routes once every one of them is mounted (on first request).
+  let document: OpenApiDocument | undefined;
+  const reference = (): OpenApiDocument =>
+    (document ??= openApiDocument(app, {
+      title: 'crypto-checkout backend API',
+      version: '0.1.0',
+      description: apiDescription,
+      serverUrl: deps.config.publicUrl,
+    }));
+  const api = openApiRoutes()
     .route('/products', productRoutes(deps, catalog))
     .route('/catalog', catalogRoutes(deps))
     .route('/flags', flagRoutes(deps))
@@ -47,36 +78,43 @@ export function createApp(deps: AppDeps) {
     .route('/deposit-addresses', depositAddressRoutes(deps))
     .route('/webhooks', webhookRoutes(deps, ledger))
     .route('/admin', adminRoutes(deps))
-    .route('/', docsRoutes(deps));
+    .route('/', docsRoutes(reference));
 
   const { config } = deps;
-  const rateLimit = clientRateLimit(config.rateLimitPerMinute);
-  const app = new Hono<AppEnv>()
-    .use('*', requestId({ headerName: 'X-Request-Id' }))
-    .use('*', (c, next) => {
-      // Mounted under a prefix (`app.route('/checkout', …)`), this middleware's route is `/checkout/*`.
-      const mount = c.req.routePath.replace(/\/?\*$/, '');
-      c.set('path', c.req.path.slice(mount.length) || '/');
-      return next();
-    })
-    .use('*', config.accessLog ? accessLog() : (_c, next) => next())
-    .use('*', securityHeaders(config))
-    .use('/api/*', publicCors(config))
-    .use('/api/*', originGuard(config))
-    // Server-only routes are not limited per IP: the upstream retries webhooks from few addresses. Nor are
-    // static assets: a country list shows a dozen flags at a time, each cached for a year.
-    .use('/api/*', (c, next) => {
-      const path = c.get('path');
-      return isServerOnly(path) || isStaticAsset(path) ? next() : rateLimit(c, next);
-    })
-    // Webhook payloads are bigger than anything a shopper sends, but still small. GET, HEAD and OPTIONS
-    // requests are not read, so they skip the check (which would otherwise copy every request into a new one).
-    .use('/api/*', (c, next) => {
-      if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
-      return (c.get('path').startsWith('/api/webhooks') ? webhookBodyLimit : bodyLimit8k)(c, next);
-    })
-    .get('/healthz', (c) =>
-      c.json({ ok: true, upstream: deps.config.mode, upstreamDrift: deps.ramp.drift().length }),
+  const rateLimit = clientRateLimit(
+    config.rateLimitPerMinute,
+    deps.shared
+      ? { redis: deps.shared.redis, fallback: deps.shared.fallbackInstances !== undefined }
+      : undefined,
+  );
+  const app = $(
+    openApiRoutes()
+      .use('*', requestId({ headerName: 'X-Request-Id' }))
+      .use('*', (c, next) => {
+        // Mounted under a prefix (`app.route('/checkout', …)`), this middleware's route is `/checkout/*`.
+        const mount = c.req.routePath.replace(/\/?\*$/, '');
+        c.set('path', c.req.path.slice(mount.length) || '/');
+        return next();
+      })
+      .use('*', config.accessLog ? accessLog() : (_c, next) => next())
+      .use('*', securityHeaders(config))
+      .use('/api/*', publicCors(config))
+      .use('/api/*', originGuard(config))
+      // Server-only routes are not limited per IP: the upstream retries webhooks from few addresses.
+      // Static assets are not limited either: a country list shows a dozen flags at a time, each cached a year.
+      .use('/api/*', (c, next) => {
+        const path = c.get('path');
+        return isServerOnly(path) || isStaticAsset(path) ? next() : rateLimit(c, next);
+      })
+      // Webhook payloads are bigger than anything a shopper sends, but still small. GET, HEAD and OPTIONS
+      // requests are not read, so they skip the check (which would otherwise copy every request into a new one).
+      .use('/api/*', (c, next) => {
+        if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
+        return (c.get('path').startsWith('/api/webhooks') ? webhookBodyLimit : bodyLimit8k)(c, next);
+      }),
+  )
+    .openapi(healthRoute, (c) =>
+      c.json({ ok: true as const, upstream: deps.config.mode, upstreamDrift: deps.ramp.drift().length }, 200),
     )
     .route('/widget', widgetBundleRoutes(deps))
     .route('/api', api);

@@ -2,6 +2,7 @@
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Outbox } from './events/outbox.ts';
+import type { SharedState } from './shared/redis.ts';
 import type { Store } from './store/store.ts';
 import type { PaymentsClient } from './upstream/payments-client.ts';
 import type { RampClient } from './upstream/ramp-client.ts';
@@ -14,6 +15,8 @@ export interface AppDeps {
   /** Fulfilment events waiting for (or done with) delivery, in the store. */
   outbox: Outbox;
   clock: Clock;
+  /** Redis shared by several instances (REDIS_URL); absent: everything stays in this process. */
+  shared?: SharedState | undefined;
 }
 
 /** Hono context variables set by our middleware. */

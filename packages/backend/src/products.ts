@@ -9,7 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { currencyCode, priceAmount } from './schemas/money.ts';
+import { priceAmount } from './money.ts';
+import { currencyCode } from './schemas/codes.ts';
 
 /** A product image shipped next to the products file. */
 export const localImage = /^(images\/)?[A-Za-z0-9_-]{1,64}\.(svg|png|jpe?g|webp)$/;

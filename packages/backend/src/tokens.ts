@@ -6,7 +6,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from './errors.ts';
-import { currencyCode, priceAmount } from './schemas/money.ts';
+import { priceAmount } from './money.ts';
+import { currencyCode } from './schemas/codes.ts';
 
 /** Seconds until expiry; an hour unless the merchant says otherwise (a year at most). */
 const lifetime = z

@@ -1,15 +1,17 @@
 /**
  * The published contract against what the running backend really does: API.md's error table is errors.ts, and
- * every documented JSON answer of `/api/openapi.json` (whose schemas are the ones the routes use) is what the
- * route answers over real HTTP, with no undocumented field and no secret in it.
+ * every documented JSON answer of `/api/openapi.json` (read from the routes' own descriptions, whose schemas are
+ * the ones the routes use) is what the route answers over real HTTP, with no undocumented field and no secret.
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { z } from 'zod';
+import { apiTypes, generatedFile } from '../../../tools/openapi-types/generate.ts';
+import { createApp } from '../src/app.ts';
 import { errorCodes } from '../src/errors.ts';
 import { createCustomerToken } from '../src/index.ts';
-import { allRouteDocs } from '../src/routes/docs.ts';
+import { documentedRoutes } from '../src/openapi.ts';
 import { createCheckoutToken } from '../src/tokens.ts';
 import { createOrder, newKey, postOrder, postWebhook, productsFile, upstreamIdOf } from './order-fixtures.ts';
 import { type Stack, startStack, testSecrets } from './support.ts';
@@ -32,6 +34,15 @@ describe('the published contract', () => {
     assert.deepEqual(
       Object.fromEntries([...documented].sort()),
       Object.fromEntries(Object.entries(errorCodes).sort()),
+    );
+  });
+
+  test("the widget's generated API types are the running backend's document (else: npm run api-types)", async () => {
+    const document = (await (await stack.api('/api/openapi.json')).json()) as unknown;
+    const committed = await readFile(generatedFile, 'utf8');
+    assert.ok(
+      committed === (await apiTypes(document)),
+      'packages/widget/src/api/openapi.gen.ts is stale: run `npm run api-types` and commit it',
     );
   });
 
@@ -181,9 +192,15 @@ describe('the published contract', () => {
       stack.config.adminToken,
     ];
     const checked = new Set<string>();
+    const routes = documentedRoutes(createApp(stack.deps));
+    /** The zod schema a route documents for a JSON answer (a plain JSON Schema means not one of ours). */
+    const jsonSchemaOf = (route: (typeof routes)[number], status: string) => {
+      const schema = route.responses[status]?.content?.['application/json']?.schema;
+      return schema instanceof z.ZodType ? schema : undefined;
+    };
     for (const [method, path, status, send] of calls) {
-      const doc = allRouteDocs.find((route) => route.method === method && route.path === path);
-      const schema = doc?.responses[status]?.schema;
+      const doc = routes.find((route) => route.method === method && route.path === path);
+      const schema = doc && jsonSchemaOf(doc, String(status));
       assert.ok(schema, `${method} ${path} documents a JSON schema for ${status}`);
       const response = await send();
       const text = await response.text();
@@ -200,10 +217,10 @@ describe('the published contract', () => {
       checked.add(`${method} ${path} ${status}`);
     }
     // Every JSON answer the reference documents was checked here (a new one needs a call above).
-    const documentedJson = allRouteDocs.flatMap((route) =>
-      Object.entries(route.responses)
-        .filter(([, response]) => response.schema)
-        .map(([status]) => `${route.method} ${route.path} ${status}`),
+    const documentedJson = routes.flatMap((route) =>
+      Object.keys(route.responses)
+        .filter((status) => Number(status) < 400 && jsonSchemaOf(route, status))
+        .map((status) => `${route.method} ${route.path} ${status}`),
     );
     const unchecked = documentedJson.filter(
       (entry) => !checked.has(entry) && entry !== 'get /api/openapi.json 200',

@@ -171,9 +171,11 @@ describe('hardening', () => {
   });
 
   test('openapi.json lists every route of the app', async () => {
-    const document = await json<{ openapi: string; paths: Record<string, Record<string, unknown>> }>(
-      await stack.api('/api/openapi.json'),
-    );
+    const document = await json<{
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    }>(await stack.api('/api/openapi.json'));
     assert.equal(document.openapi, '3.1.0');
     const app = createApp(stack.deps);
     const routes = app.routes
@@ -188,12 +190,13 @@ describe('hardening', () => {
       assert.ok(document.paths[path]?.[method], `${route} is documented`);
     }
     const quote = document.paths['/api/quotes/buy']?.['post'] as {
-      requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+      requestBody: { content: Record<string, { schema: { $ref: string } }> };
     };
-    assert.ok(
-      quote.requestBody.content['application/json']?.schema.properties['fiatAmount'],
-      'built from the zod schema',
+    const body = quote.requestBody.content['application/json']?.schema.$ref.replace(
+      '#/components/schemas/',
+      '',
     );
+    assert.ok(document.components.schemas[body ?? '']?.properties['fiatAmount'], 'built from the zod schema');
     const docs = await stack.api('/api/docs');
     assert.equal(docs.status, 200);
     assert.match(await docs.text(), /\/api\/quotes\/buy/);

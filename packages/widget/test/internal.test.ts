@@ -12,7 +12,7 @@ import {
   toInputValue,
   validLocale,
 } from '../src/internal/format.ts';
-import { checkLimits } from '../src/internal/limits.ts';
+import { checkLimits, limitRange } from '../src/internal/limits.ts';
 import { errorKey, KEYS, LANGUAGES, loadLanguage, msg, TABLES } from '../src/internal/messages.ts';
 
 describe('localNames', () => {
@@ -183,5 +183,15 @@ describe('messages', () => {
     assert.equal(errorKey('NETWORK_ERROR'), 'eRetry');
     assert.equal(errorKey('VALIDATION_FAILED'), 'eInput');
     assert.equal(errorKey('FORBIDDEN'), 'eInput');
+  });
+});
+
+describe('limitRange', () => {
+  const money = (amount: string, currency: string) => formatMoney(amount, currency, 'en');
+  it('shows both bounds, the one a method has, or none: a missing limit never reads as 0', () => {
+    assert.equal(limitRange({ currency: 'EUR', min: '7.00', max: '100.00' }, money), ' · €7.00–€100.00');
+    assert.equal(limitRange({ currency: 'EUR', min: '7.00', max: null }, money), ' · ≥ €7.00');
+    assert.equal(limitRange({ currency: 'EUR', min: null, max: '100.00' }, money), ' · ≤ €100.00');
+    assert.equal(limitRange({ currency: 'EUR', min: null, max: null }, money), '');
   });
 });

@@ -3,16 +3,17 @@
  * payment links (an upstream order with a name, an internal note and a display amount, to share as a link).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { $, createRoute } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import type { OutboxEntry } from '../events/outbox.ts';
-import { validate } from '../middleware/validate.ts';
+import { priceAmount } from '../money.ts';
+import { errorResponses, jsonBody, jsonResponse, openApiRoutes, securedBy } from '../openapi.ts';
 import { factsOf } from '../order-ledger.ts';
 import { mapUpstreamStatus, orderStatuses } from '../order-status.ts';
-import { currencyCode, priceAmount } from '../schemas/money.ts';
-import { describeRoute } from '../schemas/openapi-registry.ts';
+import { currencyCode } from '../schemas/codes.ts';
 import type { UpstreamOrder } from '../schemas/upstream-payments.ts';
 import { isValueRefusal } from '../upstream/http.ts';
 
@@ -132,7 +133,10 @@ export const paymentLinkResponse = z.object({
   expiresAt: z.string().nullable(),
 });
 
-const adminErrors = ['UNAUTHORIZED', 'VALIDATION_FAILED', 'UPSTREAM_ERROR', 'UPSTREAM_TIMEOUT'] as const;
+/** What every merchant route may answer besides its own. */
+const adminRoute = { tags: ['Merchant'], security: securedBy('admin') };
+const adminErrors = () =>
+  errorResponses('UNAUTHORIZED', 'VALIDATION_FAILED', 'UPSTREAM_ERROR', 'UPSTREAM_TIMEOUT');
 
 export const adminEventsQuery = z.object({
   orderId: z.string().trim().min(1).max(100).optional(),
@@ -183,58 +187,6 @@ export const adminDriftResponse = z.object({
   ),
 });
 
-export const adminDocs = [
-  describeRoute({
-    method: 'get',
-    path: '/api/admin/upstream-drift',
-    tag: 'Merchant',
-    summary:
-      'Upstream answers seen in a shape the backend had to drop parts of (each kind once, with a count)',
-    responses: { 200: { description: 'Drift seen since start', schema: adminDriftResponse } },
-    errors: [...adminErrors],
-    security: 'admin',
-  }),
-  describeRoute({
-    method: 'get',
-    path: '/api/admin/events',
-    tag: 'Merchant',
-    summary: 'Fulfilment events sent to your systems, with each delivery’s attempts and last error',
-    request: { query: adminEventsQuery },
-    responses: { 200: { description: 'Events, newest first', schema: adminEventsResponse } },
-    errors: [...adminErrors],
-    security: 'admin',
-  }),
-  describeRoute({
-    method: 'post',
-    path: '/api/admin/events/{id}/resend',
-    tag: 'Merchant',
-    summary: 'Sends an event again (every delivery of it), now',
-    responses: { 200: { description: 'The event, its deliveries pending again', schema: eventView } },
-    errors: [...adminErrors, 'NOT_FOUND'],
-    security: 'admin',
-  }),
-  describeRoute({
-    method: 'get',
-    path: '/api/admin/orders',
-    tag: 'Merchant',
-    summary: "The merchant's orders, with payments and updates",
-    request: { query: adminOrdersQuery },
-    responses: { 200: { description: 'A page of orders', schema: adminOrdersResponse } },
-    errors: [...adminErrors],
-    security: 'admin',
-  }),
-  describeRoute({
-    method: 'post',
-    path: '/api/admin/payment-links',
-    tag: 'Merchant',
-    summary: 'A payment link: name, internal note, optional image, display currency and amount',
-    request: { body: paymentLinkBody },
-    responses: { 201: { description: 'Created', schema: paymentLinkResponse } },
-    errors: [...adminErrors],
-    security: 'admin',
-  }),
-];
-
 export function adminOrder(order: UpstreamOrder): AdminOrder {
   const upstreamStatus = order.status?.toUpperCase() ?? null;
   const customer = order.metadata?.customer;
@@ -276,26 +228,77 @@ export function adminOrder(order: UpstreamOrder): AdminOrder {
   };
 }
 
+const driftRoute = createRoute({
+  ...adminRoute,
+  method: 'get',
+  path: '/upstream-drift',
+  summary: 'Upstream answers seen in a shape the backend had to drop parts of (each kind once, with a count)',
+  responses: { 200: jsonResponse(adminDriftResponse, 'Drift seen since start'), ...adminErrors() },
+});
+
+const eventsRoute = createRoute({
+  ...adminRoute,
+  method: 'get',
+  path: '/events',
+  summary: 'Fulfilment events sent to your systems, with each delivery’s attempts and last error',
+  request: { query: adminEventsQuery },
+  responses: { 200: jsonResponse(adminEventsResponse, 'Events, newest first'), ...adminErrors() },
+});
+
+const resendRoute = createRoute({
+  ...adminRoute,
+  method: 'post',
+  path: '/events/{id}/resend',
+  summary: 'Sends an event again (every delivery of it), now',
+  request: { params: z.object({ id: z.string() }) },
+  responses: {
+    200: jsonResponse(eventView, 'The event, its deliveries pending again'),
+    ...adminErrors(),
+    ...errorResponses('NOT_FOUND'),
+  },
+});
+
+const ordersRoute = createRoute({
+  ...adminRoute,
+  method: 'get',
+  path: '/orders',
+  summary: "The merchant's orders, with payments and updates",
+  request: { query: adminOrdersQuery },
+  responses: { 200: jsonResponse(adminOrdersResponse, 'A page of orders'), ...adminErrors() },
+});
+
+const paymentLinkRoute = createRoute({
+  ...adminRoute,
+  method: 'post',
+  path: '/payment-links',
+  summary: 'A payment link: name, internal note, optional image, display currency and amount',
+  request: { body: jsonBody(paymentLinkBody) },
+  responses: {
+    201: jsonResponse(paymentLinkResponse, 'Created'),
+    ...adminErrors(),
+    ...errorResponses('BAD_REQUEST'),
+  },
+});
+
 export function adminRoutes(deps: AppDeps) {
   const { config, payments, outbox, clock } = deps;
-  return new Hono<AppEnv>()
-    .use('*', adminAuth(config.adminToken))
-    .get('/upstream-drift', (c) => c.json({ drift: deps.ramp.drift() }))
-    .get('/events', validate('query', adminEventsQuery), async (c) => {
+  return $(openApiRoutes().use('*', adminAuth(config.adminToken)))
+    .openapi(driftRoute, (c) => c.json({ drift: deps.ramp.drift() }, 200))
+    .openapi(eventsRoute, async (c) => {
       const { orderId, state, limit } = c.req.valid('query');
       const entries = await outbox.list({
         limit,
         ...(orderId ? { orderId } : {}),
         ...(state ? { state } : {}),
       });
-      return c.json({ events: entries.map(eventOf) });
+      return c.json({ events: entries.map(eventOf) }, 200);
     })
-    .post('/events/:id/resend', async (c) => {
-      const entry = await outbox.resend(c.req.param('id'), new Date(clock.now()).toISOString());
+    .openapi(resendRoute, async (c) => {
+      const entry = await outbox.resend(c.req.valid('param').id, new Date(clock.now()).toISOString());
       if (!entry) throw new AppError('NOT_FOUND', 'No such event.');
-      return c.json(eventOf(entry));
+      return c.json(eventOf(entry), 200);
     })
-    .get('/orders', validate('query', adminOrdersQuery), async (c) => {
+    .openapi(ordersRoute, async (c) => {
       const query = c.req.valid('query');
       const list = await payments.listOrders(query);
       const p = list.pagination;
@@ -308,9 +311,9 @@ export function adminRoutes(deps: AppDeps) {
           totalItems: p?.totalItems ?? null,
         },
       };
-      return c.json(page);
+      return c.json(page, 200);
     })
-    .post('/payment-links', validate('json', paymentLinkBody), async (c) => {
+    .openapi(paymentLinkRoute, async (c) => {
       const body = c.req.valid('json');
       const reference = `link_${randomBytes(10).toString('hex')}`;
       const created = await payments

@@ -1,76 +1,89 @@
 /** `GET /api/catalog`: what the widget can offer a shopper in their country, normalised from the ramp catalog. */
 import { createHash } from 'node:crypto';
-import { type Context, Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { z } from 'zod';
-import type { AppDeps, AppEnv } from '../deps.ts';
-import { validate } from '../middleware/validate.ts';
+import type { AppDeps } from '../deps.ts';
+import { amountString, ratioString } from '../money.ts';
+import { errorResponses, jsonResponse, openApiRoutes } from '../openapi.ts';
 import { depositChains, networkName } from '../schemas/chains.ts';
-import { countryCode, decimalString } from '../schemas/money.ts';
-import { describeRoute } from '../schemas/openapi-registry.ts';
+import { countryCode } from '../schemas/codes.ts';
 import type { RampMethod, RampSupported } from '../schemas/upstream-ramp.ts';
 
-export const methodSchema = z.object({
-  id: z.string().describe('Payment group (buy) or payout slug (sell): what quotes and ramp sessions take'),
-  name: z.string(),
-  feePercent: z.string(),
-  fixedFee: z.string().describe('EUR'),
-  min: z.string().nullable().describe('EUR'),
-  max: z.string().nullable().describe('EUR'),
-  limits: z.object({ currency: z.literal('EUR'), min: z.string().nullable(), max: z.string().nullable() }),
-  currencies: z.array(z.string()),
-  icon: z.string().nullable(),
-  iconLight: z.string().nullable(),
-  isDefault: z.boolean(),
-});
+export const methodSchema = z
+  .object({
+    id: z.string().describe('Payment group (buy) or payout slug (sell): what quotes and ramp sessions take'),
+    name: z.string(),
+    feePercent: z.string(),
+    fixedFee: z.string().describe('EUR'),
+    min: z.string().nullable().describe('EUR'),
+    max: z.string().nullable().describe('EUR'),
+    limits: z.object({ currency: z.literal('EUR'), min: z.string().nullable(), max: z.string().nullable() }),
+    currencies: z.array(z.string()),
+    icon: z.string().nullable(),
+    iconLight: z.string().nullable(),
+    isDefault: z.boolean(),
+  })
+  .meta({ id: 'Method' });
 export type Method = z.infer<typeof methodSchema>;
 
-export const catalogSchema = z.object({
-  country: z.string(),
-  countries: z.array(z.object({ code: z.string(), name: z.string(), currency: z.string() })),
-  fiats: z.array(z.object({ code: z.string(), name: z.string() })),
-  cryptos: z.array(
-    z.object({
-      code: z.string(),
-      symbol: z.string(),
-      name: z.string(),
-      network: z.string(),
-      networkName: z.string(),
-      type: z.enum(['token', 'coin']),
-      networkFee: z.string().describe('EUR'),
-      icon: z.string().nullable(),
-    }),
-  ),
-  paymentMethods: z.array(methodSchema),
-  payoutMethods: z.array(methodSchema),
-  chains: z.array(z.object({ id: z.string(), name: z.string() })),
-  defaults: z.object({
+const countrySchema = z
+  .object({ code: z.string(), name: z.string(), currency: z.string() })
+  .meta({ id: 'Country' });
+const fiatSchema = z.object({ code: z.string(), name: z.string() }).meta({ id: 'Fiat' });
+const cryptoSchema = z
+  .object({
+    code: z.string(),
+    symbol: z.string(),
+    name: z.string(),
+    network: z.string(),
+    networkName: z.string(),
+    type: z.enum(['token', 'coin']),
+    networkFee: z.string().describe('EUR'),
+    icon: z.string().nullable(),
+  })
+  .meta({ id: 'Crypto' });
+const chainSchema = z.object({ id: z.string(), name: z.string() }).meta({ id: 'Chain' });
+
+export const catalogSchema = z
+  .object({
     country: z.string(),
-    fiat: z.string(),
-    crypto: z.string(),
-    paymentMethod: z.string().nullable(),
-    payoutMethod: z.string().nullable(),
-  }),
-});
+    countries: z.array(countrySchema),
+    fiats: z.array(fiatSchema),
+    cryptos: z.array(cryptoSchema),
+    paymentMethods: z.array(methodSchema),
+    payoutMethods: z.array(methodSchema),
+    chains: z.array(chainSchema),
+    defaults: z.object({
+      country: z.string(),
+      fiat: z.string(),
+      crypto: z.string(),
+      paymentMethod: z.string().nullable(),
+      payoutMethod: z.string().nullable(),
+    }),
+  })
+  .meta({ id: 'Catalog' });
 export type Catalog = z.infer<typeof catalogSchema>;
 
 export const catalogQuery = z.object({
   country: countryCode.optional().describe('ISO 3166 alpha-2; else taken from request headers'),
 });
 
-export const catalogDocs = [
-  describeRoute({
-    method: 'get',
-    path: '/api/catalog',
-    tag: 'Ramp',
-    summary: 'Countries, currencies and the payment and payout methods of a country',
-    description:
-      'The country comes from `?country`, else the `cf-ipcountry`, `x-vercel-ip-country`, `x-country` or ' +
-      '`accept-language` headers, else DEFAULT_COUNTRY. Methods are those of that country only.',
-    request: { query: catalogQuery },
-    responses: { 200: { description: 'The catalog', schema: catalogSchema } },
-    errors: ['VALIDATION_FAILED', 'UPSTREAM_ERROR', 'UPSTREAM_BUSY', 'UPSTREAM_TIMEOUT'],
-  }),
-];
+const catalogRoute = createRoute({
+  method: 'get',
+  path: '/',
+  tags: ['Ramp'],
+  summary: 'Countries, currencies and the payment and payout methods of a country',
+  description:
+    'The country comes from `?country`, else the `cf-ipcountry`, `x-vercel-ip-country`, `x-country` or ' +
+    '`accept-language` headers, else DEFAULT_COUNTRY. Methods are those of that country only.',
+  request: { query: catalogQuery },
+  responses: {
+    200: jsonResponse(catalogSchema, 'The catalog'),
+    304: { description: 'Not modified (If-None-Match)' },
+    ...errorResponses('VALIDATION_FAILED', 'UPSTREAM_ERROR', 'UPSTREAM_BUSY', 'UPSTREAM_TIMEOUT'),
+  },
+});
 
 const isCountry = (value: string | undefined): value is string => !!value && /^[A-Za-z]{2}$/.test(value);
 
@@ -93,13 +106,13 @@ export function countryFromHeaders(c: Context): string | undefined {
 
 /** A ramp method as API.md's `Method`; `id` is the group for buy and the slug for sell. */
 export function toMethod(method: RampMethod, side: 'buy' | 'sell'): Method {
-  const min = method.minEur === null ? null : decimalString(method.minEur, 2);
-  const max = method.maxEur === null ? null : decimalString(method.maxEur, 2);
+  const min = method.minEur === null ? null : amountString(method.minEur, 'EUR');
+  const max = method.maxEur === null ? null : amountString(method.maxEur, 'EUR');
   return {
     id: side === 'buy' ? method.group : method.slug,
     name: method.name,
-    feePercent: decimalString(method.feePercent, 4),
-    fixedFee: method.fixedFeeEur.toFixed(2),
+    feePercent: ratioString(method.feePercent, 4),
+    fixedFee: amountString(method.fixedFeeEur, 'EUR'),
     min,
     max,
     limits: { currency: 'EUR', min, max },
@@ -140,7 +153,7 @@ function cryptosOf(supported: RampSupported): Catalog['cryptos'] {
       network,
       networkName: crypto.network_name ?? networkName(network),
       type: crypto.type === 'token' ? 'token' : 'coin',
-      networkFee: (crypto.network_fee ?? 0).toFixed(2),
+      networkFee: amountString(crypto.network_fee ?? 0, 'EUR'),
       icon: crypto.img_url ?? crypto.icon ?? null,
     };
   });
@@ -239,7 +252,8 @@ export function catalogRoutes(deps: AppDeps) {
     return entry;
   }
 
-  return new Hono<AppEnv>().get('/', validate('query', catalogQuery), async (c) => {
+  // The body is the catalog serialised once (see above), sent as it is.
+  return openApiRoutes().openapi(catalogRoute, async (c) => {
     const asked = c.req.valid('query').country;
     let catalog = await render(asked ?? countryFromHeaders(c) ?? deps.config.defaultCountry);
     // A header-derived country the ramp does not serve falls back to the configured default.

@@ -3,14 +3,13 @@
  * chain. The customer comes from a token the merchant's server minted; the route is created upstream once per
  * (customer, chain), kept in the store and reused afterwards. The QR code is drawn here so the widget stays light.
  */
-import { Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
 import qrcode from 'qrcode-generator';
 import { z } from 'zod';
-import type { AppDeps, AppEnv } from '../deps.ts';
+import type { AppDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { createKeyedLock } from '../keyed-lock.ts';
-import { validate } from '../middleware/validate.ts';
-import { describeRoute } from '../schemas/openapi-registry.ts';
+import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../openapi.ts';
 import { verifyCustomerToken } from '../tokens.ts';
 import { isValueRefusal } from '../upstream/http.ts';
 
@@ -23,27 +22,36 @@ export const depositAddressBody = z.object({
     .regex(/^[a-z0-9-]{2,32}$/, 'must be a chain id like "base"'),
 });
 
-export const depositAddressSchema = z.object({
-  chain: z.string(),
-  address: z.string(),
-  memo: z.string().nullable().describe('Show it next to the address when there is one'),
-  currencies: z.array(z.string()),
-  qrSvg: z.string().describe('An SVG QR code of the bare address'),
-  createdAt: z.string(),
-  reused: z.boolean().describe('false the first time, true afterwards'),
-});
+export const depositAddressSchema = z
+  .object({
+    chain: z.string(),
+    address: z.string(),
+    memo: z.string().nullable().describe('Show it next to the address when there is one'),
+    currencies: z.array(z.string()),
+    qrSvg: z.string().describe('An SVG QR code of the bare address'),
+    createdAt: z.string(),
+    reused: z.boolean().describe('false the first time, true afterwards'),
+  })
+  .meta({ id: 'DepositAddress' });
 
-export const depositAddressDocs = [
-  describeRoute({
-    method: 'post',
-    path: '/api/deposit-addresses',
-    tag: 'Deposits',
-    summary: "The customer's permanent deposit address on a chain (created once, then reused)",
-    request: { body: depositAddressBody },
-    responses: { 200: { description: 'The address', schema: depositAddressSchema } },
-    errors: ['VALIDATION_FAILED', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'UPSTREAM_ERROR', 'UPSTREAM_TIMEOUT'],
-  }),
-];
+const depositAddressRoute = createRoute({
+  method: 'post',
+  path: '/',
+  tags: ['Deposits'],
+  summary: "The customer's permanent deposit address on a chain (created once, then reused)",
+  request: { body: jsonBody(depositAddressBody) },
+  responses: {
+    200: jsonResponse(depositAddressSchema, 'The address'),
+    ...errorResponses(
+      'BAD_REQUEST',
+      'VALIDATION_FAILED',
+      'TOKEN_INVALID',
+      'TOKEN_EXPIRED',
+      'UPSTREAM_ERROR',
+      'UPSTREAM_TIMEOUT',
+    ),
+  },
+});
 
 interface RouteRecord {
   customerId: string;
@@ -70,7 +78,7 @@ export function depositAddressRoutes(deps: AppDeps) {
   const { config, payments, store, clock } = deps;
   const lock = createKeyedLock();
 
-  return new Hono<AppEnv>().post('/', validate('json', depositAddressBody), async (c) => {
+  return openApiRoutes().openapi(depositAddressRoute, async (c) => {
     const { customerToken, chain } = c.req.valid('json');
     const customer = verifyCustomerToken(customerToken, config.checkoutTokenSecret, clock.now());
     // The chain cannot contain ':', so this key cannot collide across customers.
@@ -116,6 +124,6 @@ export function depositAddressRoutes(deps: AppDeps) {
       createdAt: record.createdAt,
       reused,
     };
-    return c.json(answer);
+    return c.json(answer, 200);
   });
 }

@@ -1,96 +1,37 @@
 /**
- * `GET /api/openapi.json` (OpenAPI 3.1 built from the route modules' descriptors, i.e. from the zod schemas the
- * routes validate with) and `GET /api/docs`, a readable reference rendered here, with no script and no CDN.
+ * `GET /api/openapi.json` (OpenAPI 3.1 read from the routes' own descriptions, i.e. from the zod schemas the
+ * routes validate with and answer in) and `GET /api/docs`, a readable reference rendered here, with no script and
+ * no CDN.
  */
-import { Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import { z } from 'zod';
-import type { AppDeps, AppEnv } from '../deps.ts';
-import {
-  buildOpenApi,
-  describeRoute,
-  type OpenApiDocument,
-  type RouteDoc,
-} from '../schemas/openapi-registry.ts';
-import { orderDocs } from '../schemas/order-docs.ts';
-import { adminDocs } from './admin.ts';
-import { catalogDocs } from './catalog.ts';
-import { checkoutTokenDocs } from './checkout-tokens.ts';
-import { depositAddressDocs } from './deposit-addresses.ts';
-import { flagDocs } from './flags.ts';
-import { productDocs } from './products.ts';
-import { quoteDocs } from './quotes.ts';
-import { rampSessionDocs } from './ramp-sessions.ts';
-import { webhookDocs } from './webhooks.ts';
-import { widgetBundleDocs } from './widget-bundle.ts';
+import { type OpenApiDocument, openApiRoutes, otherResponse } from '../openapi.ts';
 
-const docsDocs = [
-  describeRoute({
-    method: 'get',
-    path: '/api/openapi.json',
-    tag: 'Reference',
-    summary: 'This document',
-    responses: { 200: { description: 'OpenAPI 3.1', contentType: 'application/json' } },
-  }),
-  describeRoute({
-    method: 'get',
-    path: '/api/docs',
-    tag: 'Reference',
-    summary: 'A readable rendering of this document',
-    responses: { 200: { description: 'HTML', contentType: 'text/html' } },
-  }),
-  describeRoute({
-    method: 'get',
-    path: '/healthz',
-    tag: 'Reference',
-    summary: 'Liveness, and whether the upstream is the sandbox',
-    responses: {
-      200: {
-        description: 'Up',
-        schema: z.object({
-          ok: z.literal(true),
-          upstream: z.enum(['sandbox', 'live']),
-          upstreamDrift: z
-            .number()
-            .int()
-            .describe('kinds of upstream answers seen in a shape we had to drop parts of'),
-        }),
-      },
-    },
-  }),
-];
-
-/** Every route of the app, in the order the reference shows them. */
-export const allRouteDocs: readonly RouteDoc[] = [
-  ...productDocs,
-  ...flagDocs,
-  ...catalogDocs,
-  ...quoteDocs,
-  ...rampSessionDocs,
-  ...checkoutTokenDocs,
-  ...orderDocs,
-  ...depositAddressDocs,
-  ...webhookDocs,
-  ...adminDocs,
-  ...widgetBundleDocs,
-  ...docsDocs,
-];
-
-const description = `The backend of \`<crypto-checkout>\`: it holds the upstream keys, prices server-side, rations
+export const apiDescription = `The backend of \`<crypto-checkout>\`: it holds the upstream keys, prices server-side, rations
 the upstream and verifies webhooks. Money amounts are decimal strings; every error uses one envelope
 \`{ "error": { "code", "message", "requestId", "issues"?, "details"? } }\`.`;
 
 type Operation = {
   summary: string;
   description?: string;
-  parameters: Array<{ name: string; in: string; required: boolean; description?: string; schema: unknown }>;
+  parameters?: Array<{ name: string; in: string; required: boolean; description?: string; schema: unknown }>;
   requestBody?: { content: Record<string, { schema: unknown }> };
   responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
   security?: Array<Record<string, unknown>>;
 };
 
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
+
+/** A schema as shown: a named one (`$ref`) links to its entry under Schemas. */
+function schemaBlock(schema: unknown) {
+  const ref = (schema as { $ref?: unknown } | undefined)?.$ref;
+  if (typeof ref === 'string') {
+    const name = ref.replace('#/components/schemas/', '');
+    return html`<p><a href="#schema-${name}"><code>${name}</code></a></p>`;
+  }
+  return html`<pre>${pretty(schema)}</pre>`;
+}
 
 function renderOperation(
   method: string,
@@ -104,7 +45,7 @@ function renderOperation(
     ${op.description ? html`<p class="muted">${op.description}</p>` : ''}
     ${op.security ? html`<p class="muted">Auth: ${Object.keys(op.security[0] ?? {}).join(', ')}</p>` : ''}
     ${
-      op.parameters.length
+      op.parameters?.length
         ? html`<table><tr><th>parameter</th><th>in</th><th>required</th><th>notes</th></tr>
           ${op.parameters.map(
             (p) =>
@@ -114,9 +55,9 @@ function renderOperation(
     }
     ${
       op.requestBody
-        ? html`<details open><summary>Request body</summary><pre>${pretty(
+        ? html`<details open><summary>Request body</summary>${schemaBlock(
             Object.values(op.requestBody.content)[0]?.schema,
-          )}</pre></details>`
+          )}</details>`
         : ''
     }
     <details><summary>Responses</summary><table>
@@ -124,7 +65,7 @@ function renderOperation(
         ([status, response]) =>
           html`<tr><td><code>${status}</code></td><td>${response.description}${
             response.content && Number(status) < 400
-              ? html`<pre>${pretty(Object.values(response.content)[0]?.schema)}</pre>`
+              ? schemaBlock(Object.values(response.content)[0]?.schema)
               : ''
           }</td></tr>`,
       )}
@@ -133,8 +74,12 @@ function renderOperation(
 }
 
 function renderDocs(document: OpenApiDocument) {
-  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Operation })),
+  const operations = Object.entries(document.paths ?? {}).flatMap(([path, methods]) =>
+    Object.entries(methods as Record<string, unknown>).map(([method, op]) => ({
+      path,
+      method,
+      op: op as Operation,
+    })),
   );
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -160,28 +105,42 @@ function renderDocs(document: OpenApiDocument) {
       html`<a href="#${`${method}-${path}`.replace(/[^a-z0-9]+/gi, '-')}">${method.toUpperCase()} ${path}</a> `,
   )}</nav>
 ${operations.map(({ path, method, op }) => renderOperation(method, path, op))}
-<section><h2>Error codes</h2><pre>${pretty(document.components.schemas.Error)}</pre></section>
+<section><h2>Schemas</h2><p class="muted">A <code>$ref</code> inside one names another of these; every error
+is an <code>Error</code>.</p>
+${Object.entries(document.components?.schemas ?? {}).map(
+  ([name, schema]) => html`<h3 id="schema-${name}"><code>${name}</code></h3><pre>${pretty(schema)}</pre>`,
+)}</section>
 ${raw('</body></html>')}`;
 }
 
-export function docsRoutes(deps: AppDeps) {
-  // Built once per app: the descriptors are static.
-  const document = buildOpenApi(allRouteDocs, {
-    title: 'crypto-checkout backend API',
-    version: '0.1.0',
-    description,
-    serverUrl: deps.config.publicUrl,
-  });
-  return new Hono<AppEnv>()
-    .get('/openapi.json', (c) => {
+const openApiRoute = createRoute({
+  method: 'get',
+  path: '/openapi.json',
+  tags: ['Reference'],
+  summary: 'This document',
+  responses: { 200: otherResponse('application/json', 'OpenAPI 3.1') },
+});
+
+const docsRoute = createRoute({
+  method: 'get',
+  path: '/docs',
+  tags: ['Reference'],
+  summary: 'A readable rendering of this document',
+  responses: { 200: otherResponse('text/html', 'HTML') },
+});
+
+/** `document` gives the app's document (built once, after every route is mounted). */
+export function docsRoutes(document: () => OpenApiDocument) {
+  return openApiRoutes()
+    .openapi(openApiRoute, (c) => {
       c.header('Cache-Control', 'public, max-age=300');
-      return c.json(document);
+      return c.json(document(), 200);
     })
-    .get('/docs', async (c) => {
+    .openapi(docsRoute, async (c) => {
       c.header(
         'Content-Security-Policy',
         "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
       );
-      return c.html(await renderDocs(document));
+      return c.html(await renderDocs(document()));
     });
 }

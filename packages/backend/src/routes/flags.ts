@@ -8,12 +8,11 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import type { AppDeps, AppEnv } from '../deps.ts';
+import type { AppDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
-import { validate } from '../middleware/validate.ts';
-import { describeRoute } from '../schemas/openapi-registry.ts';
+import { errorResponses, openApiRoutes, otherResponse } from '../openapi.ts';
 
 /** The folder of flag-icons' 4:3 flags, `de.svg` and so on. */
 export const flagsDir = join(
@@ -24,18 +23,18 @@ export const flagsDir = join(
 
 const flagParams = z.object({ file: z.string().regex(/^[a-z]{2}\.svg$/, 'a two-letter code and .svg') });
 
-export const flagDocs = [
-  describeRoute({
-    method: 'get',
-    path: '/api/flags/{file}',
-    tag: 'Widget',
-    summary: "A country's flag, `de.svg` (ISO 3166-1 alpha-2, lower case)",
-    description: 'SVG from the flag-icons package; brotli/gzip by Accept-Encoding; immutable for a year.',
-    request: { params: flagParams },
-    responses: { 200: { description: 'The flag', contentType: 'image/svg+xml' } },
-    errors: ['NOT_FOUND', 'VALIDATION_FAILED'],
-  }),
-];
+const flagRoute = createRoute({
+  method: 'get',
+  path: '/{file}',
+  tags: ['Widget'],
+  summary: "A country's flag, `de.svg` (ISO 3166-1 alpha-2, lower case)",
+  description: 'SVG from the flag-icons package; brotli/gzip by Accept-Encoding; immutable for a year.',
+  request: { params: flagParams },
+  responses: {
+    200: otherResponse('image/svg+xml', 'The flag'),
+    ...errorResponses('NOT_FOUND', 'VALIDATION_FAILED'),
+  },
+});
 
 interface Flag {
   raw: Uint8Array<ArrayBuffer>;
@@ -56,7 +55,7 @@ async function loadFlag(file: string): Promise<Flag | undefined> {
 export function flagRoutes(_deps: AppDeps) {
   // Per app instance: some 270 small files at most.
   const cache = new Map<string, Promise<Flag | undefined>>();
-  return new Hono<AppEnv>().get('/:file', validate('param', flagParams), async (c) => {
+  return openApiRoutes().openapi(flagRoute, async (c) => {
     // The regex allows no slash or dot-dot, so the name cannot leave the flags folder.
     const { file } = c.req.valid('param');
     let flag = cache.get(file);

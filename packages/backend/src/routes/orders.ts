@@ -6,13 +6,21 @@
  * is charged; anything else in the body is dropped by the schema.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { type Context, Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import type { AppDeps, AppEnv } from '../deps.ts';
+import type { AppDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { createKeyedLock } from '../keyed-lock.ts';
-import { validate } from '../middleware/validate.ts';
+import {
+  errorResponses,
+  jsonBody,
+  jsonResponse,
+  openApiRoutes,
+  otherResponse,
+  securedBy,
+} from '../openapi.ts';
 import {
   createOrderLedger,
   factsOf,
@@ -23,7 +31,7 @@ import {
   orderView,
   statusTokenMatches,
 } from '../order-ledger.ts';
-import { isFinal, mapUpstreamStatus } from '../order-status.ts';
+import { isFinal, mapUpstreamStatus, orderStatuses } from '../order-status.ts';
 import { isAllowedUrl } from '../origins.ts';
 import { createProductCatalog, type ProductCatalog } from '../products.ts';
 import { verifyCheckoutToken } from '../tokens.ts';
@@ -56,7 +64,8 @@ export const createOrderBody = z
   .refine((body) => (body.product === undefined) !== (body.checkoutToken === undefined), {
     message: 'send exactly one of product and checkoutToken',
     path: ['product'],
-  });
+  })
+  .meta({ id: 'CreateOrderBody' });
 export type CreateOrderBody = z.output<typeof createOrderBody>;
 
 export const idempotencyKeySchema = z
@@ -65,14 +74,120 @@ export const idempotencyKeySchema = z
   .max(128, 'must be 8 to 128 characters')
   .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
 
-export interface CreateOrderResponse {
-  orderId: string;
-  link: string;
-  status: OrderRecord['status'];
-  expiresAt: string | null;
-  statusToken: string;
-  product: { name: string; price: string; currency: string };
-}
+const orderStatus = z.enum(orderStatuses).meta({ id: 'OrderStatus' });
+
+export const orderViewSchema = z
+  .object({
+    orderId: z.string(),
+    status: orderStatus,
+    final: z.boolean().describe('paid, overpaid, expired and failed are final'),
+    upstreamStatus: z.string(),
+    amount: z.string(),
+    currency: z.string(),
+    paid: z.object({ amount: z.string(), currency: z.string() }).optional(),
+    returnUrl: z.string().optional(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'OrderView' });
+
+export const createdOrderSchema = z
+  .object({
+    orderId: z.string(),
+    link: z.string().describe("The upstream's payment page"),
+    status: orderStatus,
+    expiresAt: z.string().nullable(),
+    statusToken: z.string().describe('Needed to read the status; shown only in this answer and its replays'),
+    product: z.object({ name: z.string(), price: z.string(), currency: z.string() }),
+  })
+  .meta({ id: 'CreatedOrder' });
+export type CreateOrderResponse = z.output<typeof createdOrderSchema>;
+
+const orderParams = z.object({ id: z.string() });
+/** Checked by the handlers (a missing or wrong one is 401, not 422), so documented as plain parameters. */
+const statusTokenHeader = {
+  name: 'X-Status-Token',
+  in: 'header' as const,
+  required: false,
+  description: 'Or `?token=`',
+  schema: { type: 'string' as const },
+};
+
+const createOrderRoute = createRoute({
+  method: 'post',
+  path: '/',
+  tags: ['Orders'],
+  summary: 'Create a payment order for a product or a checkout token',
+  description:
+    'The same Idempotency-Key with the same body answers the same order (200, Idempotent-Replayed).',
+  parameters: [
+    {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: true,
+      description: '8 to 128 printable ASCII characters; a missing one is 400, a malformed one 422',
+      schema: { type: 'string', minLength: 8, maxLength: 128, pattern: '^[\\x21-\\x7e]+$' },
+    },
+  ],
+  request: { body: jsonBody(createOrderBody) },
+  responses: {
+    201: jsonResponse(createdOrderSchema, 'Created'),
+    200: {
+      ...jsonResponse(createdOrderSchema, 'Replay of the same key and body'),
+      headers: { 'Idempotent-Replayed': { description: 'true', schema: { type: 'string' } } },
+    },
+    ...errorResponses(
+      'BAD_REQUEST',
+      'VALIDATION_FAILED',
+      'NOT_FOUND',
+      'TOKEN_INVALID',
+      'TOKEN_EXPIRED',
+      'IDEMPOTENCY_CONFLICT',
+      'RETURN_URL_NOT_ALLOWED',
+      'UPSTREAM_ERROR',
+      'UPSTREAM_TIMEOUT',
+    ),
+  },
+});
+
+const orderStatusRoute = createRoute({
+  method: 'get',
+  path: '/{id}',
+  tags: ['Orders'],
+  summary: "An order's status",
+  parameters: [statusTokenHeader],
+  request: { params: orderParams },
+  security: securedBy('statusToken'),
+  responses: {
+    200: jsonResponse(orderViewSchema, 'The order'),
+    ...errorResponses('UNAUTHORIZED', 'NOT_FOUND'),
+  },
+});
+
+const orderEventsRoute = createRoute({
+  method: 'get',
+  path: '/{id}/events',
+  tags: ['Orders'],
+  summary: 'Server-sent `status` events with the OrderView, until a final status',
+  parameters: [{ name: 'token', in: 'query', required: true, schema: { type: 'string' } }],
+  request: { params: orderParams },
+  responses: {
+    200: otherResponse('text/event-stream', 'Event stream'),
+    ...errorResponses('UNAUTHORIZED', 'NOT_FOUND'),
+  },
+});
+
+const orderReturnRoute = createRoute({
+  method: 'get',
+  path: '/{id}/return',
+  tags: ['Orders'],
+  summary: 'Where the payment page sends the payer (303 at top level, a postMessage page in an iframe)',
+  request: { params: orderParams },
+  responses: {
+    303: { description: "Redirect to the merchant's returnUrl with orderId and status" },
+    200: otherResponse('text/html', 'A page that tells the embedding widget'),
+    ...errorResponses('NOT_FOUND'),
+  },
+});
 
 interface IdempotencyRecord {
   state: 'pending' | 'done';
@@ -311,7 +426,19 @@ export function orderRoutes(
             claimedAt: clock.now(),
           };
       if (existing) {
-        await store.set('idempotency', storeKey, { ...claim, claimedAt: clock.now() });
+        // Taken over only if no other instance took it since we read it (a conditional update).
+        const taken = await store.transaction(async (tx) => {
+          const current = await tx.get<IdempotencyRecord>('idempotency', storeKey);
+          if (current?.state !== 'pending' || current.claimedAt !== existing.claimedAt) return false;
+          await tx.set('idempotency', storeKey, { ...claim, claimedAt: clock.now() });
+          return true;
+        });
+        if (!taken) {
+          throw new AppError(
+            'IDEMPOTENCY_CONFLICT',
+            'A request with this Idempotency-Key is still in progress.',
+          );
+        }
       } else if (!(await store.setIfAbsent('idempotency', storeKey, claim))) {
         throw new AppError(
           'IDEMPOTENCY_CONFLICT',
@@ -369,8 +496,8 @@ export function orderRoutes(
     if (!settled && attempt < 3) await reconcile(storeKey, body, product, origin, attempt + 1);
   }
 
-  return new Hono<AppEnv>()
-    .post('/', validate('json', createOrderBody), async (c) => {
+  return openApiRoutes()
+    .openapi(createOrderRoute, async (c) => {
       const key = c.req.header('idempotency-key');
       if (key === undefined) throw new AppError('BAD_REQUEST', 'The Idempotency-Key header is required.');
       const checked = idempotencyKeySchema.safeParse(key);
@@ -387,14 +514,14 @@ export function orderRoutes(
       return c.json(response, replayed ? 200 : 201);
     })
 
-    .get('/:id', async (c) => {
+    .openapi(orderStatusRoute, async (c) => {
       const record = await authorisedOrder(ledger, c);
       const fresh = (await ledger.fresh(record.id)) ?? record;
       c.header('Cache-Control', 'no-store');
-      return c.json(orderView(fresh));
+      return c.json(orderView(fresh), 200);
     })
 
-    .get('/:id/events', async (c) => {
+    .openapi(orderEventsRoute, async (c) => {
       const record = await authorisedOrder(ledger, c);
       c.header('Cache-Control', 'no-store');
       return streamSSE(c, async (stream) => {
@@ -440,7 +567,7 @@ export function orderRoutes(
       });
     })
 
-    .get('/:id/return', async (c) => {
+    .openapi(orderReturnRoute, async (c) => {
       const id = c.req.param('id');
       const known = await ledger.get(id);
       if (!known) throw new AppError('NOT_FOUND', 'No such order.');

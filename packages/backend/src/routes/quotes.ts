@@ -7,23 +7,14 @@
  * rough rate from the catalog's per-currency fee tables, checked with a tolerance so a rough rate never refuses
  * a valid amount. With no rate at all the upstream checks the limits and its refusal is mapped to the same codes.
  */
-import { Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import type { AppDeps, AppEnv } from '../deps.ts';
+import type { AppDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
-import { validate } from '../middleware/validate.ts';
-import { sellBreakdown } from '../quotes/sell-breakdown.ts';
-import {
-  countryCode,
-  cryptoCode,
-  currencyCode,
-  decimalString,
-  fiatDigits,
-  fiatString,
-  methodId,
-  positiveDecimal,
-} from '../schemas/money.ts';
-import { describeRoute } from '../schemas/openapi-registry.ts';
+import { amountString, decimal, positiveDecimal, ratioString } from '../money.ts';
+import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../openapi.ts';
+import { buyBreakdown, sellBreakdown } from '../quotes/breakdown.ts';
+import { countryCode, cryptoCode, currencyCode, methodId } from '../schemas/codes.ts';
 import {
   isOffered,
   type RampBuyQuote,
@@ -39,7 +30,7 @@ const ROUGH_FX_TOLERANCE = 0.05;
 /** The fiat value a crypto-amount sell is first priced at, to learn the rate (EUR). */
 const SELL_REFERENCE_EUR = 100;
 
-const exactlyOneAmount = <T extends { fiatAmount?: number | undefined; cryptoAmount?: number | undefined }>(
+const exactlyOneAmount = <T extends { fiatAmount?: string | undefined; cryptoAmount?: string | undefined }>(
   body: T,
   ctx: z.RefinementCtx,
 ) => {
@@ -63,85 +54,77 @@ const quoteFields = {
 // z.object drops unknown keys: a client-sent `markup` or `price` never reaches the handler.
 export const buyQuoteBody = z
   .object({ paymentMethod: methodId.describe('Payment group from the catalog'), ...quoteFields })
-  .superRefine(exactlyOneAmount);
+  .superRefine(exactlyOneAmount)
+  .meta({ id: 'BuyQuoteBody' });
 export const sellQuoteBody = z
   .object({ payoutMethod: methodId.describe('Payout method id from the catalog'), ...quoteFields })
-  .superRefine(exactlyOneAmount);
+  .superRefine(exactlyOneAmount)
+  .meta({ id: 'SellQuoteBody' });
 
-export const quoteSchema = z.object({
-  side: z.enum(['buy', 'sell']),
-  input: z.enum(['fiat', 'crypto']),
-  estimate: z.boolean(),
-  fiat: z.object({
-    currency: z.string(),
-    amount: z.string().describe('Before fees'),
-    total: z.string().describe('buy: paid incl. fees; sell: received after fees'),
-  }),
-  crypto: z.object({ currency: z.string(), amount: z.string() }),
-  rate: z.string().describe('Price of 1 crypto unit in fiat'),
-  fees: z.object({
-    processing: z.string(),
-    network: z.string(),
-    markup: z.string(),
-    total: z.string(),
-    currency: z.string(),
-  }),
-  paymentMethod: z.string(),
-  paymentGroup: z.string(),
-  pricedAt: z.string(),
-  expiresAt: z.string(),
-});
+export const quoteSchema = z
+  .object({
+    side: z.enum(['buy', 'sell']),
+    input: z.enum(['fiat', 'crypto']),
+    estimate: z.boolean(),
+    fiat: z.object({
+      currency: z.string(),
+      amount: z.string().describe('Before fees'),
+      total: z.string().describe('buy: paid incl. fees; sell: received after fees'),
+    }),
+    crypto: z.object({ currency: z.string(), amount: z.string() }),
+    rate: z.string().describe('Price of 1 crypto unit in fiat'),
+    fees: z.object({
+      processing: z.string(),
+      network: z.string(),
+      markup: z.string(),
+      total: z.string(),
+      currency: z.string(),
+    }),
+    paymentMethod: z.string(),
+    paymentGroup: z.string(),
+    pricedAt: z.string(),
+    expiresAt: z.string(),
+  })
+  .meta({ id: 'Quote' });
 export type Quote = z.infer<typeof quoteSchema>;
 
-const quoteErrors = [
-  'VALIDATION_FAILED',
-  'METHOD_UNAVAILABLE',
-  'AMOUNT_TOO_LOW',
-  'AMOUNT_TOO_HIGH',
-  'QUOTE_UNAVAILABLE',
-  'UPSTREAM_ERROR',
-  'UPSTREAM_BUSY',
-  'UPSTREAM_TIMEOUT',
-] as const;
+const quoteResponses = {
+  200: jsonResponse(quoteSchema, 'The quote'),
+  ...errorResponses(
+    'BAD_REQUEST',
+    'VALIDATION_FAILED',
+    'METHOD_UNAVAILABLE',
+    'AMOUNT_TOO_LOW',
+    'AMOUNT_TOO_HIGH',
+    'QUOTE_UNAVAILABLE',
+    'UPSTREAM_ERROR',
+    'UPSTREAM_BUSY',
+    'UPSTREAM_TIMEOUT',
+  ),
+};
 
-const quoteDoc = (side: 'buy' | 'sell', summary: string, description: string, body: z.ZodType) =>
-  describeRoute({
-    method: 'post',
-    path: `/api/quotes/${side}`,
-    tag: 'Ramp',
-    summary,
-    description,
-    request: { body },
-    responses: { 200: { description: 'The quote', schema: quoteSchema } },
-    errors: [...quoteErrors],
-  });
-
-export const quoteDocs = [
-  quoteDoc(
-    'buy',
-    'Price buying crypto with fiat',
+const buyRoute = createRoute({
+  method: 'post',
+  path: '/buy',
+  tags: ['Ramp'],
+  summary: 'Price buying crypto with fiat',
+  description:
     'Exactly one of fiatAmount/cryptoAmount. Limits are checked before any upstream call. Markup comes from ' +
-      'MARKUP; a client-sent markup or price is ignored.',
-    buyQuoteBody,
-  ),
-  quoteDoc(
-    'sell',
-    'Price selling crypto for fiat',
+    'MARKUP; a client-sent markup or price is ignored.',
+  request: { body: jsonBody(buyQuoteBody) },
+  responses: quoteResponses,
+});
+
+const sellRoute = createRoute({
+  method: 'post',
+  path: '/sell',
+  tags: ['Ramp'],
+  summary: 'Price selling crypto for fiat',
+  description:
     'The upstream prices sells by fiat amount: a quote for a crypto amount is derived from a reference quote ' +
-      'and marked `estimate: true`.',
-    sellQuoteBody,
-  ),
-];
-
-const round2 = (value: number) => Math.round(value * 100) / 100;
-
-/** The fee breakdown in the quote's fiat; `total` is the sum of the three. */
-const feesView = (processing: number, network: number, markup: number, fiat: string): Quote['fees'] => ({
-  processing: fiatString(processing, fiat),
-  network: fiatString(network, fiat),
-  markup: fiatString(markup, fiat),
-  total: fiatString(round2(processing + network + markup), fiat),
-  currency: fiat,
+    'and marked `estimate: true`.',
+  request: { body: jsonBody(sellQuoteBody) },
+  responses: quoteResponses,
 });
 
 /** The method a shopper picked, if the country offers it enabled and it takes the fiat. */
@@ -173,19 +156,18 @@ interface Limits {
   };
 }
 
+/** The method's EUR limits, and in the shopper's fiat when a rate is known (the least up, the most down). */
 function limitDetails(method: RampMethod, fiat: string, eurPerUnit: number | undefined): Limits['details'] {
-  const digits = fiatDigits(fiat);
-  const inFiat = (eur: number | null, round: (value: number) => number) =>
-    eur === null || !eurPerUnit
-      ? null
-      : (round((eur / eurPerUnit) * 10 ** digits) / 10 ** digits).toFixed(digits);
+  const eur = (limit: number | null) => (limit === null ? null : amountString(limit, 'EUR'));
+  const inFiat = (limit: number | null, mode: 'up' | 'down') =>
+    limit === null || !eurPerUnit ? null : amountString(decimal(limit).div(eurPerUnit), fiat, { mode });
   const known = eurPerUnit !== undefined;
   return {
-    min: known ? inFiat(method.minEur, Math.ceil) : method.minEur === null ? null : method.minEur.toFixed(2),
-    max: known ? inFiat(method.maxEur, Math.floor) : method.maxEur === null ? null : method.maxEur.toFixed(2),
+    min: known ? inFiat(method.minEur, 'up') : eur(method.minEur),
+    max: known ? inFiat(method.maxEur, 'down') : eur(method.maxEur),
     currency: known ? fiat : 'EUR',
-    minEur: method.minEur === null ? null : method.minEur.toFixed(2),
-    maxEur: method.maxEur === null ? null : method.maxEur.toFixed(2),
+    minEur: eur(method.minEur),
+    maxEur: eur(method.maxEur),
   };
 }
 
@@ -207,14 +189,14 @@ export function quoteRoutes(deps: AppDeps) {
   const { ramp, config, clock } = deps;
 
   /** Refuses a fiat amount outside the method's EUR limits, when a rate tells us (see the file comment). */
-  function checkLimits(method: RampMethod, fiat: string, amount: number): void {
+  function checkLimits(method: RampMethod, fiat: string, amount: string): void {
     const fx = ramp.fx(fiat);
     if (!fx) return;
-    const eur = amount * fx.eurPerUnit;
+    const eur = decimal(amount).times(fx.eurPerUnit);
     const slack = fx.exact ? 0 : ROUGH_FX_TOLERANCE;
     const details = limitDetails(method, fiat, fx.eurPerUnit);
-    if (method.minEur !== null && eur < method.minEur * (1 - slack) - 1e-9) throw tooLow(details);
-    if (method.maxEur !== null && eur > method.maxEur * (1 + slack) + 1e-9) throw tooHigh(details);
+    if (method.minEur !== null && eur.lt(decimal(method.minEur).times(1 - slack))) throw tooLow(details);
+    if (method.maxEur !== null && eur.gt(decimal(method.maxEur).times(1 + slack))) throw tooHigh(details);
   }
 
   /** An upstream refusal to price: its limits → our limit codes, anything else → QUOTE_UNAVAILABLE. */
@@ -261,52 +243,56 @@ export function quoteRoutes(deps: AppDeps) {
     crypto: string,
     input: 'fiat' | 'crypto',
   ): Quote {
-    const processing = quote.processing_fee ?? 0;
-    const network = quote.network_fee_local ?? 0;
-    const markup = quote.markup_fiat_value ?? 0;
+    const { amount, paid, processing, network, markup, total } = buyBreakdown(quote, fiat);
+    const cryptoCurrency = quote.crypto_currency ?? crypto;
     return {
       side: 'buy',
       input,
       estimate: false,
-      fiat: {
-        currency: fiat,
-        amount: fiatString(quote.fiat_amount_excl_fees_local, fiat),
-        total: fiatString(quote.fiat_amount_incl_fees_local, fiat),
+      fiat: { currency: fiat, amount, total: paid },
+      crypto: {
+        currency: cryptoCurrency,
+        // What arrives: never shown as more than the upstream's own figure.
+        amount: amountString(quote.crypto_amount, cryptoCurrency, { kind: 'crypto', mode: 'down' }),
       },
-      crypto: { currency: quote.crypto_currency ?? crypto, amount: decimalString(quote.crypto_amount, 10) },
-      rate: decimalString(quote.crypto_unit_price, 8),
-      fees: feesView(processing, network, markup, fiat),
+      rate: ratioString(quote.crypto_unit_price, 8),
+      fees: { processing, network, markup, total, currency: fiat },
       paymentMethod: quote.payment_method ?? method.slug,
       paymentGroup: quote.payment_group ?? method.group,
       ...stamps(),
     };
   }
 
-  /** A sell quote in the shopper's fiat (see quotes/sell-breakdown.ts for what each amount is). */
+  /** A sell quote in the shopper's fiat (see quotes/breakdown.ts for what each amount is). */
   function sellView(
     quote: RampSellQuote,
-    asked: number,
+    asked: string,
     method: RampMethod,
     fiat: string,
     crypto: string,
     input: 'fiat' | 'crypto',
-    cryptoAmount?: number,
+    cryptoAmount?: string,
   ): Quote {
     const amounts = sellBreakdown(quote, asked, fiat);
     if (!amounts) {
       throw new AppError('QUOTE_UNAVAILABLE', `The ramp service did not say what would arrive in ${fiat}.`);
     }
     const { value, received, processing, network, markup, total } = amounts;
+    const cryptoCurrency = quote.crypto_currency ?? crypto;
     return {
       side: 'sell',
       input,
       estimate: input === 'crypto',
       fiat: { currency: fiat, amount: value, total: received },
       crypto: {
-        currency: quote.crypto_currency ?? crypto,
-        amount: decimalString(cryptoAmount ?? quote.crypto_amount, 10),
+        currency: cryptoCurrency,
+        amount:
+          cryptoAmount === undefined
+            ? // What the shopper must send: never shown as less than the upstream asks.
+              amountString(quote.crypto_amount, cryptoCurrency, { kind: 'crypto', mode: 'up' })
+            : amountString(cryptoAmount, cryptoCurrency, { kind: 'crypto' }),
       },
-      rate: decimalString(quote.crypto_unit_price, 8),
+      rate: ratioString(quote.crypto_unit_price, 8),
       fees: { processing, network, markup, total, currency: fiat },
       paymentMethod: method.slug,
       paymentGroup: method.group,
@@ -314,8 +300,8 @@ export function quoteRoutes(deps: AppDeps) {
     };
   }
 
-  return new Hono<AppEnv>()
-    .post('/buy', validate('json', buyQuoteBody), async (c) => {
+  return openApiRoutes()
+    .openapi(buyRoute, async (c) => {
       const body = c.req.valid('json');
       const [methods] = await Promise.all([ramp.paymentMethods(body.country), checkCrypto(body.crypto)]);
       const method = pickMethod(methods, body.paymentMethod, body.fiat, 'buy');
@@ -333,13 +319,14 @@ export function quoteRoutes(deps: AppDeps) {
         .catch((error: unknown) => mapRefusal(error, method, body.fiat));
       return c.json(
         buyView(quote, method, body.fiat, body.crypto, body.fiatAmount !== undefined ? 'fiat' : 'crypto'),
+        200,
       );
     })
-    .post('/sell', validate('json', sellQuoteBody), async (c) => {
+    .openapi(sellRoute, async (c) => {
       const body = c.req.valid('json');
       const [methods] = await Promise.all([ramp.payoutMethods(body.country), checkCrypto(body.crypto)]);
       const method = pickMethod(methods, body.payoutMethod, body.fiat, 'sell');
-      const price = (fiatAmount: number) =>
+      const price = (fiatAmount: string) =>
         ramp
           .sellQuote({
             method: method.slug,
@@ -353,25 +340,28 @@ export function quoteRoutes(deps: AppDeps) {
       if (body.fiatAmount !== undefined) {
         checkLimits(method, body.fiat, body.fiatAmount);
         const quote = await price(body.fiatAmount);
-        return c.json(sellView(quote, body.fiatAmount, method, body.fiat, body.crypto, 'fiat'));
+        return c.json(sellView(quote, body.fiatAmount, method, body.fiat, body.crypto, 'fiat'), 200);
       }
       // A crypto amount: price a reference fiat amount (shared by every shopper for a few seconds), derive the
       // fiat the crypto is worth, check the limits, then price that amount so the fees are the real ones.
-      const cryptoAmount = body.cryptoAmount as number;
+      const cryptoAmount = body.cryptoAmount as string;
       const fx = ramp.fx(body.fiat);
       const referenceEur = Math.min(
         Math.max(SELL_REFERENCE_EUR, (method.minEur ?? 0) * 1.5),
         method.maxEur ?? Number.POSITIVE_INFINITY,
       );
-      const reference = await price(fx ? round2(referenceEur / fx.eurPerUnit) : SELL_REFERENCE_EUR);
-      const networkFee = reference.network_fee ?? 0;
-      const digits = fiatDigits(body.fiat);
-      const worth =
-        Math.floor(Math.max(0, cryptoAmount - networkFee) * reference.crypto_unit_price * 10 ** digits) /
-        10 ** digits;
-      if (worth <= 0) throw tooLow(limitDetails(method, body.fiat, ramp.fx(body.fiat)?.eurPerUnit));
+      const reference = await price(
+        fx ? amountString(decimal(referenceEur).div(fx.eurPerUnit), body.fiat) : String(SELL_REFERENCE_EUR),
+      );
+      // What the crypto is worth after the network fee, at the reference's price: never more than it fetches.
+      const sent = decimal(cryptoAmount).minus(reference.network_fee ?? 0);
+      const worth = amountString(sent.gt(0) ? sent.times(reference.crypto_unit_price) : 0, body.fiat, {
+        mode: 'down',
+      });
+      if (!decimal(worth).gt(0))
+        throw tooLow(limitDetails(method, body.fiat, ramp.fx(body.fiat)?.eurPerUnit));
       checkLimits(method, body.fiat, worth);
       const quote = await price(worth);
-      return c.json(sellView(quote, worth, method, body.fiat, body.crypto, 'crypto', cryptoAmount));
+      return c.json(sellView(quote, worth, method, body.fiat, body.crypto, 'crypto', cryptoAmount), 200);
     });
 }

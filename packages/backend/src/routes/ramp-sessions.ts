@@ -2,23 +2,14 @@
  * `POST /api/ramp-sessions`: a signed ramp widget URL (facts.md §3) for the widget to embed. The secret key
  * signs it here; the browser only ever sees the public key and the signature.
  */
-import { Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import type { AppDeps, AppEnv } from '../deps.ts';
+import type { AppDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
-import { validate } from '../middleware/validate.ts';
-import { decimalString as exactDecimal } from '../money.ts';
+import { amountString, positiveDecimal } from '../money.ts';
+import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../openapi.ts';
 import { isAllowedUrl } from '../origins.ts';
-import {
-  countryCode,
-  cryptoCode,
-  currencyCode,
-  decimalString,
-  fiatDigits,
-  methodId,
-  positiveDecimal,
-} from '../schemas/money.ts';
-import { describeRoute } from '../schemas/openapi-registry.ts';
+import { countryCode, cryptoCode, currencyCode, methodId } from '../schemas/codes.ts';
 import { isOffered } from '../schemas/upstream-ramp.ts';
 import { countryFromHeaders } from './catalog.ts';
 
@@ -54,32 +45,36 @@ export const rampSessionBody = z
     if (body.side === 'buy' && !body.walletAddress) {
       ctx.addIssue({ code: 'custom', path: ['walletAddress'], message: 'is required to buy' });
     }
-  });
+  })
+  .meta({ id: 'RampSessionBody' });
 
-export const rampSessionSchema = z.object({
-  url: z.string().describe('The signed widget URL to load in an iframe'),
-  origin: z.string().describe('The widget origin, for postMessage checks'),
-  expiresAt: z.string().optional(),
-});
+export const rampSessionSchema = z
+  .object({
+    url: z.string().describe('The signed widget URL to load in an iframe'),
+    origin: z.string().describe('The widget origin, for postMessage checks'),
+    expiresAt: z.string().optional(),
+  })
+  .meta({ id: 'RampSession' });
 
-export const rampSessionDocs = [
-  describeRoute({
-    method: 'post',
-    path: '/api/ramp-sessions',
-    tag: 'Ramp',
-    summary: 'A signed ramp widget URL (buy or sell) to embed',
-    request: { body: rampSessionBody },
-    responses: { 200: { description: 'The signed URL', schema: rampSessionSchema } },
-    errors: [
+const rampSessionRoute = createRoute({
+  method: 'post',
+  path: '/',
+  tags: ['Ramp'],
+  summary: 'A signed ramp widget URL (buy or sell) to embed',
+  request: { body: jsonBody(rampSessionBody) },
+  responses: {
+    200: jsonResponse(rampSessionSchema, 'The signed URL'),
+    ...errorResponses(
+      'BAD_REQUEST',
       'VALIDATION_FAILED',
       'METHOD_UNAVAILABLE',
       'RETURN_URL_NOT_ALLOWED',
       'UPSTREAM_ERROR',
       'UPSTREAM_BUSY',
       'UPSTREAM_TIMEOUT',
-    ],
-  }),
-];
+    ),
+  },
+});
 
 export function rampSessionRoutes(deps: AppDeps) {
   const { config, ramp } = deps;
@@ -87,7 +82,7 @@ export function rampSessionRoutes(deps: AppDeps) {
   // The ramp widget may also send the shopper back to this backend (e.g. its own pages).
   const returnOrigins = [...config.allowedOrigins, new URL(config.publicUrl).origin];
 
-  return new Hono<AppEnv>().post('/', validate('json', rampSessionBody), async (c) => {
+  return openApiRoutes().openapi(rampSessionRoute, async (c) => {
     const body = c.req.valid('json');
     if (body.returnUrl && !isAllowedUrl(body.returnUrl, returnOrigins)) {
       throw new AppError('RETURN_URL_NOT_ALLOWED', 'returnUrl must be on an allowed storefront origin.');
@@ -102,8 +97,7 @@ export function rampSessionRoutes(deps: AppDeps) {
         throw new AppError('METHOD_UNAVAILABLE', 'This method is not offered for that country and currency.');
       }
     }
-    const fiatAmount =
-      body.fiatAmount === undefined ? undefined : body.fiatAmount.toFixed(Math.min(2, fiatDigits(body.fiat)));
+    const fiatAmount = body.fiatAmount === undefined ? undefined : amountString(body.fiatAmount, body.fiat);
     const url =
       body.side === 'buy'
         ? ramp.signWidgetUrl('buy', {
@@ -115,7 +109,9 @@ export function rampSessionRoutes(deps: AppDeps) {
             baseCurrencyAmount: fiatAmount,
             // The widget takes at most 6 decimals here (facts.md §3.2).
             quoteCurrencyAmount:
-              body.cryptoAmount === undefined ? undefined : decimalString(body.cryptoAmount, 6),
+              body.cryptoAmount === undefined
+                ? undefined
+                : amountString(body.cryptoAmount, body.crypto, { kind: 'crypto', maxDigits: 6 }),
             baseCountry: country,
             email: body.email,
             markup: config.markup || undefined,
@@ -128,8 +124,7 @@ export function rampSessionRoutes(deps: AppDeps) {
             baseCountry: country,
             fiatCurrencyCode: body.fiat,
             cryptoCurrencyCode: body.crypto,
-            cryptoCurrencyAmount:
-              body.cryptoAmount === undefined ? undefined : exactDecimal(body.cryptoAmount),
+            cryptoCurrencyAmount: body.cryptoAmount,
             fiatCurrencyAmount: body.cryptoAmount === undefined ? fiatAmount : undefined,
             email: body.email,
             markup: config.markup || undefined,
@@ -137,6 +132,6 @@ export function rampSessionRoutes(deps: AppDeps) {
             responseUrl,
           });
     c.header('Cache-Control', 'no-store');
-    return c.json({ url, origin: ramp.widgetOrigin });
+    return c.json({ url, origin: ramp.widgetOrigin }, 200);
   });
 }

@@ -10,13 +10,14 @@
  * (payment links made in the dashboard, deposits to payment routes).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import type { AppDeps, AppEnv } from '../deps.ts';
+import type { AppDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { depositEvents, type RampOrderFacts, rampEvents } from '../events/fulfilment-events.ts';
 import { createKeyedLock } from '../keyed-lock.ts';
-import { decimalString } from '../money.ts';
+import { upstreamDecimal } from '../money.ts';
+import { errorResponses, jsonResponse, openApiRoutes, securedBy } from '../openapi.ts';
 import {
   createOrderLedger,
   type OrderLedger,
@@ -24,7 +25,6 @@ import {
   type UpstreamFacts,
 } from '../order-ledger.ts';
 import { isRampProgress, mapUpstreamStatus } from '../order-status.ts';
-import { describeRoute } from '../schemas/openapi-registry.ts';
 
 /** What a webhook is answered (API.md "Webhooks"). */
 export const webhookAnswerSchema = z.object({
@@ -37,21 +37,22 @@ type WebhookAnswer = z.output<typeof webhookAnswerSchema>;
 type Outcome = Omit<WebhookAnswer, 'ok'>;
 const answer = (outcome: Outcome): WebhookAnswer => ({ ok: true, ...outcome });
 
-const webhookDoc = (path: string, summary: string) =>
-  describeRoute({
+/** The body is read raw (the signature is over its bytes), so it is described, not validated, here. */
+const webhookRoute = <P extends string>(path: P, summary: string) =>
+  createRoute({
     method: 'post',
     path,
-    tag: 'Webhooks',
+    tags: ['Webhooks'],
     summary,
-    responses: { 200: { description: 'Applied (or already applied)', schema: webhookAnswerSchema } },
-    errors: ['UNAUTHORIZED', 'BAD_REQUEST'],
-    security: 'webhookSignature',
+    security: securedBy('webhookSignature'),
+    request: {
+      body: { required: true, content: { 'application/json': { schema: { type: 'object' as const } } } },
+    },
+    responses: {
+      200: jsonResponse(webhookAnswerSchema, 'Applied (or already applied)'),
+      ...errorResponses('UNAUTHORIZED', 'BAD_REQUEST'),
+    },
   });
-
-export const webhookDocs = [
-  webhookDoc('/api/webhooks/payments', 'Payments API events (x-swapped-signature; both payload casings)'),
-  webhookDoc('/api/webhooks/ramp', 'Ramp order callbacks (`signature` header)'),
-];
 
 /** base64 HMAC-SHA256 of the raw body, compared in constant time. */
 export function signatureValid(secret: string, raw: Uint8Array, header: string | undefined): boolean {
@@ -62,7 +63,7 @@ export function signatureValid(secret: string, raw: Uint8Array, header: string |
 }
 
 const text = z.string().nullish();
-const amount = z.union([z.string(), z.number()]).transform(decimalString).nullish();
+const amount = upstreamDecimal.nullish();
 
 /** Both casings (facts.md §6), normalised to one shape. */
 const paymentsEvent = z
@@ -176,73 +177,78 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger = createOrderLe
   const rawBody = async (c: { req: { arrayBuffer(): Promise<ArrayBuffer> } }) =>
     new Uint8Array(await c.req.arrayBuffer());
 
-  return new Hono<AppEnv>()
-    .post('/payments', async (c) => {
-      const raw = await rawBody(c);
-      if (!signatureValid(config.payments.webhookSecret, raw, c.req.header('x-swapped-signature'))) {
-        throw new AppError('UNAUTHORIZED', 'The webhook signature is missing or wrong.');
-      }
-      const parsed = paymentsEvent.safeParse(parseJson(raw));
-      if (!parsed.success) throw new AppError('BAD_REQUEST', 'The webhook payload is not an object.');
-      const event = parsed.data;
-      const key = `payments:${event.eventId ?? createHash('sha256').update(raw).digest('hex')}`;
-      const outcome = await once(key, async () => {
-        if (!event.orderStatus || (!event.orderId && !event.externalId)) return { ignored: true };
-        // Our reference first (we set it as externalId), checked against the upstream id when both are given.
-        // An order still being created is waited for: the upstream can be faster with its webhook than with
-        // its answer to our create call.
-        let record = event.externalId ? await ledger.afterCreation(event.externalId) : undefined;
-        if (record && event.orderId && !sameUpstreamOrder(record.upstreamId, event.orderId))
-          record = undefined;
-        if (!record && event.orderId) record = await ledger.findByUpstreamId(event.orderId);
-        if (!record) return deposited(event);
-        const facts: UpstreamFacts = {
-          upstreamStatus: event.orderStatus,
-          paid:
-            event.crypto && event.cryptoAmount
-              ? { amount: event.cryptoAmount, currency: event.crypto }
-              : null,
-        };
-        await ledger.apply(record.id, facts, 'webhook');
-        return {};
-      });
-      return c.json(answer(outcome));
-    })
+  return openApiRoutes()
+    .openapi(
+      webhookRoute('/payments', 'Payments API events (x-swapped-signature; both payload casings)'),
+      async (c) => {
+        const raw = await rawBody(c);
+        if (!signatureValid(config.payments.webhookSecret, raw, c.req.header('x-swapped-signature'))) {
+          throw new AppError('UNAUTHORIZED', 'The webhook signature is missing or wrong.');
+        }
+        const parsed = paymentsEvent.safeParse(parseJson(raw));
+        if (!parsed.success) throw new AppError('BAD_REQUEST', 'The webhook payload is not an object.');
+        const event = parsed.data;
+        const key = `payments:${event.eventId ?? createHash('sha256').update(raw).digest('hex')}`;
+        const outcome = await once(key, async () => {
+          if (!event.orderStatus || (!event.orderId && !event.externalId)) return { ignored: true };
+          // Our reference first (we set it as externalId), checked against the upstream id when both are given.
+          // An order still being created is waited for: the upstream can be faster with its webhook than with
+          // its answer to our create call.
+          let record = event.externalId ? await ledger.afterCreation(event.externalId) : undefined;
+          if (record && event.orderId && !sameUpstreamOrder(record.upstreamId, event.orderId))
+            record = undefined;
+          if (!record && event.orderId) record = await ledger.findByUpstreamId(event.orderId);
+          if (!record) return deposited(event);
+          const facts: UpstreamFacts = {
+            upstreamStatus: event.orderStatus,
+            paid:
+              event.crypto && event.cryptoAmount
+                ? { amount: event.cryptoAmount, currency: event.crypto }
+                : null,
+          };
+          await ledger.apply(record.id, facts, 'webhook');
+          return {};
+        });
+        return c.json(answer(outcome), 200);
+      },
+    )
 
-    .post('/ramp', async (c) => {
+    .openapi(webhookRoute('/ramp', 'Ramp order callbacks (`signature` header)'), async (c) => {
       const raw = await rawBody(c);
       if (!signatureValid(config.ramp.secretKey, raw, c.req.header('signature'))) {
         throw new AppError('UNAUTHORIZED', 'The webhook signature is missing or wrong.');
       }
       const parsed = rampEvent.safeParse(parseJson(raw));
-      if (!parsed.success) return c.json(answer({ ignored: true }));
+      if (!parsed.success) return c.json(answer({ ignored: true }), 200);
       const event = parsed.data;
       const key = `ramp:${createHash('sha256').update(raw).digest('hex')}`;
       const outcome = await once(key, () =>
-        rampLock.run(event.order_id, async () => {
-          const current = await store.get<RampOrderRecord>('ramp-orders', event.order_id);
-          if (!isRampProgress(current?.status, event.order_status)) return { ignored: true };
-          const at = iso();
-          const next: RampOrderRecord = {
-            orderId: event.order_id,
-            status: event.order_status,
-            type: event.order_type ?? current?.type ?? null,
-            crypto: event.order_crypto ?? current?.crypto ?? null,
-            cryptoAmount: event.order_crypto_amount ?? current?.cryptoAmount ?? null,
-            network: event.network ?? current?.network ?? null,
-            address: event.order_crypto_address ?? current?.address ?? null,
-            transactionId: event.transaction_id ?? current?.transactionId ?? null,
-            externalCustomerId: event.external_customer_id ?? current?.externalCustomerId ?? null,
-            amountEur: event.order_amount_eur ?? current?.amountEur ?? null,
-            history: [...(current?.history ?? []), { status: event.order_status, at }],
-            createdAt: current?.createdAt ?? at,
-            updatedAt: at,
-          };
-          await deps.outbox.record(rampEvents(current, next), at);
-          await store.set('ramp-orders', event.order_id, next);
-          return {};
-        }),
+        rampLock.run(event.order_id, () =>
+          store.transaction(async (tx) => {
+            const current = await tx.get<RampOrderRecord>('ramp-orders', event.order_id);
+            if (!isRampProgress(current?.status, event.order_status)) return { ignored: true };
+            const at = iso();
+            const next: RampOrderRecord = {
+              orderId: event.order_id,
+              status: event.order_status,
+              type: event.order_type ?? current?.type ?? null,
+              crypto: event.order_crypto ?? current?.crypto ?? null,
+              cryptoAmount: event.order_crypto_amount ?? current?.cryptoAmount ?? null,
+              network: event.network ?? current?.network ?? null,
+              address: event.order_crypto_address ?? current?.address ?? null,
+              transactionId: event.transaction_id ?? current?.transactionId ?? null,
+              externalCustomerId: event.external_customer_id ?? current?.externalCustomerId ?? null,
+              amountEur: event.order_amount_eur ?? current?.amountEur ?? null,
+              history: [...(current?.history ?? []), { status: event.order_status, at }],
+              createdAt: current?.createdAt ?? at,
+              updatedAt: at,
+            };
+            await deps.outbox.record(rampEvents(current, next), at, tx);
+            await tx.set('ramp-orders', event.order_id, next);
+            return {};
+          }),
+        ),
       );
-      return c.json(answer(outcome));
+      return c.json(answer(outcome), 200);
     });
 }

@@ -10,41 +10,43 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { type Context, Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
-import { describeRoute } from '../schemas/openapi-registry.ts';
+import { errorResponses, openApiRoutes, otherResponse } from '../openapi.ts';
 
 /** The script-tag bundle of the installed `crypto-checkout` package (in this repository, packages/widget). */
 export const widgetBundleFile = fileURLToPath(import.meta.resolve('crypto-checkout/crypto-checkout.js'));
 
-export const widgetBundleDocs = [
-  describeRoute({
-    method: 'get',
-    path: '/widget/crypto-checkout.js',
-    tag: 'Widget',
-    summary: 'The <crypto-checkout> script-tag loader',
-    description:
-      'Brotli/gzip by Accept-Encoding, ETag, long cache with `?v=<etag>`. It loads its chunks from next to itself.',
-    responses: {
-      200: { description: 'JavaScript', contentType: 'text/javascript' },
-      304: { description: 'Not modified' },
-    },
-    errors: ['NOT_FOUND'],
-  }),
-  describeRoute({
-    method: 'get',
-    path: '/widget/{chunk}',
-    tag: 'Widget',
-    summary: 'A chunk of the script-tag bundle (`crypto-checkout-<name>-<hash>.js`)',
-    description: 'Loaded by the loader on demand (the element, the view of each mode); immutable for a year.',
-    responses: {
-      200: { description: 'JavaScript', contentType: 'text/javascript' },
-      304: { description: 'Not modified' },
-    },
-    errors: ['NOT_FOUND'],
-  }),
-];
+const bundleRoute = createRoute({
+  method: 'get',
+  path: '/crypto-checkout.js',
+  tags: ['Widget'],
+  summary: 'The <crypto-checkout> script-tag loader',
+  description:
+    'Brotli/gzip by Accept-Encoding, ETag, long cache with `?v=<etag>`. It loads its chunks from next to itself.',
+  responses: {
+    200: otherResponse('text/javascript', 'JavaScript'),
+    304: { description: 'Not modified' },
+    ...errorResponses('NOT_FOUND'),
+  },
+});
+
+const chunkRoute = createRoute({
+  method: 'get',
+  path: '/{chunk}',
+  tags: ['Widget'],
+  summary: 'A chunk of the script-tag bundle (`crypto-checkout-<name>-<hash>.js`)',
+  description: 'Loaded by the loader on demand (the element, the view of each mode); immutable for a year.',
+  request: { params: z.object({ chunk: z.string() }) },
+  responses: {
+    200: otherResponse('text/javascript', 'JavaScript'),
+    304: { description: 'Not modified' },
+    ...errorResponses('NOT_FOUND'),
+  },
+});
 
 interface Bundle {
   etag: string;
@@ -110,10 +112,10 @@ export function widgetBundleRoutes(_deps: AppDeps, file = widgetBundleFile) {
     return c.body(bundle.raw, 200, headers);
   };
 
-  return new Hono<AppEnv>()
-    .get('/crypto-checkout.js', (c) => serve(c, file, (b) => c.req.query('v') === b.etag.slice(1, -1)))
-    .get('/:chunk', (c) => {
-      const name = c.req.param('chunk');
+  return openApiRoutes()
+    .openapi(bundleRoute, (c) => serve(c, file, (b) => c.req.query('v') === b.etag.slice(1, -1)))
+    .openapi(chunkRoute, (c) => {
+      const name = c.req.valid('param').chunk;
       if (!chunkName.test(name)) throw new AppError('NOT_FOUND', 'No such file.');
       return serve(c, join(dir, name), () => true);
     });

@@ -5,12 +5,9 @@
  * a currency may be a code or a Currency object, and the envelope may or may not carry `message`/`success`.
  */
 import { z } from 'zod';
-import { decimalString } from '../money.ts';
+import { upstreamDecimal } from '../money.ts';
 
 const text = z.string().nullish();
-
-/** Money stays a decimal string; a number is written out in full (never `1e-7`). */
-export const decimal = z.union([z.string(), z.number()]).transform(decimalString);
 
 /** Integers that some variants send as strings (`"3"`). */
 const count = z.union([z.number().int(), z.string().regex(/^\d+$/)]).transform((value) => Number(value));
@@ -32,7 +29,7 @@ export const currencyCode = z
     typeof value === 'string' ? value : (value.symbol ?? value.officialId ?? value.name ?? ''),
   );
 
-const money = z.looseObject({ amount: decimal.nullish(), currency: currencyCode.nullish() });
+const money = z.looseObject({ amount: upstreamDecimal.nullish(), currency: currencyCode.nullish() });
 
 export const upstreamPurchase = z.looseObject({
   id: text,
@@ -40,14 +37,14 @@ export const upstreamPurchase = z.looseObject({
   description: text,
   notes: text,
   imageUrl: text,
-  price: decimal.nullish(),
+  price: upstreamDecimal.nullish(),
   currency: currencyCode.nullish(),
 });
 
 export const upstreamPayment = z.looseObject({
   id: text,
   orderId: text,
-  receivedAmount: decimal.nullish(),
+  receivedAmount: upstreamDecimal.nullish(),
   receivedCurrency: currencyCode.nullish(),
   txHash: text,
   confirmedAt: text,

@@ -1,5 +1,6 @@
 /** A tiny fetch client for the backend: typed answers, the error envelope turned into an ApiError. */
 import type {
+  BackendErrorCode,
   Catalog,
   DepositAddress,
   Order,
@@ -15,30 +16,11 @@ import type {
 } from './types.ts';
 
 /** Every code a `checkout-error` can carry: the backend's table plus the widget's own. */
-export type ErrorCode =
-  | 'BAD_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'TOKEN_INVALID'
-  | 'TOKEN_EXPIRED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'IDEMPOTENCY_CONFLICT'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'VALIDATION_FAILED'
-  | 'AMOUNT_TOO_LOW'
-  | 'AMOUNT_TOO_HIGH'
-  | 'METHOD_UNAVAILABLE'
-  | 'RETURN_URL_NOT_ALLOWED'
-  | 'RATE_LIMITED'
-  | 'UPSTREAM_ERROR'
-  | 'QUOTE_UNAVAILABLE'
-  | 'UPSTREAM_BUSY'
-  | 'UPSTREAM_TIMEOUT'
-  | 'INTERNAL'
-  | 'NETWORK_ERROR';
+export type ErrorCode = BackendErrorCode | 'NETWORK_ERROR';
 
 /** The codes for which sending the same request again may succeed. */
-export const RETRYABLE = /^(RATE_LIMITED|UPSTREAM_|QUOTE_UNAVAILABLE|INTERNAL|NETWORK_ERROR)/;
+export const RETRYABLE =
+  /^(RATE_LIMITED|UPSTREAM_|QUOTE_UNAVAILABLE|SERVICE_UNAVAILABLE|INTERNAL|NETWORK_ERROR)/;
 
 export interface LimitDetails {
   min?: string;

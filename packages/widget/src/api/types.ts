@@ -1,165 +1,40 @@
-/** Response shapes of the backend API (packages/backend/API.md); amounts are decimal strings. */
+/**
+ * The backend API's shapes, named for the widget. Every one comes from the backend's OpenAPI document through
+ * the generated ./openapi.gen.ts (`npm run api-types`), so they cannot drift from what the backend sends; types
+ * only, nothing of it reaches the bundle. Amounts are decimal strings.
+ */
+import type { components } from './openapi.gen.ts';
 
-export type Side = 'buy' | 'sell';
+type Schemas = components['schemas'];
 
-export interface Product {
-  id?: string;
-  name: string;
-  description?: string | null;
-  image?: string | null;
-  price: string;
-  currency: string;
-  reference?: string;
-}
+export type Catalog = Schemas['Catalog'];
+export type Country = Schemas['Country'];
+export type Fiat = Schemas['Fiat'];
+export type Crypto = Schemas['Crypto'];
+export type Method = Schemas['Method'];
+export type Chain = Schemas['Chain'];
 
-export interface VerifiedToken {
-  product: Product;
-  expiresAt: string;
-}
+export type Quote = Schemas['Quote'];
+export type Side = Quote['side'];
+/** A buy or a sell quote request: the method under its side's name (`paymentMethod` or `payoutMethod`). */
+export type QuoteBody = Omit<Schemas['BuyQuoteBody'], 'paymentMethod'> & {
+  paymentMethod?: Schemas['BuyQuoteBody']['paymentMethod'];
+  payoutMethod?: Schemas['SellQuoteBody']['payoutMethod'];
+};
 
-export interface Country {
-  code: string;
-  name: string;
-  currency: string;
-}
+export type RampSessionBody = Schemas['RampSessionBody'];
+export type RampSession = Schemas['RampSession'];
 
-export interface Fiat {
-  code: string;
-  name: string;
-}
+export type VerifiedToken = Schemas['VerifiedCheckoutToken'];
+/** What pay mode charges: a catalog product or what a checkout token stands for. */
+export type Product = Schemas['Product'] | VerifiedToken['product'];
 
-export interface Crypto {
-  code: string;
-  symbol: string;
-  name: string;
-  network: string;
-  networkName: string;
-  type: 'token' | 'coin';
-  networkFee: string;
-  icon: string | null;
-}
+export type OrderStatus = Schemas['OrderStatus'];
+export type OrderBody = Schemas['CreateOrderBody'];
+export type Order = Schemas['CreatedOrder'];
+export type OrderView = Schemas['OrderView'];
 
-export interface Method {
-  id: string;
-  name: string;
-  feePercent: string;
-  fixedFee: string;
-  min: string;
-  max: string;
-  limits: { currency: string; min: string; max: string };
-  currencies: string[];
-  icon: string | null;
-  iconLight: string | null;
-  isDefault: boolean;
-}
+export type DepositAddress = Schemas['DepositAddress'];
 
-export interface Chain {
-  id: string;
-  name: string;
-}
-
-export interface Catalog {
-  country: string;
-  countries: Country[];
-  fiats: Fiat[];
-  cryptos: Crypto[];
-  paymentMethods: Method[];
-  payoutMethods: Method[];
-  chains: Chain[];
-  defaults: {
-    country: string;
-    fiat: string;
-    crypto: string;
-    paymentMethod: string | null;
-    payoutMethod: string | null;
-  };
-}
-
-export interface QuoteBody {
-  paymentMethod?: string;
-  payoutMethod?: string;
-  country: string;
-  fiat: string;
-  crypto: string;
-  fiatAmount?: string;
-  cryptoAmount?: string;
-}
-
-export interface Quote {
-  side: Side;
-  input: 'fiat' | 'crypto';
-  estimate: boolean;
-  fiat: { currency: string; amount: string; total: string };
-  crypto: { currency: string; amount: string };
-  rate: string;
-  fees: { processing: string; network: string; markup: string; total: string; currency: string };
-  paymentMethod: string;
-  paymentGroup?: string;
-  pricedAt: string;
-  expiresAt: string;
-}
-
-export type OrderStatus =
-  | 'pending'
-  | 'awaiting_payment'
-  | 'underpaid'
-  | 'paid'
-  | 'overpaid'
-  | 'expired'
-  | 'failed';
-
-export interface OrderBody {
-  product?: string;
-  checkoutToken?: string;
-  customer?: { name?: string; email?: string; country?: string; lang?: string };
-  returnUrl?: string;
-}
-
-export interface Order {
-  orderId: string;
-  link: string;
-  status: OrderStatus;
-  expiresAt: string;
-  statusToken: string;
-  product: { name: string; price: string; currency: string };
-}
-
-export interface OrderView {
-  orderId: string;
-  status: OrderStatus;
-  final: boolean;
-  amount?: string;
-  currency?: string;
-  paid?: { amount: string; currency: string };
-  returnUrl?: string;
-  updatedAt?: string;
-}
-
-export interface RampSessionBody {
-  side: Side;
-  method?: string;
-  country?: string;
-  fiat: string;
-  crypto: string;
-  fiatAmount?: string;
-  cryptoAmount?: string;
-  walletAddress?: string;
-  email?: string;
-  returnUrl?: string;
-}
-
-export interface RampSession {
-  url: string;
-  origin: string;
-  expiresAt?: string;
-}
-
-export interface DepositAddress {
-  chain: string;
-  address: string;
-  memo: string | null;
-  currencies: string[];
-  qrSvg: string;
-  createdAt: string;
-  reused: boolean;
-}
+/** The codes of the backend's error envelope. */
+export type BackendErrorCode = Schemas['Error']['error']['code'];

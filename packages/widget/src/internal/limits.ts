@@ -26,3 +26,16 @@ export function checkLimits(method: Method | undefined, fiat: string, amount: st
     return { code: 'AMOUNT_TOO_HIGH', limit: limits.max, currency: limits.currency };
   return null;
 }
+
+/**
+ * A method's limits as the text after its fees: ` · 7,00 €–100.000,00 €`, or the one bound it has (`≥`, `≤`), or
+ * nothing: the backend sends null for a limit the upstream left out, and null must not read as 0.
+ */
+export function limitRange(
+  { min, max, currency }: Method['limits'],
+  money: (amount: string, currency: string) => string,
+): string {
+  if (min !== null && max !== null) return ` · ${money(min, currency)}–${money(max, currency)}`;
+  if (min !== null) return ` · ≥ ${money(min, currency)}`;
+  return max !== null ? ` · ≤ ${money(max, currency)}` : '';
+}

@@ -86,7 +86,7 @@ export class PayView extends View {
           orderId: order.orderId,
           status: order.status,
           url: order.link,
-          expiresAt: order.expiresAt,
+          expiresAt: order.expiresAt ?? undefined,
           amount: order.product.price,
           currency: order.product.currency,
         }),

@@ -18,7 +18,7 @@ import {
   parseAmount,
   toInputValue,
 } from '../internal/format.ts';
-import { checkLimits, type LimitBreach, limitsOf } from '../internal/limits.ts';
+import { checkLimits, type LimitBreach, limitRange, limitsOf } from '../internal/limits.ts';
 import type { MessageKey } from '../internal/messages.ts';
 import { Picker, type PickerItem } from '../picker/picker.ts';
 import { flagIcon } from './flag.ts';
@@ -362,11 +362,11 @@ export abstract class RampView extends View {
     return html`${img(m.icon, m.iconLight ? 'lt' : '')}${m.iconLight ? img(m.iconLight, 'dk') : nothing}`;
   }
 
-  /** Fees and limits: `1.5% + €0.50 · €10–€5,000`. */
+  /** Fees and limits: `1.5% + €0.50 · €10–€5,000` (or the one bound a method has). */
   protected _methodTerms(m: Method): string {
     const l = limitsOf(m);
     const loc = this.ctx.loc;
-    return `${formatPercent(m.feePercent, loc)} + ${this.money(m.fixedFee, 'EUR')} · ${this.money(l.min, l.currency)}–${this.money(l.max, l.currency)}`;
+    return `${formatPercent(m.feePercent, loc)} + ${this.money(m.fixedFee, 'EUR')}${limitRange(l, (a, c) => this.money(a, c))}`;
   }
 
   /**

@@ -14,7 +14,7 @@
 // - The counts go to WTR_SUMMARY as JSON for scripts/test.mjs.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,6 +103,19 @@ function backendPlugin() {
     );
   }
 
+  /**
+   * A new connection for each proxied request. Node's default agent keeps sockets alive for 5 s, the backend
+   * closes idle ones after 5 s: a request sent on a socket the backend is closing at that moment fails with
+   * ECONNRESET (it failed "mints checkout tokens the backend accepts" once in ten loaded runs, as a 502 "proxy
+   * error"). Loopback connections cost nothing; a POST must not be retried.
+   */
+  const upstreamAgent = new Agent({ keepAlive: false });
+  /** The browser's headers less the hop-by-hop ones (its `Connection: keep-alive` is for the dev server). */
+  const forwardedHeaders = (headers) => {
+    const { connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
+    return rest;
+  };
+
   /** Koa middleware (the config's `middleware` run ahead of the dev server's own); other paths fall through. */
   async function proxy(ctx, next) {
     if (!target || !/^\/(api|sandbox|widget)(\/|$)|^\/healthz$/.test(ctx.path)) return next();
@@ -110,7 +123,7 @@ function backendPlugin() {
     await new Promise((resolve) => {
       const upstream = request(
         new URL(ctx.req.url, target),
-        { method: ctx.req.method, headers: ctx.req.headers },
+        { method: ctx.req.method, headers: forwardedHeaders(ctx.req.headers), agent: upstreamAgent },
         (response) => {
           ctx.res.writeHead(response.statusCode ?? 502, response.headers);
           // Server-sent events: send the headers now, then each chunk as it comes (pipe does not buffer).

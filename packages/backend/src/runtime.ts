@@ -12,6 +12,7 @@ import type { AppDeps, AppEnv } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { createDeliveryWorker } from './events/delivery-worker.ts';
 import { createOutbox, hookTarget } from './events/outbox.ts';
+import { createQuoteEngine } from './quotes/engine.ts';
 import { createFileStore } from './store/file-store.ts';
 import type { Store } from './store/store.ts';
 import { UpstreamBudget } from './upstream/budget.ts';
@@ -30,6 +31,16 @@ export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
   const clock = overrides.clock ?? systemClock;
   const budget = new UpstreamBudget({ perSecond: config.upstreamBudget });
   const { events } = config;
+  const ramp = createRampClient({
+    apiUrl: config.ramp.apiUrl,
+    widgetUrl: config.ramp.widgetUrl,
+    publicKey: config.ramp.publicKey,
+    secretKey: config.ramp.secretKey,
+    timeoutMs: config.upstreamTimeoutMs,
+    budget,
+    clock,
+    ...(overrides.rampFetch ? { fetch: overrides.rampFetch } : {}),
+  });
   return {
     config,
     clock,
@@ -38,16 +49,8 @@ export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
       ...events.webhookUrls,
       ...(events.onEvent ? [hookTarget] : []),
     ]),
-    ramp: createRampClient({
-      apiUrl: config.ramp.apiUrl,
-      widgetUrl: config.ramp.widgetUrl,
-      publicKey: config.ramp.publicKey,
-      secretKey: config.ramp.secretKey,
-      timeoutMs: config.upstreamTimeoutMs,
-      budget,
-      clock,
-      ...(overrides.rampFetch ? { fetch: overrides.rampFetch } : {}),
-    }),
+    ramp,
+    quotes: createQuoteEngine({ ramp, budget, clock, settings: config.quoteEngine }),
     // The payments API has no documented rate limit, so it does not spend the ramp budget.
     payments: createPaymentsClient({
       apiUrl: config.payments.apiUrl,
@@ -74,6 +77,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     onEvent: config.events.onEvent,
   });
   worker.start();
+  deps.quotes.start();
   const close = async () => {
     await worker.stop();
     await closeDeps(deps);
@@ -99,6 +103,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
 }
 
 async function closeDeps(deps: AppDeps): Promise<void> {
+  deps.quotes.close();
   await deps.ramp.close();
   await deps.store.close();
 }

@@ -547,6 +547,12 @@ export interface components {
             };
             paymentMethod: string;
             paymentGroup: string;
+            /**
+             * @description `upstream`: the ramp priced this amount. `derived`: computed with the ramp's fee model from its latest quote for the same method, country, fiat and crypto (the same price model; the ramp page quotes the final price).
+             * @enum {string}
+             */
+            source: "upstream" | "derived";
+            /** @description When the ramp priced the quote (for a derived quote: the quote it came from) */
             pricedAt: string;
             expiresAt: string;
         };

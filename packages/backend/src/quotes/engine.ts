@@ -138,6 +138,8 @@ export interface QuoteEngine {
   /** One drift sample (undefined when nothing was derived yet or the budget has no room). */
   sample(): Promise<DriftSample | undefined>;
   stats(): EngineStats;
+  /** The largest relative difference a drift sample found since start (the metric /healthz shows). */
+  maxDrift(): number;
   /** Starts the refresher and sampler timers (unref'd). */
   start(): void;
   close(): void;
@@ -411,6 +413,7 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
     },
     refresh,
     sample,
+    maxDrift: () => totals.maxDrift,
     stats() {
       const now = clock.now();
       return {

@@ -113,7 +113,7 @@ export interface Checkout {
   /** For a Hono app: `app.route('/checkout', checkout.app)`. */
   app: Hono<AppEnv>;
   /** For anything that takes a fetch handler (Next.js route handlers, Bun, Deno, `@hono/node-server`). */
-  fetch: (request: Request) => Response | Promise<Response>;
+  fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
   config: Config;
   close(): Promise<void>;
 }
@@ -125,5 +125,10 @@ export interface Checkout {
  */
 export async function createCheckout(config: Config = loadConfig()): Promise<Checkout> {
   const runtime = await createRuntime(config);
-  return { app: runtime.app, fetch: (request) => runtime.app.fetch(request), config, close: runtime.close };
+  return {
+    app: runtime.app,
+    fetch: (request, env) => runtime.app.fetch(request, env),
+    config,
+    close: runtime.close,
+  };
 }

@@ -11,6 +11,18 @@ describe('hardening', () => {
   });
   after(() => stack.close());
 
+  test('every public answer varies by Origin for caches, with or without an Origin header', async () => {
+    const varies = (response: Response) =>
+      (response.headers.get('vary') ?? '').split(',').map((part) => part.trim().toLowerCase());
+    const sameOrigin = await stack.api('/api/catalog');
+    assert.equal(sameOrigin.headers.get('access-control-allow-origin'), null);
+    assert.ok(varies(sameOrigin).includes('origin'), String(sameOrigin.headers.get('vary')));
+    assert.ok(varies(sameOrigin).includes('accept-language'), 'the header-derived country still varies');
+    const crossOrigin = await stack.api('/api/catalog?country=DE', { headers: { origin: allowedOrigin } });
+    assert.ok(varies(crossOrigin).includes('origin'));
+    assert.equal(await crossOrigin.text(), await (await stack.api('/api/catalog?country=DE')).text());
+  });
+
   test('CORS only for allowed origins, and never on webhooks or admin', async () => {
     const allowed = await stack.api('/api/catalog?country=DE', { headers: { origin: allowedOrigin } });
     assert.equal(allowed.headers.get('access-control-allow-origin'), allowedOrigin);

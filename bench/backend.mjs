@@ -50,6 +50,7 @@ const config = loadConfig({
   ACCESS_LOG: 'off',
   RATE_LIMIT_PER_MINUTE: process.env.BENCH_RATE_LIMIT ?? '1000000',
   ...(process.env.UPSTREAM_BUDGET ? { UPSTREAM_BUDGET: process.env.UPSTREAM_BUDGET } : {}),
+  ...(process.env.MARKUP ? { MARKUP: process.env.MARKUP } : {}),
 });
 
 // Upstream time per request: the timed fetch adds to the store of the request it runs for.

@@ -347,14 +347,15 @@ export function profileSection(p: ProfileResult, o: OverheadResult): string[] {
     "What the profile found and what was done (issue 11): before, Hono's `cors` ran on every `/api` request and " +
       "wrote to `c.res` before the handler, so Hono rebuilt the handler's answer around its body: the adapter's " +
       "lightweight response became a real `Response` and the catalog's string went out through a web " +
-      'ReadableStream (about a fifth of the CPU); `cors` now runs only on requests with an `Origin` (the only ones ' +
-      "it has something to say to), and every answer still says `Vary: Origin`. The rate limiter's client " +
-      "address came from `getConnInfo` inside a try/catch that threw a TypeError on every request the adapter's " +
-      'bindings did not reach (7 % of the CPU); it now checks instead. What is left beside the same-bytes ' +
-      "reference is Hono's own middleware doing its job (`secureHeaders`' 13 headers, `requestId`, the rate " +
-      "limiter's bucket and headers), the query validation of `@hono/zod-openapi`, and routing through the " +
-      `mounted sub-apps. Same run: catalog ÷ same-bytes ${o.throughput.catalogOverSameBytes}, as a CORS request ` +
-      `${o.throughput.catalogCorsOverSameBytes} (there \`cors\` still writes before the handler).`,
+      'ReadableStream (about a fifth of the CPU). `cors` now answers preflights as before and adds its headers to ' +
+      'the other requests from a page once the answer exists; a request without an `Origin` is no CORS request ' +
+      "(every answer still says `Vary: Origin`). The rate limiter's client address came from `getConnInfo` " +
+      "inside a try/catch that threw a TypeError on every request the adapter's bindings did not reach (7 % of " +
+      'the CPU); it now checks instead. Whether a method list is keyed by country is now known once per list. ' +
+      "What is left beside the same-bytes reference is Hono's own middleware doing its job (`secureHeaders`' 13 " +
+      "headers through undici's `Headers`, `requestId`, the rate limiter's bucket and headers), the query " +
+      'validation of `@hono/zod-openapi`, and routing through the mounted sub-apps. Same run: catalog ÷ ' +
+      `same-bytes ${o.throughput.catalogOverSameBytes}, as a CORS request ${o.throughput.catalogCorsOverSameBytes}.`,
     '',
   ];
 }

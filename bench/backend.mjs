@@ -70,7 +70,9 @@ const backend = createApp(deps);
 deps.quotes.start();
 const bench = new Hono()
   .get('/bench/page', (c) => c.html(page))
-  .get('/__bench/budget', (c) => c.json(deps.ramp.budgetStats()));
+  .get('/__bench/budget', (c) => c.json(deps.ramp.budgetStats()))
+  // Where the memory is: V8's heap (used and reserved), buffers outside it, and the RSS.
+  .get('/__bench/memory', (c) => c.json(process.memoryUsage()));
 const timed = async (request, env) => {
   const store = { upstreamMs: 0 };
   const started = performance.now();

@@ -56,6 +56,17 @@ export interface Results {
     /** RSS after the loads and some seconds with nothing to do. */
     rssIdleMb: number | null;
     peakResetWorked: boolean;
+    /** The 1000/s load on a backend started with V8's young generation capped. */
+    smallHeap?: {
+      flags: string;
+      rate: number;
+      peakRssMb: number | null;
+      sampledPeakRssMb: number;
+      answered: number;
+      ok2xx: number;
+      p99Ms: number;
+      heapTotalAfterMb: number;
+    };
   };
   combos: Combo[];
 }
@@ -452,9 +463,29 @@ export function memorySection(m: Results['memory']): string[] {
     ),
     row(['RSS right after the loads', m.rssAfterLoadMb ?? '–']),
     row(['RSS idle again (after the loads, nothing to do)', m.rssIdleMb ?? '–']),
+    ...(m.smallHeap
+      ? [
+          row([
+            `**peak RSS during the ${m.smallHeap.rate}/s load, backend started with \`${m.smallHeap.flags}\`** ` +
+              `(a process of its own; ${m.smallHeap.ok2xx} of ${m.smallHeap.answered} answered with a quote, p99 ${m.smallHeap.p99Ms} ms)`,
+            `**${m.smallHeap.peakRssMb ?? '–'}** (sampled: ${m.smallHeap.sampledPeakRssMb})`,
+          ]),
+        ]
+      : []),
     '',
-    `Goal: peak RSS under the 1000/s load ≤ 120 MB — ${yes((at1000?.peakRssMb ?? Number.POSITIVE_INFINITY) <= 120)} ` +
-      `(${at1000?.peakRssMb ?? '–'} MB).`,
+    'What holds the memory (heap snapshots of the backend after a 1000/s load, `--heapsnapshot-signal`): the live ' +
+      'heap is about 30 MB (13 MB at start): the code, the catalog and quote caches, and some thousands of ' +
+      'undici `Request` abort listeners waiting for their FinalizationRegistry (the adapter turns each POST into a full ' +
+      '`Request` to read its body). The peak is not live data: it is V8 letting the heap grow while ' +
+      'hundreds of requests are in flight on a starved machine (the young generation alone may take 3 × 16 MB). ' +
+      'Capping the semi-spaces (`NODE_OPTIONS=--max-semi-space-size=2`) trades a little GC time for that memory; ' +
+      'the README recommends it for containers of 128 MB.',
+    '',
+    `Goal: peak RSS under the 1000/s load ≤ 120 MB — with Node's defaults ` +
+      `${yes((at1000?.peakRssMb ?? Number.POSITIVE_INFINITY) <= 120)} (${at1000?.peakRssMb ?? '–'} MB)` +
+      (m.smallHeap
+        ? `; with \`${m.smallHeap.flags}\` ${yes((m.smallHeap.peakRssMb ?? Number.POSITIVE_INFINITY) <= 120)} (${m.smallHeap.peakRssMb ?? '–'} MB).`
+        : '.'),
     '',
   ];
 }

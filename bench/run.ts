@@ -182,6 +182,49 @@ async function measureLoadAndMemory(
   };
 }
 
+/** V8's young generation capped (2 MB semi-spaces instead of up to 16): the memory the same load needs then. */
+const SMALL_HEAP_FLAGS = ['--max-semi-space-size=2'];
+
+/** The 1000/s load again on a backend of its own started with SMALL_HEAP_FLAGS: its peak RSS and answers. */
+async function smallHeapStep(sandboxUrl: string): Promise<Results['memory']['smallHeap']> {
+  log(`memory: a backend started with ${SMALL_HEAP_FLAGS.join(' ')}, ${LOAD_RATE}/s for ${LOAD_SECONDS} s…`);
+  const small = await startServer('backend', { BENCH_SANDBOX_URL: sandboxUrl }, SMALL_HEAP_FLAGS);
+  children.push(small);
+  try {
+    const combos = await buildCombos(small.url);
+    await sleep(1500);
+    const reset = resetPeakRss(small.pid);
+    let sampledPeakRssMb = 0;
+    const sampler = setInterval(() => {
+      sampledPeakRssMb = Math.max(sampledPeakRssMb, procMemory(small.pid)?.rssMb ?? 0);
+    }, 250);
+    const run = await runLoad({
+      label: 'backend (small heap)',
+      url: small.url,
+      sandboxUrl,
+      combos,
+      rate: LOAD_RATE,
+      durationS: LOAD_SECONDS,
+      connections: LOAD_CONNECTIONS,
+      seed: 20_261_122,
+    });
+    clearInterval(sampler);
+    const memory = await getJson<{ heapUsed: number; heapTotal: number }>(`${small.url}/__bench/memory`);
+    return {
+      flags: SMALL_HEAP_FLAGS.join(' '),
+      rate: LOAD_RATE,
+      peakRssMb: reset ? (procMemory(small.pid)?.hwmMb ?? null) : null,
+      sampledPeakRssMb,
+      answered: run.answered,
+      ok2xx: run.ok2xx,
+      p99Ms: run.latencyOkMs.p99,
+      heapTotalAfterMb: round(memory.heapTotal / 2 ** 20),
+    };
+  } finally {
+    await small.stop();
+  }
+}
+
 /** Accuracy on a backend of its own (a fresh engine, MARKUP set), with the sandbox's clock pinned. */
 async function accuracyStep(sandboxUrl: string, combos: Combo[]) {
   log('accuracy: a fresh backend, the sandbox clock pinned, derived quotes vs the sandbox…');
@@ -247,6 +290,7 @@ try {
     ? await measureLoadAndMemory(backend, proxy, sandbox.url, memoryAtStart, combos)
     : undefined;
   const accuracy = wants('accuracy') ? await accuracyStep(sandbox.url, combos) : undefined;
+  if (loaded) loaded.memory.smallHeap = await smallHeapStep(sandbox.url);
 
   if (!full) {
     const sections = [

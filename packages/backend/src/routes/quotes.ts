@@ -205,9 +205,10 @@ export function quoteRoutes(deps: AppDeps) {
     if (!fx) return;
     const eur = decimal(amount).times(fx.eurPerUnit);
     const slack = fx.exact ? 0 : ROUGH_FX_TOLERANCE;
-    const details = limitDetails(method, fiat, fx.eurPerUnit);
-    if (method.minEur !== null && eur.lt(decimal(method.minEur).times(1 - slack))) throw tooLow(details);
-    if (method.maxEur !== null && eur.gt(decimal(method.maxEur).times(1 + slack))) throw tooHigh(details);
+    // The details (limits in the shopper's fiat) only for a refusal: most amounts pass.
+    const details = () => limitDetails(method, fiat, fx.eurPerUnit);
+    if (method.minEur !== null && eur.lt(decimal(method.minEur).times(1 - slack))) throw tooLow(details());
+    if (method.maxEur !== null && eur.gt(decimal(method.maxEur).times(1 + slack))) throw tooHigh(details());
   }
 
   /** An upstream refusal to price: its limits → our limit codes, anything else → QUOTE_UNAVAILABLE. */
@@ -230,13 +231,20 @@ export function quoteRoutes(deps: AppDeps) {
   }
 
   /** A crypto the ramp does not list is the client's mistake (422), not a refused quote (502). */
+  /** The codes the ramp lists (iso and tags, upper case), once per `get_supported` answer. */
+  const cryptoCodes = new WeakMap<object, Set<string>>();
   async function checkCrypto(code: string): Promise<void> {
-    const { supported_cryptos: cryptos } = await ramp.supported();
-    const known = cryptos.some(
-      (crypto) =>
-        crypto.iso.toUpperCase() === code || (crypto.tags ?? []).some((tag) => tag.toUpperCase() === code),
-    );
-    if (!known) {
+    const supported = await ramp.supported();
+    let codes = cryptoCodes.get(supported);
+    if (!codes) {
+      codes = new Set(
+        supported.supported_cryptos.flatMap((crypto) =>
+          [crypto.iso, ...(crypto.tags ?? [])].map((tag) => tag.toUpperCase()),
+        ),
+      );
+      cryptoCodes.set(supported, codes);
+    }
+    if (!codes.has(code)) {
       throw new AppError('VALIDATION_FAILED', 'crypto: is not supported', {
         issues: [{ path: 'crypto', message: 'is not supported' }],
       });

@@ -3,14 +3,15 @@
  * Writes bench/results.json and bench/results.md. Nothing here asserts a timing; the goals are reported as met
  * or not. Every server runs in a process of its own (bench/server.ts), on loopback, with bounded load.
  *
- * `npm run bench -- <part>…` (parts: weight, ttfq, overhead, load, accuracy, profile; `load` includes memory)
- * runs only those parts and prints their sections; bench/results.* stay the record of the last full run.
+ * `npm run bench -- <part>…` (parts: weight, ttfq, overhead, load, accuracy, profile, instances; `load` includes
+ * memory) runs only those parts and prints their sections; bench/results.* stay the record of the last full run.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { measureAccuracy } from './accuracy.ts';
+import { instancesMarkdown, measureInstances, writeInstancesResult } from './instances.ts';
 import {
   benchDir,
   benchRateLimitPerMinute,
@@ -51,7 +52,7 @@ const ACCURACY_MARKUP = 1;
 const LOAD_CONNECTIONS = 1000;
 const TTFQ_LOADS = 20;
 
-const PARTS = ['weight', 'ttfq', 'overhead', 'load', 'accuracy', 'profile'] as const;
+const PARTS = ['weight', 'ttfq', 'overhead', 'load', 'accuracy', 'profile', 'instances'] as const;
 type Part = (typeof PARTS)[number];
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const unknown = asked.filter((arg) => !(PARTS as readonly string[]).includes(arg));
@@ -338,4 +339,12 @@ try {
   }
 } finally {
   await stopAll();
+}
+
+// The three-instance series runs once the single-instance servers are gone (they would share the cores).
+if (wants('instances')) {
+  const result = await measureInstances(log);
+  writeInstancesResult(result);
+  console.log(`\n${instancesMarkdown(result)}`);
+  log('instances: bench/instances-results.json, bench/instances-results.md');
 }

@@ -70,6 +70,31 @@ export function ensureChromium() {
   );
 }
 
+/** Where Debian's PostgreSQL 15 keeps its server binaries (not on PATH). */
+export const postgresBin = '/usr/lib/postgresql/15/bin';
+
+/**
+ * Debian's PostgreSQL and Redis servers for the tests that run several instances on them (the store contract
+ * suite, the three-instance tests, the bench): installed when missing and we are root, otherwise a message
+ * saying what to install. Never a skip: a suite that cannot start them fails.
+ */
+export function ensureDatabaseServers() {
+  const have = () => existsSync(join(postgresBin, 'postgres')) && existsSync('/usr/bin/redis-server');
+  if (have()) return { postgresBin, redisServer: '/usr/bin/redis-server' };
+  if (typeof process.getuid === 'function' && process.getuid() === 0) {
+    console.log("Installing Debian's postgresql and redis-server for the storage tests…");
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'postgresql-15', 'redis-server'], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    if (have()) return { postgresBin, redisServer: '/usr/bin/redis-server' };
+  }
+  throw new Error(
+    "PostgreSQL 15 and Redis are needed for the storage tests. Install Debian's packages " +
+      '(sudo apt-get install postgresql-15 redis-server), or run the tests as root to have them installed.',
+  );
+}
+
 /** Builds the widget (npm entries and the script-tag bundle) when its sources are newer than dist. */
 export function ensureWidgetBuilt({ force = false } = {}) {
   const widget = join(root, 'packages', 'widget');

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { join, relative } from 'node:path';
 import {
   ensureChromium,
+  ensureDatabaseServers,
   ensureDemoBuilt,
   ensureDeps,
   ensurePackagesBuilt,
@@ -100,6 +101,7 @@ const lines = [];
 try {
   ensureDeps();
   const chrome = order.some((s) => s === 'browser' || s === 'e2e') ? ensureChromium() : undefined;
+  if (order.includes('unit')) ensureDatabaseServers();
   ensurePackagesBuilt();
   ensureWidgetBuilt();
   if (order.includes('e2e')) ensureDemoBuilt();

@@ -75,7 +75,12 @@ export function createApp(deps: AppDeps) {
     .route('/', docsRoutes(reference));
 
   const { config } = deps;
-  const rateLimit = clientRateLimit(config.rateLimitPerMinute);
+  const rateLimit = clientRateLimit(
+    config.rateLimitPerMinute,
+    deps.shared
+      ? { redis: deps.shared.redis, fallback: deps.shared.fallbackInstances !== undefined }
+      : undefined,
+  );
   const app = $(
     openApiRoutes()
       .use('*', requestId({ headerName: 'X-Request-Id' }))

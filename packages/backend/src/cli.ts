@@ -7,12 +7,15 @@
 import { readFileSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.ts';
-import { createRuntime } from './runtime.ts';
+import { createRuntime, openStore } from './runtime.ts';
+import { SharedStateUnavailable } from './shared/redis.ts';
+import { StorageUnavailable } from './store/store.ts';
 
-const usage = `Usage: crypto-checkout-backend [--help]
+const usage = `Usage: crypto-checkout-backend [migrate] [--help]
 
 Serves the <crypto-checkout> backend (API, widget bundle; the offline sandbox when no upstream keys are set),
-configured from the environment. Every variable:
+configured from the environment. \`migrate\` only brings the database (DATABASE_URL, or SQLite under DATA_DIR)
+to the current schema and exits; serving does that too. Every variable:
 `;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -30,7 +33,31 @@ try {
   process.exit(1);
 }
 
-const runtime = await createRuntime(config);
+/** A database that cannot be reached is named, and the process ends: nothing is served half-working. */
+async function orExit<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (!(error instanceof StorageUnavailable || error instanceof SharedStateUnavailable)) throw error;
+    const cause = (error.cause as Error | undefined)?.message;
+    console.error(`Cannot start: ${error.message}${cause ? ` (${cause})` : ''}.`);
+    console.error(
+      error instanceof StorageUnavailable
+        ? 'Check DATABASE_URL (or DATA_DIR for SQLite) and that the database is running.'
+        : 'Check REDIS_URL and that Redis is running.',
+    );
+    process.exit(1);
+  }
+}
+
+if (process.argv[2] === 'migrate') {
+  const store = await orExit(openStore(config));
+  console.log(`${store.database}: the schema is up to date.`);
+  await store.close();
+  process.exit(0);
+}
+
+const runtime = await orExit(createRuntime(config));
 const server = serve({ fetch: runtime.app.fetch, port: config.port }, (info) => {
   const base = config.publicUrl;
   console.log(`crypto-checkout backend listening on port ${info.port}`);

@@ -56,6 +56,25 @@ const baseSchema = z.object({
   CHECKOUT_TOKEN_SECRET: secret('CHECKOUT_TOKEN_SECRET').optional(),
   ADMIN_TOKEN: secret('ADMIN_TOKEN').optional(),
   DATA_DIR: z.string().min(1).default('.data'),
+  /** PostgreSQL for several instances (`postgres://user:pass@host:5432/db`); unset: SQLite under DATA_DIR. */
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
+    .optional(),
+  /** Hours finished idempotency records and webhook dedupe records are kept (the ledger is kept for ever). */
+  RETENTION_HOURS: z.coerce
+    .number()
+    .min(1)
+    .max(24 * 365)
+    .default(24),
+  /** Redis shared by several instances: upstream budget, client limits, quote cache, order-status fan-out. */
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'REDIS_URL must be a redis:// or rediss:// URL' })
+    .optional(),
+  /**
+   * With Redis unreachable: unset → answer 503 for what needs it; N → each instance falls back to its own
+   * budget of UPSTREAM_BUDGET ÷ N (N = how many instances run) and its own limiter and cache.
+   */
+  REDIS_FALLBACK_INSTANCES: z.coerce.number().int().min(1).max(1000).optional(),
   DEFAULT_COUNTRY: z
     .string()
     .regex(/^[A-Za-z]{2}$/, 'DEFAULT_COUNTRY must be a 2-letter country code')
@@ -124,6 +143,13 @@ export interface Config {
   checkoutTokenSecret: string;
   adminToken: string;
   dataDir: string;
+  /** PostgreSQL's URL; undefined = SQLite in dataDir. */
+  databaseUrl: string | undefined;
+  /** How long finished idempotency records and webhook dedupe records are kept. */
+  retentionMs: number;
+  redisUrl: string | undefined;
+  /** Instances to divide the budget by when Redis is down; undefined = 503 instead. */
+  redisFallbackInstances: number | undefined;
   defaultCountry: string;
   upstreamBudget: number;
   upstreamTimeoutMs: number;
@@ -212,6 +238,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checkoutTokenSecret: vars.CHECKOUT_TOKEN_SECRET ?? 'sandbox-checkout-token-secret-not-for-production',
     adminToken: vars.ADMIN_TOKEN ?? 'sandbox-admin-token-not-for-production',
     dataDir: vars.DATA_DIR,
+    databaseUrl: vars.DATABASE_URL,
+    retentionMs: vars.RETENTION_HOURS * 3_600_000,
+    redisUrl: vars.REDIS_URL,
+    redisFallbackInstances: vars.REDIS_FALLBACK_INSTANCES,
     defaultCountry: vars.DEFAULT_COUNTRY,
     upstreamBudget: vars.UPSTREAM_BUDGET,
     upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS,

@@ -3,6 +3,7 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Outbox } from './events/outbox.ts';
 import type { QuoteEngine } from './quotes/engine.ts';
+import type { SharedState } from './shared/redis.ts';
 import type { Store } from './store/store.ts';
 import type { PaymentsClient } from './upstream/payments-client.ts';
 import type { RampClient } from './upstream/ramp-client.ts';
@@ -17,6 +18,8 @@ export interface AppDeps {
   /** Fulfilment events waiting for (or done with) delivery, in the store. */
   outbox: Outbox;
   clock: Clock;
+  /** Redis shared by several instances (REDIS_URL); absent: everything stays in this process. */
+  shared?: SharedState | undefined;
 }
 
 /** Hono context variables set by our middleware. */

@@ -2,6 +2,8 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { SharedStateUnavailable } from './shared/redis.ts';
+import { StorageUnavailable } from './store/store.ts';
 
 export const errorCodes = {
   BAD_REQUEST: 400,
@@ -22,6 +24,7 @@ export const errorCodes = {
   UPSTREAM_ERROR: 502,
   QUOTE_UNAVAILABLE: 502,
   UPSTREAM_BUSY: 503,
+  SERVICE_UNAVAILABLE: 503,
   UPSTREAM_TIMEOUT: 504,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
@@ -61,6 +64,15 @@ export function handleError(error: Error, c: Context) {
   if (error instanceof AppError) {
     if (error.extra.retryAfter !== undefined) c.header('Retry-After', String(error.extra.retryAfter));
     return c.json(errorBody(c, error.code, error.message, error.extra), errorCodes[error.code]);
+  }
+  if (error instanceof StorageUnavailable || error instanceof SharedStateUnavailable) {
+    // Logged once per request without the cause's details (they may hold the database's address).
+    console.warn(`[${c.get('requestId') ?? '-'}] ${error.message}`);
+    c.header('Retry-After', '1');
+    return c.json(
+      errorBody(c, 'SERVICE_UNAVAILABLE', 'Our storage is unavailable for a moment; try again shortly.'),
+      503,
+    );
   }
   if (error instanceof HTTPException) {
     const status = error.status;

@@ -9,9 +9,9 @@ export type { AppDeps } from './deps.ts';
 export type { OrderView } from './order-ledger.ts';
 export type { OrderStatus } from './order-status.ts';
 export { type Checkout, createCheckout, createDeps, type DepsOverrides } from './runtime.ts';
-export { createFileStore } from './store/file-store.ts';
 export { createMemoryStore } from './store/memory-store.ts';
-export type { Collection, Store } from './store/store.ts';
+export { createSqlStore, type SqlStoreOptions } from './store/sql-store.ts';
+export { type Collection, StorageUnavailable, type Store } from './store/store.ts';
 export {
   type CheckoutTokenInput,
   type CheckoutTokenPayload,

@@ -70,8 +70,8 @@ export function errorResponses<const C extends ErrorCode>(...codes: C[]): ErrorR
   return responses as ErrorResponses<C>;
 }
 
-/** Every route may answer these. */
-const commonErrors: ErrorCode[] = ['INTERNAL', 'RATE_LIMITED'];
+/** Every route may answer these (SERVICE_UNAVAILABLE: the database or Redis is away for a moment). */
+const commonErrors: ErrorCode[] = ['INTERNAL', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE'];
 
 /** A documented route as the registry holds it (the contract test reads the response schemas from here). */
 export interface DocumentedRoute {
@@ -110,7 +110,15 @@ export function openApiDocument(app: Pick<OpenAPIHono, 'getOpenAPI31Document'>, 
   for (const [path, methods] of Object.entries(document.paths ?? {})) {
     for (const [method, value] of Object.entries(methods as Record<string, Operation>)) {
       value.operationId ??= `${method}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`;
-      value.responses = { ...common, ...value.responses };
+      const own = (value.responses ?? {}) as Record<string, { description?: string }>;
+      const merged: Record<string, unknown> = { ...common, ...own };
+      // A status the route documents itself (503 UPSTREAM_BUSY) still names the common code it may carry.
+      for (const [status, shared] of Object.entries(common) as Array<[string, { description: string }]>) {
+        const mine = own[status];
+        if (mine?.description && !mine.description.includes(shared.description))
+          merged[status] = { ...mine, description: `${mine.description}, ${shared.description}` };
+      }
+      value.responses = merged;
     }
   }
   return {

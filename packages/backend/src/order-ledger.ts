@@ -3,7 +3,8 @@
  * tells SSE listeners at once when a webhook or a sync moves an order. One ledger per app instance (createApp
  * builds it and hands it to the orders, webhooks and admin routes), so nothing lives at module level.
  *
- * Every change goes through `apply`, serialised per order, and only ever moves a status forward.
+ * Every change goes through `apply`, serialised per order (a keyed lock here, a row lock in the database across
+ * instances), and only ever moves a status forward; the store refuses a backward write as well.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppDeps } from './deps.ts';
@@ -12,6 +13,7 @@ import { createKeyedLock } from './keyed-lock.ts';
 import { plainString, sum } from './money.ts';
 import { isFinal, isProgress, mapUpstreamStatus, type OrderStatus } from './order-status.ts';
 import type { UpstreamOrder } from './schemas/upstream-payments.ts';
+import type { Store } from './store/store.ts';
 
 export interface OrderProduct {
   /** Catalog id, when the order came from PRODUCTS_FILE. */
@@ -134,7 +136,7 @@ export function createOrderLedger(deps: AppDeps, options: LedgerOptions = {}) {
   const creating = new Map<string, Promise<unknown>>();
   const iso = () => new Date(clock.now()).toISOString();
 
-  const publish = (record: OrderRecord) => {
+  const notify = (record: OrderRecord) => {
     for (const listener of listeners.get(record.id) ?? []) {
       try {
         listener(record);
@@ -144,13 +146,29 @@ export function createOrderLedger(deps: AppDeps, options: LedgerOptions = {}) {
     }
   };
 
+  // With Redis, a change made here reaches the streams open on the other instances, and theirs reach ours:
+  // the message names the order, and the record is read from the shared store.
+  const publish = (record: OrderRecord) => {
+    notify(record);
+    deps.shared?.fanout.publish(record.id);
+  };
+  deps.shared?.fanout.onOrder((id) => {
+    if (!listeners.has(id)) return;
+    store.get<OrderRecord>('orders', id).then(
+      (record) => record && notify(record),
+      (error: Error) => log(`[ledger] reading an order another instance changed failed: ${error.message}`),
+    );
+  });
+
   const ledger = {
     get: (id: string) => store.get<OrderRecord>('orders', id),
 
     async create(record: OrderRecord): Promise<void> {
-      // The event first: written durably before the order it announces (see events/outbox.ts).
-      await deps.outbox.record(orderEvents(undefined, record), iso());
-      await store.set('orders', record.id, record);
+      // The order and the event announcing it land together (see events/outbox.ts).
+      await store.transaction(async (tx) => {
+        await deps.outbox.record(orderEvents(undefined, record), iso(), tx);
+        await tx.set('orders', record.id, record);
+      });
       syncedAt.set(record.id, clock.now());
     },
 
@@ -180,8 +198,10 @@ export function createOrderLedger(deps: AppDeps, options: LedgerOptions = {}) {
 
     /** Finds an order by the upstream id when a webhook does not carry our reference. */
     async findByUpstreamId(upstreamId: string): Promise<OrderRecord | undefined> {
-      const all = await store.values<OrderRecord>('orders');
-      return all.find((record) => sameUpstreamOrder(record.upstreamId, upstreamId));
+      const [found] = await store.find<OrderRecord>('orders', {
+        upstreamKey: upstreamId.replace(/^SP-/, ''),
+      });
+      return found;
     },
 
     /**
@@ -189,34 +209,41 @@ export function createOrderLedger(deps: AppDeps, options: LedgerOptions = {}) {
      * visible changed. Returns the record as it now is.
      */
     apply(id: string, facts: UpstreamFacts, source: StatusChange['source']) {
+      // The keyed lock orders this process's changes; the transaction's row lock those of other instances.
       return lock.run(id, async () => {
-        const record = await store.get<OrderRecord>('orders', id);
-        if (!record) return undefined;
-        const mapped = mapUpstreamStatus(facts.upstreamStatus);
-        const progress = mapped !== undefined && isProgress(record, facts.upstreamStatus);
-        // Top-ups on an underpaid order change the paid amount without changing the status.
-        const paidChanged =
-          facts.paid != null &&
-          !isFinal(record.status) &&
-          (progress || facts.upstreamStatus.toUpperCase() === record.upstreamStatus.toUpperCase()) &&
-          (facts.paid.amount !== record.paid?.amount || facts.paid.currency !== record.paid?.currency);
-        if (!progress && !paidChanged) return record;
-        const at = iso();
-        const next: OrderRecord = { ...record, updatedAt: at };
-        if (progress && mapped) {
-          next.status = mapped;
-          next.upstreamStatus = facts.upstreamStatus.toUpperCase();
-          next.history = [
-            ...record.history,
-            { status: mapped, upstreamStatus: next.upstreamStatus, at, source },
-          ];
-        }
-        if (facts.paid && (paidChanged || progress)) next.paid = facts.paid;
-        await deps.outbox.record(orderEvents(record, next), at);
-        await store.set('orders', id, next);
-        publish(next);
-        return next;
+        const next = await store.transaction((tx) => ledger.applyIn(tx, id, facts, source));
+        if (next?.changed) publish(next.record);
+        return next?.record;
       });
+    },
+
+    /** `apply`'s read-decide-write, inside the transaction `tx`: the status and its events land together. */
+    async applyIn(tx: Store, id: string, facts: UpstreamFacts, source: StatusChange['source']) {
+      const record = await tx.get<OrderRecord>('orders', id);
+      if (!record) return undefined;
+      const mapped = mapUpstreamStatus(facts.upstreamStatus);
+      const progress = mapped !== undefined && isProgress(record, facts.upstreamStatus);
+      // Top-ups on an underpaid order change the paid amount without changing the status.
+      const paidChanged =
+        facts.paid != null &&
+        !isFinal(record.status) &&
+        (progress || facts.upstreamStatus.toUpperCase() === record.upstreamStatus.toUpperCase()) &&
+        (facts.paid.amount !== record.paid?.amount || facts.paid.currency !== record.paid?.currency);
+      if (!progress && !paidChanged) return { record, changed: false };
+      const at = iso();
+      const next: OrderRecord = { ...record, updatedAt: at };
+      if (progress && mapped) {
+        next.status = mapped;
+        next.upstreamStatus = facts.upstreamStatus.toUpperCase();
+        next.history = [
+          ...record.history,
+          { status: mapped, upstreamStatus: next.upstreamStatus, at, source },
+        ];
+      }
+      if (facts.paid && (paidChanged || progress)) next.paid = facts.paid;
+      await deps.outbox.record(orderEvents(record, next), at, tx);
+      await tx.set('orders', id, next);
+      return { record: next, changed: true };
     },
 
     /**

@@ -34,6 +34,9 @@ export function mapUpstreamStatus(status: string): OrderStatus | undefined {
   return upstream[status.toUpperCase()]?.status;
 }
 
+/** The rank of an upstream status (-1 when unknown): the stores refuse a write that would lower it. */
+export const upstreamRank = (status: string) => upstream[status.toUpperCase()]?.rank ?? -1;
+
 /**
  * Whether moving from `current` (ours + the upstream's) to the upstream status `next` is progress.
  * Ranks compare upstream statuses, so PENDING_USER_CREATION → PENDING_CURRENCY_SELECTION is recorded

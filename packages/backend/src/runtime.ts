@@ -13,14 +13,18 @@ import { handleError, handleNotFound } from './errors.ts';
 import { createDeliveryWorker } from './events/delivery-worker.ts';
 import { createOutbox, hookTarget } from './events/outbox.ts';
 import { createQuoteEngine } from './quotes/engine.ts';
-import { createFileStore } from './store/file-store.ts';
+import { connectShared, type SharedState } from './shared/redis.ts';
+import { createSqlStore } from './store/sql-store.ts';
 import type { Store } from './store/store.ts';
-import { UpstreamBudget } from './upstream/budget.ts';
+import { type Budget, UpstreamBudget } from './upstream/budget.ts';
 import { createPaymentsClient } from './upstream/payments-client.ts';
 import { createRampClient } from './upstream/ramp-client.ts';
+import { RedisBudget } from './upstream/redis-budget.ts';
 
 export interface DepsOverrides {
   store: Store;
+  /** Redis shared by several instances (see shared/redis.ts). */
+  shared?: SharedState | undefined;
   clock?: Clock;
   /** The fetch of the ramp client (the bench times upstream calls with it). */
   rampFetch?: typeof fetch;
@@ -29,7 +33,16 @@ export interface DepsOverrides {
 /** The deps of one app: one upstream budget shared by all ramp calls of this process. */
 export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
   const clock = overrides.clock ?? systemClock;
-  const budget = new UpstreamBudget({ perSecond: config.upstreamBudget });
+  const { shared } = overrides;
+  const budget: Budget = shared
+    ? new RedisBudget({
+        redis: shared.redis,
+        perSecond: config.upstreamBudget,
+        // A call ends by its timeout at the latest; a token outlives an instance killed mid-call by no more.
+        holdMs: config.upstreamTimeoutMs + 1000,
+        fallbackInstances: shared.fallbackInstances,
+      })
+    : new UpstreamBudget({ perSecond: config.upstreamBudget });
   const { events } = config;
   const ramp = createRampClient({
     apiUrl: config.ramp.apiUrl,
@@ -39,17 +52,20 @@ export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
     timeoutMs: config.upstreamTimeoutMs,
     budget,
     clock,
+    sharedCache: shared?.cache,
     ...(overrides.rampFetch ? { fetch: overrides.rampFetch } : {}),
   });
   return {
     config,
     clock,
     store: overrides.store,
+    shared,
     outbox: createOutbox(overrides.store, () => [
       ...events.webhookUrls,
       ...(events.onEvent ? [hookTarget] : []),
     ]),
     ramp,
+    // The engine's references stay in this process; the budget it reads is the shared one with REDIS_URL.
     quotes: createQuoteEngine({ ramp, budget, clock, settings: config.quoteEngine }),
     // The payments API has no documented rate limit, so it does not spend the ramp budget.
     payments: createPaymentsClient({
@@ -66,9 +82,32 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/** The configured store: PostgreSQL with DATABASE_URL, else SQLite under DATA_DIR; migrated, old JSON imported. */
+export function openStore(config: Config) {
+  return createSqlStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    retentionMs: config.retentionMs,
+  });
+}
+
 export async function createRuntime(config: Config): Promise<Runtime> {
-  const store = await createFileStore(config.dataDir);
-  const deps = createDeps(config, { store });
+  const store = await openStore(config);
+  let shared: SharedState | undefined;
+  try {
+    shared = config.redisUrl
+      ? await connectShared(config.redisUrl, config.redisFallbackInstances)
+      : undefined;
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const deps = createDeps(config, { store, shared });
+  // Expired idempotency and dedupe records go at start and every hour after.
+  const prune = () =>
+    store.prune().catch((error: Error) => console.warn(`[store] pruning failed: ${error.message}`));
+  void prune();
+  const pruning = setInterval(prune, 3_600_000).unref();
   const backend = createApp(deps);
   const worker = createDeliveryWorker({
     outbox: deps.outbox,
@@ -79,6 +118,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
   worker.start();
   deps.quotes.start();
   const close = async () => {
+    clearInterval(pruning);
     await worker.stop();
     await closeDeps(deps);
   };
@@ -106,6 +146,7 @@ async function closeDeps(deps: AppDeps): Promise<void> {
   deps.quotes.close();
   await deps.ramp.close();
   await deps.store.close();
+  await deps.shared?.close();
 }
 
 /** A mounted checkout: the Hono app, its web-standard `fetch`, and `close` for a graceful shutdown. */

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { serve } from '@hono/node-server';
 import { createApp } from '../src/app.ts';
 import { createDeps } from '../src/runtime.ts';
-import { createFileStore } from '../src/store/file-store.ts';
+import { createSqlStore } from '../src/store/sql-store.ts';
 import {
   type Created,
   newKey,
@@ -22,7 +22,7 @@ import { allowedOrigin, json, startStack } from './support.ts';
 
 test('a new app over the same DATA_DIR replays the key, knows the order and its history', async () => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'cc-restart-'));
-  const firstStore = await createFileStore(dataDir);
+  const firstStore = await createSqlStore({ dataDir });
   const stack = await startStack({ store: firstStore, env: { PRODUCTS_FILE: productsFile } });
   try {
     const key = newKey();
@@ -39,7 +39,7 @@ test('a new app over the same DATA_DIR replays the key, knows the order and its 
     await firstStore.close();
 
     // The "restarted" backend: new store, new deps, new app, its own HTTP server, same directory.
-    const secondStore = await createFileStore(dataDir);
+    const secondStore = await createSqlStore({ dataDir });
     const app = createApp(createDeps(stack.config, { store: secondStore }));
     const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
     await new Promise((resolve) => server.once('listening', resolve));

@@ -1,87 +1,263 @@
+/**
+ * The store contract, one suite run against every store: SQLite (a file, as `npm start` uses), PostgreSQL (a
+ * real server started for this file) and the in-memory store the other unit tests use. Two store objects over
+ * one database stand for two instances.
+ */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, test } from 'node:test';
-import { createFileStore } from '../src/store/file-store.ts';
+import { after, before, describe, test } from 'node:test';
 import { createMemoryStore } from '../src/store/memory-store.ts';
+import { createSqlStore } from '../src/store/sql-store.ts';
 import type { Store } from '../src/store/store.ts';
+import { createDatabase, type Postgres, startPostgres } from './servers.ts';
 
-const kinds: Array<[string, () => Promise<{ store: Store; cleanup: () => Promise<void> }>]> = [
-  ['memory', async () => ({ store: createMemoryStore(), cleanup: async () => {} })],
-  [
-    'file',
-    async () => {
-      const dir = await mkdtemp(path.join(tmpdir(), 'cc-store-'));
-      return { store: await createFileStore(dir), cleanup: () => rm(dir, { recursive: true, force: true }) };
+const hour = 3_600_000;
+
+/** A settable wall clock shared by the stores of one kind. */
+const clock = { now: Date.parse('2026-11-25T00:00:00Z') };
+const now = () => clock.now;
+
+interface Kind {
+  name: string;
+  /** A new, empty database; `open` gives another store over it (another instance, or the same after a restart). */
+  fresh(): Promise<{ open: () => Promise<Store>; cleanup: () => Promise<void> }>;
+  /**
+   * Several stores over one database stand for several instances. Not SQLite: its driver is synchronous, so two
+   * connections in one process would block each other's thread; SQLite is one process per DATA_DIR (README).
+   */
+  shared: boolean;
+}
+
+let postgres: Postgres | undefined;
+let databases = 0;
+
+const kinds: Kind[] = [
+  {
+    name: 'SQLite',
+    shared: false,
+    async fresh() {
+      const dir = await mkdtemp(path.join(tmpdir(), 'cc-sqlite-'));
+      return {
+        open: () => createSqlStore({ dataDir: dir, retentionMs: 24 * hour, now }),
+        cleanup: () => rm(dir, { recursive: true, force: true }),
+      };
     },
-  ],
+  },
+  {
+    name: 'PostgreSQL',
+    shared: true,
+    async fresh() {
+      if (!postgres) throw new Error('PostgreSQL was not started');
+      const url = await createDatabase(postgres, `contract_${++databases}`);
+      const dir = await mkdtemp(path.join(tmpdir(), 'cc-pgdata-'));
+      return {
+        open: () => createSqlStore({ databaseUrl: url, dataDir: dir, retentionMs: 24 * hour, now }),
+        cleanup: () => rm(dir, { recursive: true, force: true }),
+      };
+    },
+  },
+  {
+    name: 'memory',
+    shared: false,
+    async fresh() {
+      const store = createMemoryStore({ retentionMs: 24 * hour, now });
+      return { open: async () => store, cleanup: async () => {} };
+    },
+  },
 ];
 
-for (const [kind, make] of kinds) {
-  describe(`${kind} store`, () => {
-    test('get/set/delete/values per collection', async () => {
-      const { store, cleanup } = await make();
-      await store.set('orders', 'a', { n: 1 });
-      await store.set('routes', 'a', { n: 2 });
-      assert.deepEqual(await store.get('orders', 'a'), { n: 1 });
-      assert.deepEqual(await store.get('routes', 'a'), { n: 2 });
-      assert.equal(await store.get('orders', 'missing'), undefined);
-      assert.deepEqual(await store.values('orders'), [{ n: 1 }]);
-      await store.delete('orders', 'a');
-      assert.equal(await store.get('orders', 'a'), undefined);
+before(async () => {
+  postgres = await startPostgres();
+});
+after(async () => {
+  await postgres?.stop();
+});
+
+const order = (upstreamStatus: string, extra: Record<string, unknown> = {}) => ({
+  id: 'ord_1',
+  upstreamId: 'SP-up1',
+  upstreamStatus,
+  createdAt: '2026-11-25T00:00:00.000Z',
+  ...extra,
+});
+
+for (const kind of kinds) {
+  describe(`${kind.name} store`, () => {
+    let db: Awaited<ReturnType<Kind['fresh']>>;
+    let store: Store;
+    before(async () => {
+      db = await kind.fresh();
+      store = await db.open();
+    });
+    after(async () => {
       await store.close();
-      await cleanup();
+      await db.cleanup();
     });
 
-    test('values are copies: mutating what get returned changes nothing stored', async () => {
-      const { store, cleanup } = await make();
-      await store.set('orders', 'a', { list: [1] });
-      const got = await store.get<{ list: number[] }>('orders', 'a');
-      got?.list.push(2);
-      assert.deepEqual(await store.get('orders', 'a'), { list: [1] });
-      await store.close();
-      await cleanup();
+    test('get/set/delete/values per collection; a key like __proto__ is only data', async () => {
+      await store.set('routes', 'a', { n: 1 });
+      await store.set('ramp-orders', 'a', { n: 2 });
+      assert.deepEqual(await store.get('routes', 'a'), { n: 1 });
+      assert.deepEqual(await store.get('ramp-orders', 'a'), { n: 2 });
+      assert.equal(await store.get('routes', 'missing'), undefined);
+      assert.deepEqual(await store.values('routes'), [{ n: 1 }]);
+      await store.delete('routes', 'a');
+      assert.equal(await store.get('routes', 'a'), undefined);
+      assert.equal(await store.setIfAbsent('routes', '__proto__', { polluted: true }), true);
+      assert.deepEqual(await store.get('routes', '__proto__'), { polluted: true });
+      assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
     });
 
-    test('setIfAbsent: of many concurrent writers exactly one wins', async () => {
-      const { store, cleanup } = await make();
+    test('idempotency: of 50 concurrent creates with one key exactly one wins, across instances', async () => {
+      const other = kind.shared ? await db.open() : store;
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => store.setIfAbsent('idempotency', 'k', { i })),
+        Array.from({ length: 50 }, (_, i) =>
+          (i % 2 ? other : store).setIfAbsent('idempotency', 'orders:key-50', { state: 'pending', i }),
+        ),
       );
       assert.equal(results.filter(Boolean).length, 1);
-      const winner = results.indexOf(true);
-      assert.deepEqual(await store.get('idempotency', 'k'), { i: winner });
-      await store.close();
-      await cleanup();
+      assert.deepEqual(await other.get('idempotency', 'orders:key-50'), {
+        state: 'pending',
+        i: results.indexOf(true),
+      });
+      if (other !== store) await other.close();
     });
 
-    test('a key named __proto__ is only data', async () => {
-      const { store, cleanup } = await make();
-      assert.equal(await store.setIfAbsent('webhooks', '__proto__', { polluted: true }), true);
-      assert.deepEqual(await store.get('webhooks', '__proto__'), { polluted: true });
-      assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
-      await store.close();
-      await cleanup();
+    test('an order status never moves backwards, whoever writes; a final never becomes another', async () => {
+      await store.set('orders', 'ord_1', order('AWAITING_PAYMENT'));
+      await store.set('orders', 'ord_1', order('PENDING_USER_CREATION'));
+      assert.equal(
+        (await store.get<{ upstreamStatus: string }>('orders', 'ord_1'))?.upstreamStatus,
+        'AWAITING_PAYMENT',
+      );
+      // The same status again may change other fields (a top-up on an underpaid order).
+      await store.set('orders', 'ord_1', order('AWAITING_PAYMENT', { paid: '1.00' }));
+      assert.equal((await store.get<{ paid: string }>('orders', 'ord_1'))?.paid, '1.00');
+      await store.set('orders', 'ord_1', order('EXPIRED'));
+      await store.set('orders', 'ord_1', order('COMPLETED'));
+      await store.set('orders', 'ord_1', order('AWAITING_PAYMENT'));
+      assert.equal(
+        (await store.get<{ upstreamStatus: string }>('orders', 'ord_1'))?.upstreamStatus,
+        'EXPIRED',
+      );
+      const [byUpstream] = await store.find<{ id: string }>('orders', { upstreamKey: 'up1' });
+      assert.equal(byUpstream?.id, 'ord_1');
     });
+
+    test('a transaction lands whole or not at all (a status change and its event)', async () => {
+      await assert.rejects(
+        store.transaction(async (tx) => {
+          await tx.setIfAbsent('outbox', 'evt_lost', {
+            orderId: 'ord_2',
+            deliveries: [{ state: 'pending' }],
+          });
+          await tx.set('orders', 'ord_2', order('AWAITING_PAYMENT', { id: 'ord_2' }));
+          throw new Error('crash between the two');
+        }),
+        /crash between the two/,
+      );
+      assert.equal(await store.get('outbox', 'evt_lost'), undefined);
+      assert.equal(await store.get('orders', 'ord_2'), undefined);
+      await store.transaction(async (tx) => {
+        await tx.setIfAbsent('outbox', 'evt_kept', {
+          orderId: 'ord_2',
+          createdAt: '2026-11-25T00:00:01.000Z',
+          deliveries: [{ state: 'pending' }],
+        });
+        await tx.set('orders', 'ord_2', order('AWAITING_PAYMENT', { id: 'ord_2' }));
+      });
+      assert.equal((await store.find('outbox', { orderId: 'ord_2', pending: 1 })).length, 1);
+      assert.equal((await store.find('outbox', { orderId: 'ord_2', pending: 0 })).length, 0);
+    });
+
+    test('read-change-write in transactions from two instances loses no change', async () => {
+      const other = kind.shared ? await db.open() : store;
+      await store.set('ramp-orders', 'counter', { n: 0 });
+      const bump = (on: Store) =>
+        on.transaction(async (tx) => {
+          const current = await tx.get<{ n: number }>('ramp-orders', 'counter');
+          await tx.set('ramp-orders', 'counter', { n: (current?.n ?? 0) + 1 });
+        });
+      // Memory store: one process, serialised by its callers' locks, so only the shared stores race here.
+      if (kind.shared) await Promise.all(Array.from({ length: 20 }, (_, i) => bump(i % 2 ? other : store)));
+      else for (let i = 0; i < 20; i += 1) await bump(store);
+      assert.deepEqual(await store.get('ramp-orders', 'counter'), { n: 20 });
+      if (other !== store) await other.close();
+    });
+
+    test('finished idempotency and webhook dedupe records expire and are pruned; the rest is kept', async () => {
+      const start = clock.now;
+      try {
+        await store.set('idempotency', 'done', { state: 'done' });
+        await store.set('idempotency', 'running', { state: 'pending' });
+        await store.setIfAbsent('webhooks', 'evt', { receivedAt: 'then' });
+        await store.set('orders', 'kept', order('AWAITING_PAYMENT', { id: 'kept' }));
+        clock.now = start + 23 * hour;
+        assert.deepEqual(await store.get('idempotency', 'done'), { state: 'done' });
+        assert.equal(await store.setIfAbsent('webhooks', 'evt', { receivedAt: 'again' }), false);
+        clock.now = start + 24 * hour + 1;
+        assert.equal(await store.get('idempotency', 'done'), undefined);
+        // An expired dedupe record no longer blocks (the upstream stopped retrying long before).
+        assert.equal(await store.setIfAbsent('webhooks', 'evt', { receivedAt: 'later' }), true);
+        clock.now = start + 49 * hour;
+        assert.ok((await store.prune()) >= 2);
+        assert.equal(await store.get('idempotency', 'done'), undefined);
+        assert.deepEqual(await store.get('idempotency', 'running'), { state: 'pending' });
+        assert.ok(await store.get('orders', 'kept'));
+        assert.equal(await store.prune(), 0);
+      } finally {
+        clock.now = start;
+      }
+    });
+
+    if (kind.name !== 'memory') {
+      test('restart durability: a new store over the same database sees everything acknowledged', async () => {
+        await Promise.all(Array.from({ length: 50 }, (_, i) => store.set('routes', `r${i}`, { i })));
+        await store.setIfAbsent('idempotency', 'key-1', { state: 'done' });
+        await store.delete('routes', 'r0');
+        await store.close();
+        store = await db.open();
+        assert.equal(
+          (await store.values('routes')).filter((v) => typeof (v as { i?: number }).i === 'number').length,
+          49,
+        );
+        assert.deepEqual(await store.get('idempotency', 'key-1'), { state: 'done' });
+        assert.equal(await store.setIfAbsent('idempotency', 'key-1', { state: 'other' }), false);
+      });
+    }
   });
 }
 
-test('file store: a new store over the same directory sees everything acknowledged', async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'cc-store-'));
-  const first = await createFileStore(dir);
-  await Promise.all(Array.from({ length: 50 }, (_, i) => first.set('orders', `o${i}`, { i })));
-  await first.setIfAbsent('idempotency', 'key-1', { state: 'done' });
-  await first.delete('orders', 'o0');
+test('the first start over an old DATA_DIR imports its JSON files once, nothing lost', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cc-import-'));
+  await writeFile(
+    path.join(dir, 'orders.json'),
+    JSON.stringify({ ord_old: order('PAYMENT_CONFIRMED_ACCURATE', { id: 'ord_old' }) }),
+  );
+  await writeFile(
+    path.join(dir, 'idempotency.json'),
+    JSON.stringify({ 'orders:k': { state: 'done', orderId: 'ord_old' } }),
+  );
+  await writeFile(path.join(dir, 'webhooks.json'), JSON.stringify({ 'pay:1': { receivedAt: 'then' } }));
+  await writeFile(
+    path.join(dir, 'outbox.json'),
+    JSON.stringify({ evt_1: { orderId: 'ord_old', deliveries: [] } }),
+  );
+  const first = await createSqlStore({ dataDir: dir, now });
+  assert.equal((await first.get<{ id: string }>('orders', 'ord_old'))?.id, 'ord_old');
+  assert.deepEqual(await first.get('idempotency', 'orders:k'), { state: 'done', orderId: 'ord_old' });
+  assert.equal(await first.setIfAbsent('webhooks', 'pay:1', {}), false);
+  assert.equal((await first.find('outbox', { orderId: 'ord_old' })).length, 1);
+  await first.set('orders', 'ord_new', order('AWAITING_PAYMENT', { id: 'ord_new' }));
   await first.close();
-
-  const second = await createFileStore(dir);
-  assert.equal((await second.values('orders')).length, 49);
-  assert.deepEqual(await second.get('idempotency', 'key-1'), { state: 'done' });
-  assert.equal(await second.setIfAbsent('idempotency', 'key-1', { state: 'other' }), false);
-  // What is on disk is plain JSON a person can read.
-  const raw = JSON.parse(await readFile(path.join(dir, 'orders.json'), 'utf8')) as Record<string, unknown>;
-  assert.deepEqual(raw['o7'], { i: 7 });
+  const files = await readdir(dir);
+  assert.ok(files.includes('orders.json.imported'), files.join(', '));
+  assert.ok(!files.includes('orders.json'));
+  // A second start imports nothing again and keeps what was written since.
+  const second = await createSqlStore({ dataDir: dir, now });
+  assert.equal((await second.values('orders')).length, 2);
   await second.close();
   await rm(dir, { recursive: true, force: true });
 });

@@ -11,6 +11,7 @@ import type { Clock } from '../src/clock.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { AppDeps } from '../src/deps.ts';
 import { createDeps } from '../src/runtime.ts';
+import type { SharedState } from '../src/shared/redis.ts';
 import { createMemoryStore } from '../src/store/memory-store.ts';
 import type { Store } from '../src/store/store.ts';
 
@@ -31,6 +32,8 @@ export interface StackOptions {
   /** Changes to the parsed config applied after `loadConfig`. */
   config?: Partial<Config>;
   store?: Store;
+  /** Redis shared with other stacks (REDIS_URL's state), as several instances share it. */
+  shared?: SharedState;
   /** The backend's clock (e.g. a settable one, to age status syncs without waiting). */
   clock?: Clock;
   /**
@@ -136,6 +139,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
   const deps = createDeps(config, {
     store: options.store ?? createMemoryStore(),
+    ...(options.shared ? { shared: options.shared } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const app = createApp(deps);

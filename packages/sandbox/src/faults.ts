@@ -14,6 +14,8 @@ export const faultRuleSchema = z.object({
   body: z.enum(['envelope', 'malformed', 'html403', 'empty']).optional(),
   /** Apply to the next N matching requests only; unlimited when absent. */
   times: z.number().int().min(1).optional(),
+  /** Apply to this share of the matching requests, picked at random (0.2: one in five); all when absent. */
+  probability: z.number().min(0).max(1).optional(),
 });
 
 export type FaultRule = z.infer<typeof faultRuleSchema>;
@@ -32,7 +34,11 @@ export function faultInjection(state: SandboxState, mountPath = ''): MiddlewareH
   return async (c, next) => {
     const path = c.req.path.slice(mountPath.length) || '/';
     if (path.startsWith('/control')) return next();
-    const index = state.faults.findIndex((rule) => matches(rule, path, c.req.method));
+    const index = state.faults.findIndex(
+      (rule) =>
+        matches(rule, path, c.req.method) &&
+        (rule.probability === undefined || Math.random() < rule.probability),
+    );
     const rule = state.faults[index];
     if (!rule) return next();
     if (rule.times !== undefined) {

@@ -1,8 +1,8 @@
 /**
  * The durable outbox of fulfilment events, in the store's `outbox` collection (one entry per event, with one
- * delivery per target). An event is written before the status change that causes it and keyed by its stable id,
- * so a crash between the two loses nothing (the upstream's retry or the next sync repeats the change, which finds
- * the event already there) and sends nothing twice except as a retry.
+ * delivery per target). An event is written in the same transaction as the status change that causes it and
+ * keyed by its stable id, so the two land together, and a repeated change (the upstream's retry, the next sync)
+ * finds the event already there: nothing is lost and nothing is sent twice except as a retry.
  */
 import { createKeyedLock } from '../keyed-lock.ts';
 import type { Store } from '../store/store.ts';
@@ -58,20 +58,26 @@ const pending = (target: string, now: string): Delivery => ({
 
 export function createOutbox(store: Store, targets: () => readonly string[]) {
   const lock = createKeyedLock();
+  // The keyed lock serialises this process; the transaction (a row lock in PostgreSQL) the other instances.
   const update = (id: string, change: (entry: OutboxEntry) => OutboxEntry | undefined) =>
-    lock.run(id, async () => {
-      const entry = await store.get<OutboxEntry>('outbox', id);
-      const next = entry && change(entry);
-      if (next) await store.set('outbox', id, next);
-      return next;
-    });
+    lock.run(id, () =>
+      store.transaction(async (tx) => {
+        const entry = await tx.get<OutboxEntry>('outbox', id);
+        const next = entry && change(entry);
+        if (next) await tx.set('outbox', id, next);
+        return next;
+      }),
+    );
 
   return {
-    /** Writes each event once (by id), with a pending delivery per target, due at `now`. */
-    async record(events: readonly FulfilmentEvent[], now: string): Promise<void> {
+    /**
+     * Writes each event once (by id), with a pending delivery per target, due at `now`. Pass the transaction
+     * the status change is written in as `via`, so both land or neither does.
+     */
+    async record(events: readonly FulfilmentEvent[], now: string, via: Store = store): Promise<void> {
       for (const event of events) {
         const deliveries = targets().map((target) => pending(target, now));
-        await store.setIfAbsent<OutboxEntry>('outbox', event.id, {
+        await via.setIfAbsent<OutboxEntry>('outbox', event.id, {
           event,
           orderId: orderIdOf(event),
           createdAt: now,
@@ -84,9 +90,9 @@ export function createOutbox(store: Store, targets: () => readonly string[]) {
     async claimDue(now: string, limit: number, leaseMs: number) {
       const due = (d: Delivery) =>
         d.state === 'pending' && d.nextAttemptAt <= now && (d.leaseUntil ?? '') <= now;
-      const entries = (await store.values<OutboxEntry>('outbox'))
-        .filter((entry) => entry.deliveries.some(due))
-        .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+      const entries = (await store.find<OutboxEntry>('outbox', { pending: 1 })).filter((entry) =>
+        entry.deliveries.some(due),
+      );
       const claimed: Array<{ entry: OutboxEntry; delivery: Delivery }> = [];
       const leaseUntil = new Date(Date.parse(now) + leaseMs).toISOString();
       for (const candidate of entries) {
@@ -129,10 +135,18 @@ export function createOutbox(store: Store, targets: () => readonly string[]) {
 
     /** Events newest first, with their deliveries. */
     async list(filter: { orderId?: string; state?: Delivery['state']; limit: number }) {
-      return (await store.values<OutboxEntry>('outbox'))
-        .filter((entry) => !filter.orderId || entry.orderId === filter.orderId)
+      const where = {
+        ...(filter.orderId ? { orderId: filter.orderId } : {}),
+        ...(filter.state === 'pending' ? { pending: 1 } : {}),
+      };
+      // Without a state to check in each entry, the database applies the limit (an index serves the order).
+      const exact = !filter.state || filter.state === 'pending';
+      const entries = await store.find<OutboxEntry>('outbox', where, {
+        newestFirst: true,
+        ...(exact ? { limit: filter.limit } : {}),
+      });
+      return entries
         .filter((entry) => !filter.state || entry.deliveries.some((d) => d.state === filter.state))
-        .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
         .slice(0, filter.limit);
     },
 

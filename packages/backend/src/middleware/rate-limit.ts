@@ -1,11 +1,16 @@
-/** A per-client (per IP) rate limit on the public routes: `hono-rate-limiter`, answering 429 RATE_LIMITED. */
-
+/**
+ * A per-client (per IP) rate limit on the public routes: `hono-rate-limiter`, answering 429 RATE_LIMITED. With
+ * Redis (REDIS_URL) the counts live there (the library's RedisStore), so a client spreading its requests over
+ * the instances gets the same limit in all.
+ */
 import type { HttpBindings } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
-import { rateLimiter } from 'hono-rate-limiter';
+import { MemoryStore, RedisStore, rateLimiter, type Store } from 'hono-rate-limiter';
+import type { Redis } from 'ioredis';
 import type { AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
+import { isRedisDown } from '../shared/redis.ts';
 
 type NodeBindings = HttpBindings;
 
@@ -22,8 +27,60 @@ export function clientAddress(c: Context): string {
   return getConnInfo(c).remote.address ?? 'unknown';
 }
 
-export function clientRateLimit(perMinute: number): MiddlewareHandler<AppEnv> {
+/**
+ * The Redis store, falling back to this process's counts while Redis is unreachable when `fallback` is set, else
+ * refusing with 503 (the same choice as the upstream budget's).
+ */
+function redisCounts(redis: Redis, fallback: boolean): Store<AppEnv> {
+  const shared = new RedisStore<AppEnv>({
+    client: {
+      scriptLoad: (script) => redis.script('LOAD', script) as Promise<string>,
+      evalsha: <TArgs extends unknown[], TData = unknown>(sha: string, keys: string[], args: TArgs) =>
+        redis.evalsha(sha, keys.length, ...keys, ...(args as Array<string | number>)) as Promise<TData>,
+      decr: (key) => redis.decr(key),
+      del: (key) => redis.del(key),
+    },
+    prefix: 'cc:client-limit:',
+  });
+  const local = new MemoryStore<AppEnv>();
+  const either =
+    <A extends unknown[], R>(pick: (store: Store<AppEnv>) => (...args: A) => R) =>
+    async (...args: A) => {
+      try {
+        return await pick(shared).apply(shared, args);
+      } catch (error) {
+        if (!isRedisDown(error)) throw error;
+        if (!fallback) {
+          throw new AppError(
+            'SERVICE_UNAVAILABLE',
+            'The shared rate limit is unavailable; try again shortly.',
+            {
+              retryAfter: 1,
+            },
+          );
+        }
+        return pick(local).apply(local, args);
+      }
+    };
+  return {
+    init: (options) => {
+      shared.init?.(options);
+      local.init?.(options);
+    },
+    get: either((store) => store.get ?? (async () => undefined)),
+    increment: either((store) => store.increment),
+    decrement: either((store) => store.decrement),
+    resetKey: either((store) => store.resetKey),
+    prefix: 'cc:client-limit:',
+  } as Store<AppEnv>;
+}
+
+export function clientRateLimit(
+  perMinute: number,
+  shared?: { redis: Redis; fallback: boolean },
+): MiddlewareHandler<AppEnv> {
   return rateLimiter<AppEnv>({
+    ...(shared ? { store: redisCounts(shared.redis, shared.fallback) } : {}),
     windowMs: 60_000,
     limit: perMinute,
     standardHeaders: 'draft-7',

@@ -426,7 +426,19 @@ export function orderRoutes(
             claimedAt: clock.now(),
           };
       if (existing) {
-        await store.set('idempotency', storeKey, { ...claim, claimedAt: clock.now() });
+        // Taken over only if no other instance took it since we read it (a conditional update).
+        const taken = await store.transaction(async (tx) => {
+          const current = await tx.get<IdempotencyRecord>('idempotency', storeKey);
+          if (current?.state !== 'pending' || current.claimedAt !== existing.claimedAt) return false;
+          await tx.set('idempotency', storeKey, { ...claim, claimedAt: clock.now() });
+          return true;
+        });
+        if (!taken) {
+          throw new AppError(
+            'IDEMPOTENCY_CONFLICT',
+            'A request with this Idempotency-Key is still in progress.',
+          );
+        }
       } else if (!(await store.setIfAbsent('idempotency', storeKey, claim))) {
         throw new AppError(
           'IDEMPOTENCY_CONFLICT',

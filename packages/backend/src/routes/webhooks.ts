@@ -223,29 +223,31 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger = createOrderLe
       const event = parsed.data;
       const key = `ramp:${createHash('sha256').update(raw).digest('hex')}`;
       const outcome = await once(key, () =>
-        rampLock.run(event.order_id, async () => {
-          const current = await store.get<RampOrderRecord>('ramp-orders', event.order_id);
-          if (!isRampProgress(current?.status, event.order_status)) return { ignored: true };
-          const at = iso();
-          const next: RampOrderRecord = {
-            orderId: event.order_id,
-            status: event.order_status,
-            type: event.order_type ?? current?.type ?? null,
-            crypto: event.order_crypto ?? current?.crypto ?? null,
-            cryptoAmount: event.order_crypto_amount ?? current?.cryptoAmount ?? null,
-            network: event.network ?? current?.network ?? null,
-            address: event.order_crypto_address ?? current?.address ?? null,
-            transactionId: event.transaction_id ?? current?.transactionId ?? null,
-            externalCustomerId: event.external_customer_id ?? current?.externalCustomerId ?? null,
-            amountEur: event.order_amount_eur ?? current?.amountEur ?? null,
-            history: [...(current?.history ?? []), { status: event.order_status, at }],
-            createdAt: current?.createdAt ?? at,
-            updatedAt: at,
-          };
-          await deps.outbox.record(rampEvents(current, next), at);
-          await store.set('ramp-orders', event.order_id, next);
-          return {};
-        }),
+        rampLock.run(event.order_id, () =>
+          store.transaction(async (tx) => {
+            const current = await tx.get<RampOrderRecord>('ramp-orders', event.order_id);
+            if (!isRampProgress(current?.status, event.order_status)) return { ignored: true };
+            const at = iso();
+            const next: RampOrderRecord = {
+              orderId: event.order_id,
+              status: event.order_status,
+              type: event.order_type ?? current?.type ?? null,
+              crypto: event.order_crypto ?? current?.crypto ?? null,
+              cryptoAmount: event.order_crypto_amount ?? current?.cryptoAmount ?? null,
+              network: event.network ?? current?.network ?? null,
+              address: event.order_crypto_address ?? current?.address ?? null,
+              transactionId: event.transaction_id ?? current?.transactionId ?? null,
+              externalCustomerId: event.external_customer_id ?? current?.externalCustomerId ?? null,
+              amountEur: event.order_amount_eur ?? current?.amountEur ?? null,
+              history: [...(current?.history ?? []), { status: event.order_status, at }],
+              createdAt: current?.createdAt ?? at,
+              updatedAt: at,
+            };
+            await deps.outbox.record(rampEvents(current, next), at, tx);
+            await tx.set('ramp-orders', event.order_id, next);
+            return {};
+          }),
+        ),
       );
       return c.json(answer(outcome), 200);
     });

@@ -1,18 +1,59 @@
 /**
  * What must survive a restart, behind one small interface: idempotency records, the ledger of orders this
- * backend created (with their status history), the customer-to-route map, the webhook dedupe set and the
- * ramp orders reported by ramp callbacks.
- * Every operation is async and key-based so a shared store (Redis, a database) can implement it later;
- * `setIfAbsent` is the one atomic primitive the callers rely on (Redis `SET NX`).
+ * backend created (with their status history), the customer-to-route map, the webhook dedupe set, the ramp
+ * orders reported by ramp callbacks and the outbox of fulfilment events.
+ *
+ * Implementations: `sql-store.ts` (SQLite under DATA_DIR by default, PostgreSQL with DATABASE_URL, one schema
+ * through Kysely) and `memory-store.ts` (tests). The guarantees callers rely on:
+ * - `setIfAbsent` is atomic across every process sharing the store (a unique key, insert-if-absent);
+ * - an order's status never moves backwards: a `set` of an order whose status ranks below the stored one is
+ *   ignored (a conditional update), whichever process writes;
+ * - `transaction` runs its work atomically, and a `get` inside it holds the row until the end (PostgreSQL
+ *   `FOR UPDATE`; SQLite has one writer), so a read-change-write on one record is safe across instances;
+ * - finished idempotency records and webhook dedupe records expire `retention` after they were written: they
+ *   then read as absent and `prune` deletes them. Orders, routes, ramp orders and events are kept.
  */
 export type Collection = 'idempotency' | 'orders' | 'routes' | 'webhooks' | 'ramp-orders' | 'outbox';
+
+/** The indexed fields a `find` can filter on (see `indexes.ts` for how each is read from a record). */
+export interface IndexedFields {
+  /** outbox: the order of ours an event is about. */
+  orderId: string;
+  /** outbox: 1 when some delivery is pending, else 0. */
+  pending: number;
+  /** orders: the upstream order id without its optional `SP-` prefix. */
+  upstreamKey: string;
+}
+
+export interface FindOptions {
+  limit?: number;
+  /** By creation time, oldest first unless set. */
+  newestFirst?: boolean;
+}
 
 export interface Store {
   get<T>(collection: Collection, key: string): Promise<T | undefined>;
   set<T>(collection: Collection, key: string, value: T): Promise<void>;
-  /** Writes only when the key is absent; true when it wrote. */
+  /** Writes only when the key is absent (or its record expired); true when it wrote. */
   setIfAbsent<T>(collection: Collection, key: string, value: T): Promise<boolean>;
   delete(collection: Collection, key: string): Promise<void>;
   values<T>(collection: Collection): Promise<T[]>;
+  /** Records whose indexed fields equal `where`, by creation time. */
+  find<T>(collection: Collection, where: Partial<IndexedFields>, options?: FindOptions): Promise<T[]>;
+  /** Runs `work` atomically against the store it is given (use only that one inside). */
+  transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
+  /** Deletes the records that expired; returns how many. */
+  prune(): Promise<number>;
   close(): Promise<void>;
+}
+
+/** Thrown by a store whose database cannot be reached: the app answers 503 STORAGE_UNAVAILABLE. */
+export class StorageUnavailable extends Error {
+  constructor(
+    readonly database: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`the database (${database}) cannot be reached`, options);
+    this.name = 'StorageUnavailable';
+  }
 }

@@ -56,6 +56,15 @@ export interface BudgetStats {
 /** Gives the token back; call it once the call has finished (answered, failed or timed out). Idempotent. */
 export type Release = () => void;
 
+/** What the upstream clients need of a budget: this process's (below) or the one shared through Redis. */
+export interface Budget {
+  readonly perSecond: number;
+  acquire(signal?: AbortSignal): Promise<Release>;
+  noteThrottled(): void;
+  stats(): BudgetStats;
+  close(): void;
+}
+
 interface Waiter {
   resolve: (release: Release) => void;
   reject: (error: Error) => void;
@@ -73,7 +82,7 @@ const defaultSetTimer = (callback: () => void, ms: number) => {
   return () => clearTimeout(handle);
 };
 
-export class UpstreamBudget {
+export class UpstreamBudget implements Budget {
   readonly perSecond: number;
   readonly #windowMs: number;
   readonly #maxWaitMs: number;

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
-import type { UpstreamBudget } from './budget.ts';
+import type { Budget } from './budget.ts';
 
 export type QueryValue = string | number | boolean | undefined | null;
 
@@ -18,7 +18,7 @@ export interface UpstreamHttpOptions {
   /** Per attempt; a timeout is not retried (a slow upstream would only get slower and the shopper waits). */
   timeoutMs: number;
   /** When given, every attempt takes a token from it first and gives it back once its answer is in. */
-  budget?: UpstreamBudget | undefined;
+  budget?: Budget | undefined;
   /** Sent with every request (e.g. `X-API-Key`); never logged. */
   headers?: Record<string, string>;
   /** Extra attempts for `retry: true` calls (default 2, so 3 attempts at most). */

@@ -15,7 +15,7 @@ import {
   upstreamOrderList,
   upstreamPaymentRoutes,
 } from '../schemas/upstream-payments.ts';
-import type { UpstreamBudget } from './budget.ts';
+import type { Budget } from './budget.ts';
 import { createUpstreamHttp, type UpstreamHttp } from './http.ts';
 
 export interface CreateOrderBody {
@@ -78,7 +78,7 @@ export interface PaymentsClientOptions {
   apiUrl: string;
   apiKey: string;
   timeoutMs: number;
-  budget?: UpstreamBudget | undefined;
+  budget?: Budget | undefined;
   /**
    * Unit of `startDate`/`endDate` on the list endpoint. The docs say "integer" and nothing more (facts §5.3);
    * milliseconds match every other timestamp the upstream's JavaScript side produces.

@@ -3,7 +3,7 @@
  * joined and cached for a few seconds, every call through the shared upstream budget, and widget URLs signed
  * with the secret key (which never leaves this module).
  */
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
@@ -19,7 +19,8 @@ import {
   sellQuoteData,
   supportedData,
 } from '../schemas/upstream-ramp.ts';
-import type { BudgetStats, UpstreamBudget } from './budget.ts';
+import type { SharedCache } from '../shared/redis.ts';
+import type { Budget, BudgetStats } from './budget.ts';
 import { createDriftLog, type DriftEntry } from './drift.ts';
 import { createUpstreamHttp, envelope, type UpstreamHttp } from './http.ts';
 
@@ -83,7 +84,7 @@ export interface RampClientOptions {
   secretKey: string;
   timeoutMs: number;
   /** Shared by every ramp call of this process. */
-  budget: UpstreamBudget;
+  budget: Budget;
   clock: Clock;
   /** Catalog entries are fresh this long, then served stale while one refresh runs (default 5 min). */
   catalogTtlMs?: number;
@@ -93,6 +94,8 @@ export interface RampClientOptions {
   quoteTtlMs?: number;
   /** Test seam: the HTTP layer. */
   http?: UpstreamHttp;
+  /** Redis's cache shared by the instances (REDIS_URL): a quote or catalog read made by one serves all. */
+  sharedCache?: SharedCache | undefined;
   /** Measuring seam: the fetch the default HTTP layer uses (the bench times upstream calls with it). */
   fetch?: typeof fetch;
   log?: (line: string) => void;
@@ -233,7 +236,11 @@ export function createRampClient(options: RampClientOptions): RampClient {
   ) =>
     new Refreshing(
       async () => {
-        const raw = await http.get(path, { query, schema: envelope(z.unknown()), retry: true });
+        const fetchRaw = () => http.get(path, { query, schema: envelope(z.unknown()), retry: true });
+        // Shared only briefly: each instance still keeps its own copy for the catalog's TTL.
+        const raw = options.sharedCache
+          ? await options.sharedCache.run(`catalog:${path}?${new URLSearchParams(query)}`, 30_000, fetchRaw)
+          : await fetchRaw();
         const parsed = schema.safeParse(raw);
         if (!parsed.success) {
           drift.note(
@@ -297,8 +304,9 @@ export function createRampClient(options: RampClientOptions): RampClient {
     return cache.get();
   };
 
-  const buyQuotes = new Joiner<RampBuyQuote>(options.clock, options.quoteTtlMs ?? 5000);
-  const sellQuotes = new Joiner<RampSellQuote>(options.clock, options.quoteTtlMs ?? 5000);
+  const quoteTtlMs = options.quoteTtlMs ?? 5000;
+  const buyQuotes = new Joiner<RampBuyQuote>(options.clock, quoteTtlMs);
+  const sellQuotes = new Joiner<RampSellQuote>(options.clock, quoteTtlMs);
   /** Learned from priced quotes: EUR per unit of each fiat. Per client instance, never module-wide. */
   const learnedFx = new Map<string, number>();
   let roughFx: Map<string, number> | undefined;
@@ -329,8 +337,16 @@ export function createRampClient(options: RampClientOptions): RampClient {
     fields: Record<string, unknown> & { fiat_currency: string },
   ) => {
     const body = { api_key: options.publicKey, ...fields };
-    return joiner.run(JSON.stringify(body), async () => {
-      const quote = await http.post(path, { body, schema: envelope(schema), retry: true });
+    const key = JSON.stringify(body);
+    return joiner.run(key, async () => {
+      const load = () => http.post(path, { body, schema: envelope(schema), retry: true });
+      const quote = options.sharedCache
+        ? await options.sharedCache.run(
+            `quote:${createHash('sha256').update(path).update(key).digest('hex')}`,
+            quoteTtlMs,
+            load,
+          )
+        : await load();
       learn(body.fiat_currency, ...rateOf(quote));
       return quote;
     });

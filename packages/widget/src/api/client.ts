@@ -19,7 +19,8 @@ import type {
 export type ErrorCode = BackendErrorCode | 'NETWORK_ERROR';
 
 /** The codes for which sending the same request again may succeed. */
-export const RETRYABLE = /^(RATE_LIMITED|UPSTREAM_|QUOTE_UNAVAILABLE|INTERNAL|NETWORK_ERROR)/;
+export const RETRYABLE =
+  /^(RATE_LIMITED|UPSTREAM_|QUOTE_UNAVAILABLE|SERVICE_UNAVAILABLE|INTERNAL|NETWORK_ERROR)/;
 
 export interface LimitDetails {
   min?: string;

@@ -1,0 +1,187 @@
+/**
+ * What several instances share through Redis when REDIS_URL is set: the connection (one for commands, one
+ * for subscriptions), the order-status fan-out channel and the cross-instance response cache. Without
+ * REDIS_URL none of this exists and everything stays in the process.
+ *
+ * Commands fail at once while Redis is unreachable (no offline queue), so a request gets its answer (503, or
+ * the configured fallback) instead of hanging; the connection keeps retrying in the background.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+
+/** Thrown when Redis is needed and unreachable, with no fallback configured: 503 SERVICE_UNAVAILABLE. */
+export class SharedStateUnavailable extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('Redis (REDIS_URL) cannot be reached', options);
+    this.name = 'SharedStateUnavailable';
+  }
+}
+
+export interface SharedState {
+  redis: Redis;
+  /** This process's id in messages, so it ignores its own. */
+  instanceId: string;
+  fanout: OrderFanout;
+  cache: SharedCache;
+  /** Instances to divide the upstream budget by when Redis is down; undefined = 503. */
+  fallbackInstances: number | undefined;
+  close(): Promise<void>;
+}
+
+/** Redis's address without credentials, for messages. */
+export function describeRedis(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `Redis at ${parsed.hostname}:${parsed.port || 6379}`;
+  } catch {
+    return 'Redis (REDIS_URL is not a URL)';
+  }
+}
+
+const clientOptions = {
+  lazyConnect: true,
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  connectTimeout: 2000,
+  commandTimeout: 2000,
+  // Reconnect for ever, at most every second: Redis coming back is picked up without a restart.
+  retryStrategy: (times: number) => Math.min(times * 100, 1000),
+} as const;
+
+/** Connects (failing with SharedStateUnavailable when Redis cannot be reached now). */
+export async function connectShared(url: string, fallbackInstances?: number): Promise<SharedState> {
+  const redis = new Redis(url, clientOptions);
+  const subscriber = new Redis(url, { ...clientOptions, enableOfflineQueue: true });
+  let warned = false;
+  for (const client of [redis, subscriber]) {
+    client.on('error', (error: Error) => {
+      if (!warned) console.warn(`[redis] ${describeRedis(url)}: ${error.message}`);
+      warned = true;
+    });
+    client.on('ready', () => {
+      if (warned) console.warn(`[redis] ${describeRedis(url)} is back`);
+      warned = false;
+    });
+  }
+  try {
+    await Promise.all([redis.connect(), subscriber.connect()]);
+  } catch (error) {
+    redis.disconnect();
+    subscriber.disconnect();
+    throw new SharedStateUnavailable({ cause: error });
+  }
+  const instanceId = randomUUID();
+  const fanout = createOrderFanout(redis, subscriber, instanceId);
+  await fanout.ready;
+  return {
+    redis,
+    instanceId,
+    fanout,
+    cache: createSharedCache(redis),
+    fallbackInstances,
+    async close() {
+      redis.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}
+
+export interface OrderFanout {
+  ready: Promise<unknown>;
+  /** Tells the other instances that an order changed (fire and forget: SSE clients also re-read on reconnect). */
+  publish(orderId: string): void;
+  /** Called with the id of each order another instance changed. */
+  onOrder(listener: (orderId: string) => void): () => void;
+}
+
+const channel = 'cc:order-status';
+
+function createOrderFanout(redis: Redis, subscriber: Redis, instanceId: string): OrderFanout {
+  const listeners = new Set<(orderId: string) => void>();
+  subscriber.on('message', (from: string, message: string) => {
+    if (from !== channel) return;
+    const [sender, orderId] = message.split(' ', 2);
+    if (sender === instanceId || !orderId) return;
+    for (const listener of listeners) listener(orderId);
+  });
+  return {
+    ready: subscriber.subscribe(channel),
+    publish(orderId) {
+      redis.publish(channel, `${instanceId} ${orderId}`).catch(() => undefined);
+    },
+    onOrder(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export interface SharedCache {
+  /**
+   * The value cached under `key` by any instance, or `load()` run once across the instances (the others wait
+   * for its answer) and kept `ttlMs`. Failures are not kept. With Redis unreachable it just loads.
+   */
+  run<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T>;
+}
+
+function createSharedCache(redis: Redis, waitMs = 15_000): SharedCache {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  return {
+    async run<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+      const valueKey = `cc:cache:${key}`;
+      const lockKey = `${valueKey}:loading`;
+      try {
+        const cached = await redis.get(valueKey);
+        if (cached !== null) return JSON.parse(cached) as T;
+        const token = randomUUID();
+        if ((await redis.set(lockKey, token, 'PX', waitMs, 'NX')) === 'OK') {
+          try {
+            // Another instance may have stored it and let go between our read and our claim.
+            const stored = await redis.get(valueKey);
+            if (stored !== null) return JSON.parse(stored) as T;
+            const value = await load();
+            await redis.set(valueKey, JSON.stringify(value), 'PX', ttlMs).catch(() => undefined);
+            return value;
+          } finally {
+            // Only our own claim is removed (it may have expired and been taken by then).
+            await redis
+              .eval(
+                "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end",
+                1,
+                lockKey,
+                token,
+              )
+              .catch(() => undefined);
+          }
+        }
+        // Another instance is loading: its answer, once it is there; our own call if it failed or vanished.
+        const deadline = Date.now() + waitMs;
+        while (Date.now() < deadline) {
+          await sleep(15);
+          const value = await redis.get(valueKey);
+          if (value !== null) return JSON.parse(value) as T;
+          if (!(await redis.exists(lockKey))) {
+            // Gone: stored just now (read once more), or failed (then we load).
+            const late = await redis.get(valueKey);
+            if (late !== null) return JSON.parse(late) as T;
+            break;
+          }
+        }
+      } catch (error) {
+        if (!isRedisDown(error)) throw error;
+      }
+      return load();
+    },
+  };
+}
+
+/** An error of the connection (as opposed to one of our own code). */
+export function isRedisDown(error: unknown): boolean {
+  const message = (error as Error)?.message ?? '';
+  return (
+    error instanceof SharedStateUnavailable ||
+    /Connection is closed|Stream isn't writeable|enableOfflineQueue|Command timed out|ECONNREFUSED|ECONNRESET|max retries/i.test(
+      message,
+    )
+  );
+}

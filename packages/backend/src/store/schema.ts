@@ -1,0 +1,118 @@
+/**
+ * The database schema, one for SQLite and PostgreSQL, as versioned Kysely migrations (run at start and by
+ * `crypto-checkout-backend migrate`). Each collection is a table keyed by `key`, holding the record as JSON
+ * text in `value`, with the fields queries filter or order on copied into indexed columns (see indexes.ts).
+ * A migration, once released, is never edited: a change is a new one.
+ */
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { Collection } from './store.ts';
+
+/** Columns every collection table has. */
+export interface RecordRow {
+  key: string;
+  value: string;
+  created_at: string | null;
+  /** Epoch ms; null = kept for ever. */
+  expires_at: number | null;
+}
+
+export interface OrderRow extends RecordRow {
+  upstream_key: string | null;
+  upstream_status: string | null;
+  status_rank: number | null;
+}
+
+export interface OutboxRow extends RecordRow {
+  order_id: string | null;
+  pending: number | null;
+}
+
+export interface Database {
+  idempotency: RecordRow;
+  orders: OrderRow;
+  customer_routes: RecordRow;
+  webhook_dedupe: RecordRow;
+  ramp_orders: RecordRow;
+  outbox: OutboxRow;
+}
+
+export const tableOf: Record<Collection, keyof Database> = {
+  idempotency: 'idempotency',
+  orders: 'orders',
+  routes: 'customer_routes',
+  webhooks: 'webhook_dedupe',
+  'ramp-orders': 'ramp_orders',
+  outbox: 'outbox',
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations run against whatever schema the database had before.
+type AnyDb = Kysely<any>;
+
+const migrations: Record<string, Migration> = {
+  '2026-11-25-001-collections': {
+    async up(db: AnyDb) {
+      for (const table of Object.values(tableOf)) {
+        let create = db.schema
+          .createTable(table)
+          .ifNotExists()
+          .addColumn('key', 'text', (column) => column.primaryKey())
+          .addColumn('value', 'text', (column) => column.notNull())
+          .addColumn('created_at', 'text')
+          .addColumn('expires_at', 'bigint');
+        if (table === 'orders') {
+          create = create
+            .addColumn('upstream_key', 'text')
+            .addColumn('upstream_status', 'text')
+            .addColumn('status_rank', 'integer');
+        }
+        if (table === 'outbox') {
+          create = create.addColumn('order_id', 'text').addColumn('pending', 'integer');
+        }
+        await create.execute();
+      }
+      // A webhook that does not carry our reference is matched by the upstream id.
+      await db.schema
+        .createIndex('orders_upstream_key')
+        .ifNotExists()
+        .on('orders')
+        .column('upstream_key')
+        .execute();
+      await db.schema
+        .createIndex('orders_created_at')
+        .ifNotExists()
+        .on('orders')
+        .column('created_at')
+        .execute();
+      // The admin's event list filters by order and by delivery state, newest first; the worker scans pending.
+      await db.schema
+        .createIndex('outbox_order_created')
+        .ifNotExists()
+        .on('outbox')
+        .columns(['order_id', 'created_at'])
+        .execute();
+      await db.schema
+        .createIndex('outbox_pending_created')
+        .ifNotExists()
+        .on('outbox')
+        .columns(['pending', 'created_at'])
+        .execute();
+      await db.schema.createIndex('outbox_created').ifNotExists().on('outbox').column('created_at').execute();
+      // Pruning finds what expired without scanning what is kept.
+      for (const table of ['idempotency', 'webhook_dedupe'] as const) {
+        await db.schema
+          .createIndex(`${table}_expires_at`)
+          .ifNotExists()
+          .on(table)
+          .column('expires_at')
+          .execute();
+      }
+    },
+    async down(db: AnyDb) {
+      for (const table of Object.values(tableOf)) await db.schema.dropTable(table).ifExists().execute();
+    },
+  },
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,204 @@
+/**
+ * Three instances (the built CLI, one process each) on one PostgreSQL and one Redis behave as one backend:
+ * one upstream order for one Idempotency-Key whichever instances the retries reach, a status learnt by one
+ * instance reaches a stream open on another, and a crashed instance loses nothing it acknowledged.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { type Cluster, type Instance, shopOrigin, startCluster } from './instance-cluster.ts';
+import { testSecrets } from './support.ts';
+
+let cluster: Cluster;
+before(async () => {
+  cluster = await startCluster();
+});
+after(async () => {
+  await cluster?.close();
+});
+
+interface Created {
+  orderId: string;
+  link: string;
+  statusToken: string;
+}
+
+const create = (instance: Instance, key: string, product = 'hoodie') =>
+  fetch(`${instance.url}/api/orders`, {
+    method: 'POST',
+    headers: { origin: shopOrigin, 'content-type': 'application/json', 'idempotency-key': key },
+    body: JSON.stringify({ product }),
+  });
+
+/** The `status` events of an SSE response, one at a time (undefined once the stream ends). */
+function statusEvents(response: Response) {
+  if (!response.body) throw new Error('no body');
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  return {
+    async next(): Promise<string | undefined> {
+      for (;;) {
+        const cut = buffer.indexOf('\n\n');
+        if (cut !== -1) {
+          const frame = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const data = /^data: (.*)$/m.exec(frame)?.[1];
+          if (/^event: status$/m.test(frame) && data) return (JSON.parse(data) as { status: string }).status;
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) return undefined;
+        buffer += value;
+      }
+    },
+    close: () => reader.cancel(),
+  };
+}
+
+const upstreamIdOf = (created: Created) => new URL(created.link).pathname.split('/').pop() ?? '';
+
+describe('three instances on one PostgreSQL and one Redis', () => {
+  test('50 concurrent creates with one Idempotency-Key over three instances, 20% of upstream calls failing → one upstream order', {
+    timeout: 60_000,
+  }, async () => {
+    // One in five payments API calls fails (creates and the look-ups a retry makes before creating again).
+    await cluster.control('POST', '/faults', { route: '/pay-api/*', status: 500, probability: 0.2 });
+    const key = `cluster-${randomUUID()}`;
+    const before = cluster.upstreamOrders.size;
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, async (_, i) => {
+          const response = await create(cluster.instances[i % 3] as Instance, key);
+          return {
+            status: response.status,
+            body: (await response.json()) as Created & { error?: { code: string } },
+          };
+        }),
+      );
+      for (const answer of answers) {
+        assert.ok(
+          // 201 made, 200 replayed, 409 still in progress elsewhere, 502 this attempt's upstream call failed.
+          [200, 201, 409, 502].includes(answer.status),
+          `${answer.status} ${JSON.stringify(answer.body)}`,
+        );
+      }
+      // A client retries until it is answered; any instance may take the retry.
+      const answered = answers.filter((answer) => answer.status === 200 || answer.status === 201);
+      let settled = answered[0]?.body;
+      for (let attempt = 0; !settled && attempt < 50; attempt += 1) {
+        const response = await create(cluster.instances[attempt % 3] as Instance, key);
+        if (response.status === 200 || response.status === 201) settled = (await response.json()) as Created;
+        else await response.body?.cancel();
+      }
+      assert.ok(settled, 'the key was never answered with an order');
+      const orderIds = new Set(answered.map((a) => a.body.orderId));
+      assert.ok(orderIds.size <= 1, `several orders: ${[...orderIds].join(', ')}`);
+      // Every instance replays the same order for the key.
+      for (const instance of cluster.instances) {
+        const replay = await create(instance, key);
+        assert.equal(replay.status, 200);
+        assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+        assert.equal(((await replay.json()) as Created).orderId, settled.orderId);
+      }
+      assert.equal(cluster.upstreamOrders.size - before, 1, 'exactly one upstream order');
+    } finally {
+      await cluster.control('DELETE', '/faults');
+    }
+  });
+
+  test('an order created on instance 1, its stream open on 2, its webhook delivered to 3 → the stream shows paid', {
+    timeout: 60_000,
+  }, async () => {
+    const [one, two, three] = cluster.instances as [Instance, Instance, Instance];
+    const response = await create(one, `cluster-${randomUUID()}`);
+    assert.equal(response.status, 201);
+    const created = (await response.json()) as Created;
+    // Instance 2 cannot learn it by asking the upstream: the order list fails for as long as this test runs.
+    await cluster.control('POST', '/faults', { route: '/pay-api/v1/orders', method: 'GET', status: 500 });
+    try {
+      const stream = await fetch(
+        `${two.url}/api/orders/${created.orderId}/events?token=${created.statusToken}`,
+      );
+      assert.equal(stream.status, 200);
+      const statuses = statusEvents(stream);
+      // The stream is open and has told its first status; only then does the shopper pay.
+      assert.equal(await statuses.next(), 'pending');
+      await cluster.control('POST', `/orders/${upstreamIdOf(created)}/pay`, { kind: 'exact' });
+      let last = 'pending';
+      while (last !== 'paid') {
+        const next = await statuses.next();
+        assert.ok(next, `the stream ended at ${last}`);
+        last = next;
+      }
+      await statuses.close();
+      // The webhook went to instance 3, and only there.
+      const deliveries = (await cluster.control('GET', '/deliveries?merchant=test')) as {
+        data: Array<{ url: string; body: string; attempts: Array<{ status: number }> }>;
+      };
+      const paid = deliveries.data.filter((d) => d.body.includes(upstreamIdOf(created)));
+      assert.ok(paid.length > 0);
+      for (const delivery of paid) assert.ok(delivery.url.startsWith(three.url), delivery.url);
+    } finally {
+      await cluster.control('DELETE', '/faults');
+    }
+  });
+
+  test('kill -9 of one instance under load: the others keep answering; after its restart every acknowledged order, key and event is there', {
+    timeout: 60_000,
+  }, async () => {
+    const [victim, ...others] = cluster.instances as [Instance, Instance, Instance];
+    const acknowledged: Array<{ key: string; created: Created }> = [];
+    const othersFailed: string[] = [];
+    let stop = false;
+    let sent = 0;
+    const worker = async (w: number) => {
+      for (let i = 0; !stop; i += 1) {
+        const instance = cluster.instances[(w + i) % 3] as Instance;
+        const key = `crash-${randomUUID()}`;
+        sent += 1;
+        try {
+          const response = await create(instance, key, i % 2 ? 'hoodie' : 'sticker-pack');
+          if (response.status === 201)
+            acknowledged.push({ key, created: (await response.json()) as Created });
+          else if (instance !== victim) othersFailed.push(`${response.status} ${await response.text()}`);
+          else await response.body?.cancel();
+        } catch (error) {
+          // A connection the crash cut is no answer (and nothing was acknowledged); elsewhere it is a failure.
+          if (instance !== victim) othersFailed.push(String(error));
+        }
+      }
+    };
+    const workers = Array.from({ length: 6 }, (_, w) => worker(w));
+    // Crash once the load is well under way (a condition, not a time).
+    while (acknowledged.length < 30) await new Promise((resolve) => setTimeout(resolve, 10));
+    await victim.crash();
+    const atCrash = acknowledged.length;
+    while (acknowledged.length < atCrash + 30) await new Promise((resolve) => setTimeout(resolve, 10));
+    stop = true;
+    await Promise.all(workers);
+    assert.deepEqual(othersFailed, [], `the surviving instances failed ${othersFailed.length} of ${sent}`);
+
+    await victim.start();
+    for (const { key, created } of acknowledged) {
+      for (const instance of [victim, ...others]) {
+        const order = await fetch(
+          `${instance.url}/api/orders/${created.orderId}?token=${created.statusToken}`,
+        );
+        assert.equal(order.status, 200, `order ${created.orderId} on ${instance.url}`);
+        await order.body?.cancel();
+      }
+      const replay = await create(victim, key, 'ignored-product-changes-nothing');
+      // The same key with another body is refused as a conflict: the record is there, tied to its body.
+      assert.equal(replay.status, 409);
+      await replay.body?.cancel();
+      const events = await fetch(`${victim.url}/api/admin/events?orderId=${created.orderId}`, {
+        headers: { authorization: `Bearer ${testSecrets.adminToken}` },
+      });
+      const { events: list } = (await events.json()) as { events: Array<{ type: string }> };
+      assert.ok(
+        list.some((event) => event.type === 'order.created'),
+        `order.created of ${created.orderId}`,
+      );
+    }
+  });
+});

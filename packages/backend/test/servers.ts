@@ -1,0 +1,205 @@
+/**
+ * Real PostgreSQL and Redis for tests (and the bench): Debian's servers, each on a free loopback port with its
+ * own data directory under the system temp dir, stopped (and the directory removed) by `stop`. PostgreSQL refuses
+ * to run as root, so as root it runs as the `postgres` user over a directory that user owns.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+// @ts-expect-error: plain JavaScript shared with scripts/test.mjs (no types).
+import { ensureDatabaseServers } from '../../../scripts/ensure.mjs';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Waits for `probe` to succeed (a condition, not a time): at most `timeoutMs`, then the last error. */
+export async function waitFor(
+  probe: () => Promise<unknown>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      await probe();
+      return;
+    } catch (error) {
+      last = error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  throw new Error(`${what} did not come up: ${(last as Error)?.message ?? last}`);
+}
+
+const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** As root, the `postgres` user's ids (the servers' processes then run as that user, spawned directly). */
+const postgresUser = () =>
+  asRoot
+    ? {
+        uid: Number(execFileSync('id', ['-u', 'postgres']).toString()),
+        gid: Number(execFileSync('id', ['-g', 'postgres']).toString()),
+      }
+    : {};
+
+function ownedDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  const user = postgresUser();
+  if (user.uid !== undefined) chownSync(dir, user.uid, user.gid);
+  chmodSync(dir, 0o700);
+  return dir;
+}
+
+function stopped(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
+
+export interface Postgres {
+  url: string;
+  port: number;
+  /** Stops the server, keeping its data (for a restart with `start`). */
+  halt(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  start(): Promise<void>;
+  /** Stops it and removes its data. */
+  stop(): Promise<void>;
+}
+
+export async function startPostgres(): Promise<Postgres> {
+  const { postgresBin } = ensureDatabaseServers() as { postgresBin: string };
+  const dir = ownedDir('cc-pg-');
+  const data = path.join(dir, 'data');
+  execFileSync(
+    path.join(postgresBin, 'initdb'),
+    ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'],
+    { stdio: 'pipe', cwd: dir, ...postgresUser() },
+  );
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const start = async () => {
+    const args = [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'max_connections=200',
+    ];
+    child = spawn(path.join(postgresBin, 'postgres'), args, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      cwd: dir,
+      ...postgresUser(),
+    });
+    let log = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-4000);
+    });
+    const { default: pg } = await import('pg');
+    await waitFor(async () => {
+      if (child?.exitCode !== null) throw new Error(`postgres exited: ${log}`);
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => undefined);
+      await client.connect();
+      await client.end();
+    }, 'PostgreSQL');
+  };
+  await start();
+  // `smart` shutdown waits for clients; `fast` (SIGINT) ends their sessions, as a real outage would.
+  const halt = async () => {
+    if (child) await stopped(child, 'SIGINT');
+  };
+  return {
+    url,
+    port,
+    halt,
+    start,
+    async stop() {
+      await halt();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Redis {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+  halt(): Promise<void>;
+  start(): Promise<void>;
+}
+
+export async function startRedis(): Promise<Redis> {
+  const { redisServer } = ensureDatabaseServers() as { redisServer: string };
+  const dir = mkdtempSync(path.join(tmpdir(), 'cc-redis-'));
+  const port = await freePort();
+  const url = `redis://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn(
+      redisServer,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      { stdio: 'ignore' },
+    );
+    const { Redis: Client } = await import('ioredis');
+    await waitFor(async () => {
+      const client = new Client(url, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        await client.ping();
+      } finally {
+        client.disconnect();
+      }
+    }, 'Redis');
+  };
+  await start();
+  const halt = async () => {
+    if (child) await stopped(child, 'SIGTERM');
+  };
+  return {
+    url,
+    port,
+    halt,
+    start,
+    async stop() {
+      await halt();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh database on a running server, so each test file (or suite) has its own. */
+export async function createDatabase(server: Postgres, name: string): Promise<string> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: server.url });
+  await client.connect();
+  await client.query(`create database "${name}"`);
+  await client.end();
+  return server.url.replace(/\/postgres$/, `/${name}`);
+}

@@ -1,6 +1,6 @@
 /**
- * Where a cached route's time goes: a backend of its own started with `node --cpu-prof`, the cached
- * `GET /api/catalog?country=DE` under autocannon, then the profile's samples summed by where the code lives
+ * Where a cached route's time goes: a backend of its own started with `node --cpu-prof`, the route (the cached
+ * `GET /api/catalog?country=DE`, or `/healthz`) under autocannon, then the profile's samples summed by where the code lives
  * (our package, Hono, the adapter, Node's HTTP and stream internals, the socket writes, GC) and by function.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -107,13 +107,16 @@ export function summarize(
   };
 }
 
-export async function profileCatalog(sandboxUrl: string, durationS = 6): Promise<ProfileResult> {
+export async function profileRoute(
+  sandboxUrl: string,
+  route = '/api/catalog?country=DE',
+  durationS = 6,
+): Promise<ProfileResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-cpu-prof-'));
   const backend = await startServer('backend', { BENCH_SANDBOX_URL: sandboxUrl }, [
     '--cpu-prof',
     `--cpu-prof-dir=${dir}`,
   ]);
-  const route = '/api/catalog?country=DE';
   const connections = 10;
   try {
     const blast = (seconds: number) =>

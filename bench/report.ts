@@ -46,6 +46,8 @@ export interface Results {
   };
   accuracy: AccuracyResult;
   profile: ProfileResult;
+  /** The same profile of `/healthz` (the outer middleware only). */
+  healthProfile: ProfileResult;
   overhead: OverheadResult;
   memory: {
     rssAtStartMb: number | null;
@@ -333,7 +335,7 @@ export function accuracySection(a: AccuracyResult): string[] {
   ];
 }
 
-export function profileSection(p: ProfileResult, o: OverheadResult): string[] {
+export function profileSection(p: ProfileResult, o: OverheadResult, health?: ProfileResult): string[] {
   const pct = (value: number) => `${round1(value * 100)} %`;
   return [
     "### Where a cached route's time goes (CPU profile)",
@@ -368,6 +370,19 @@ export function profileSection(p: ProfileResult, o: OverheadResult): string[] {
       'validation of `@hono/zod-openapi`, and routing through the mounted sub-apps. Same run: catalog ÷ ' +
       `same-bytes ${o.throughput.catalogOverSameBytes}, as a CORS request ${o.throughput.catalogCorsOverSameBytes}.`,
     '',
+    ...(health
+      ? [
+          `\`GET /healthz\` profiled the same way (${health.requestsPerSecond} requests/s under the profiler; ` +
+            `/healthz ÷ hello ${o.throughput.healthzOverHello} in the overhead run). A bare "hello" sets no header; ` +
+            "/healthz goes through the app's outer middleware (request id, the mount path, `secureHeaders`) and " +
+            "answers JSON. Our code and Hono's, inclusive:",
+          '',
+          row(['function', 'share']),
+          row(['---', '---:']),
+          ...health.topInclusive.slice(0, 10).map((entry) => row([`\`${entry.fn}\``, pct(entry.share)])),
+          '',
+        ]
+      : []),
   ];
 }
 
@@ -510,7 +525,7 @@ export function renderMarkdown(r: Results): string {
     ...loadSection(r.load),
     ...accuracySection(r.accuracy),
     ...overheadSection(r.overhead),
-    ...profileSection(r.profile, r.overhead),
+    ...profileSection(r.profile, r.overhead, r.healthProfile),
     ...memorySection(r.memory),
   ];
   return `${lines.join('\n')}\n`;

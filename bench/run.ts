@@ -27,7 +27,7 @@ import {
 } from './lib.ts';
 import { buildCombos, type Combo, type LoadRun, runLoad } from './load.ts';
 import { measureOverhead } from './overhead.ts';
-import { profileCatalog } from './profile.ts';
+import { profileRoute } from './profile.ts';
 import {
   accuracySection,
   type BackendLoad,
@@ -282,7 +282,8 @@ try {
   }
   if (wants('profile'))
     log('profile: node --cpu-prof on a backend of its own, cached catalog under autocannon…');
-  const profile = wants('profile') ? await profileCatalog(sandbox.url) : undefined;
+  const profile = wants('profile') ? await profileRoute(sandbox.url) : undefined;
+  const healthProfile = wants('profile') ? await profileRoute(sandbox.url, '/healthz') : undefined;
 
   const needsCombos = wants('load') || wants('accuracy');
   if (needsCombos) log('load: 50 combinations (each priced once, paced)…');
@@ -300,14 +301,14 @@ try {
       ...(loaded ? loadSection(loaded.load) : []),
       ...(accuracy ? accuracySection(accuracy) : []),
       ...(overhead ? overheadSection(overhead) : []),
-      ...(profile && overhead ? profileSection(profile, overhead) : []),
+      ...(profile && overhead ? profileSection(profile, overhead, healthProfile) : []),
       ...(loaded ? memorySection(loaded.memory) : []),
     ];
     if (profile && !overhead) console.log(JSON.stringify(profile, null, 2));
     console.log(`\n${sections.join('\n')}`);
     log(`done (${asked.join(', ')} only; bench/results.* left as they were)`);
   } else {
-    if (!weight || !ttfq || !overhead || !loaded || !accuracy || !profile)
+    if (!weight || !ttfq || !overhead || !loaded || !accuracy || !profile || !healthProfile)
       throw new Error('a full run measures every part');
     const results: Results = {
       meta: {
@@ -329,6 +330,7 @@ try {
       accuracy,
       overhead,
       profile,
+      healthProfile,
       memory: loaded.memory,
       combos,
     };

@@ -28,7 +28,7 @@ const page = `<!doctype html>
 
 let handler = () => new Response(null, { status: 503 });
 const url = await new Promise((resolve) => {
-  serve({ fetch: (request) => handler(request), port: 0, hostname: '127.0.0.1' }, (info) =>
+  serve({ fetch: (request, env) => handler(request, env), port: 0, hostname: '127.0.0.1' }, (info) =>
     resolve(`http://127.0.0.1:${info.port}`),
   );
 });
@@ -50,6 +50,7 @@ const config = loadConfig({
   ACCESS_LOG: 'off',
   RATE_LIMIT_PER_MINUTE: process.env.BENCH_RATE_LIMIT ?? '1000000',
   ...(process.env.UPSTREAM_BUDGET ? { UPSTREAM_BUDGET: process.env.UPSTREAM_BUDGET } : {}),
+  ...(process.env.MARKUP ? { MARKUP: process.env.MARKUP } : {}),
 });
 
 // Upstream time per request: the timed fetch adds to the store of the request it runs for.
@@ -65,23 +66,30 @@ const timedFetch = async (input, init) => {
 };
 const deps = createDeps(config, { store: createMemoryStore(), rampFetch: timedFetch });
 const backend = createApp(deps);
+// The quote engine's refresher and sampler, as createRuntime starts them.
+deps.quotes.start();
 const bench = new Hono()
   .get('/bench/page', (c) => c.html(page))
-  .get('/__bench/budget', (c) => c.json(deps.ramp.budgetStats()));
-const timed = async (request) => {
+  .get('/__bench/budget', (c) => c.json(deps.ramp.budgetStats()))
+  // Where the memory is: V8's heap (used and reserved), buffers outside it, and the RSS.
+  .get('/__bench/memory', (c) => c.json(process.memoryUsage()));
+const timed = async (request, env) => {
   const store = { upstreamMs: 0 };
   const started = performance.now();
-  const response = await perRequest.run(store, () => backend.fetch(request));
+  const response = await perRequest.run(store, () => backend.fetch(request, env));
   const app = performance.now() - started;
   const headers = new Headers(response.headers);
   headers.append('Server-Timing', `app;dur=${app.toFixed(2)}, upstream;dur=${store.upstreamMs.toFixed(2)}`);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 };
-handler = (request) => {
-  const path = new URL(request.url).pathname;
-  if (path.startsWith('/__bench/') || path === '/bench/page') return bench.fetch(request);
+// The adapter's bindings (the socket) go through to the app, as `serve({ fetch: app.fetch })` passes them.
+handler = (request, env) => {
+  const { url } = request;
+  if (url.includes('/__bench/') || url.endsWith('/bench/page')) return bench.fetch(request);
   // Only the bench page's requests are timed: the load step measures the backend as it is.
-  return request.headers.get('referer')?.endsWith('/bench/page') ? timed(request) : backend.fetch(request);
+  return request.headers.get('referer')?.endsWith('/bench/page')
+    ? timed(request, env)
+    : backend.fetch(request, env);
 };
 
 process.stdout.write(`${JSON.stringify({ role: 'backend', url, pid: process.pid })}\n`);

@@ -40,6 +40,9 @@ export function round(value: number): number {
 
 export const ratio = (value: number, reference: number) => round(value / reference);
 
+/** The reference servers in bench/bare.mjs: plain `node` on the backend's adapter, like the backend role. */
+const bareRoles = ['hello', 'same-bytes'];
+
 export interface Child {
   url: string;
   pid: number;
@@ -52,11 +55,19 @@ export interface Child {
  * waits for its `{"url": …}` line: the backend as production runs it (`node bench/backend.mjs`, the built package,
  * no tsx), the others through `node --import tsx bench/server.ts <role>`.
  */
-export async function startServer(role: string, env: Record<string, string> = {}): Promise<Child> {
-  const args =
-    role === 'backend'
+export async function startServer(
+  role: string,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<Child> {
+  const args = [
+    ...nodeArgs,
+    ...(role === 'backend'
       ? [join(benchDir, 'backend.mjs')]
-      : ['--import', 'tsx', join(benchDir, 'server.ts'), role];
+      : bareRoles.includes(role)
+        ? [join(benchDir, 'bare.mjs'), role]
+        : ['--import', 'tsx', join(benchDir, 'server.ts'), role]),
+  ];
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: {

@@ -155,6 +155,9 @@ export interface LoadRun {
   answered: number;
   achievedRps: number;
   ok2xx: number;
+  /** 2xx quotes by `source`: derived by the quote engine, or priced by the upstream for that amount. */
+  derived: number;
+  priced: number;
   upstreamBusy503: number;
   /** Non-2xx answers other than 503 UPSTREAM_BUSY, by status and error code. */
   otherNon2xx: Record<string, number>;
@@ -184,6 +187,7 @@ export async function runLoad(options: {
     return JSON.stringify({ ...combo, fiatAmount: amountOf(random) });
   };
   const answers = new Map<string, number>();
+  const sources = { derived: 0, upstream: 0 };
   const latencies: { ms: number; status: number }[] = [];
   await readUpstream(options.sandboxUrl, 1); // clears the sandbox-side counters
   const instance = autocannon({
@@ -200,7 +204,10 @@ export async function runLoad(options: {
         setupRequest: (request) => ({ ...request, body: next() }),
         onResponse: (status, body) => {
           let key = String(status);
-          if (status >= 300) {
+          if (status < 300) {
+            if (body.includes('"source":"derived"')) sources.derived += 1;
+            else sources.upstream += 1;
+          } else {
             try {
               const code = (JSON.parse(body) as { error?: { code?: string } }).error?.code;
               key = `${status} ${code ?? 'upstream-body'}`;
@@ -247,6 +254,8 @@ export async function runLoad(options: {
     answered: latencies.length,
     achievedRps: round(latencies.length / options.durationS),
     ok2xx: result['2xx'],
+    derived: sources.derived,
+    priced: sources.upstream,
     upstreamBusy503: answers.get('503 UPSTREAM_BUSY') ?? 0,
     otherNon2xx,
     socketErrors: result.errors,

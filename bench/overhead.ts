@@ -1,7 +1,10 @@
 /**
  * Overhead: what the backend costs next to the bare minimum on the same machine, measured in the same run.
  * - Throughput: requests per second of the cached `GET /api/catalog?country=DE` (the whole middleware stack)
- *   against a bare Hono "hello" (same process kind: node + tsx + @hono/node-server), autocannon, no rate cap.
+ *   against a bare Hono app on the same adapter serving the same bytes and headers (bench/bare.mjs
+ *   `same-bytes`), and `/healthz` against a bare Hono "hello"; every server on plain node + @hono/node-server,
+ *   autocannon, no rate cap, the targets measured in turn, twice, so drift on the shared machine hits all alike.
+ *   The catalog is also measured as a CORS request (an allowed `Origin`, as the widget on a shop's page asks).
  * - Latency: sequential quotes, interleaved so drift hits all alike and paced under the upstream budget:
  *   straight to the sandbox's pricing endpoint, through the backend with a new amount each time (no cache can
  *   answer), and through the backend with one amount (the quote cache answers).
@@ -18,11 +21,18 @@ export interface OverheadResult {
     /** `/healthz` through the backend: the app's outer middleware, no `/api` stack, no handler work. */
     healthzRps: number;
     catalogRps: number;
+    /** The catalog asked with an allowed `Origin` (CORS answered). */
+    catalogCorsRps: number;
+    /** The bare Hono app serving the catalog's bytes and headers. */
+    sameBytesRps: number;
     catalogBytes: number;
-    /** catalog / hello. */
+    /** catalog / same-bytes reference. */
+    catalogOverSameBytes: number;
+    catalogCorsOverSameBytes: number;
+    /** healthz / hello. */
+    healthzOverHello: number;
+    /** catalog / hello (the figure before issue 11). */
     ratio: number;
-    /** hello / catalog: how many times cheaper the bare app is. */
-    helloOverCatalog: number;
     helloLatencyP50Ms: number;
     catalogLatencyP50Ms: number;
     catalogNon2xx: number;
@@ -44,9 +54,14 @@ export interface OverheadResult {
   };
 }
 
-function blast(url: string, durationS: number, connections: number): Promise<Result> {
+function blast(
+  url: string,
+  durationS: number,
+  connections: number,
+  headers: Record<string, string> = {},
+): Promise<Result> {
   return new Promise((resolve, reject) => {
-    autocannon({ url, duration: durationS, connections }, (error, result) =>
+    autocannon({ url, duration: durationS, connections, headers }, (error, result) =>
       error ? reject(error) : resolve(result),
     );
   });
@@ -66,20 +81,40 @@ async function timed(url: string, body: unknown): Promise<{ ms: number; ok: bool
 export async function measureOverhead(options: {
   backendUrl: string;
   helloUrl: string;
+  sameBytesUrl: string;
+  /** An origin the backend allows (its ALLOWED_ORIGINS). */
+  origin: string;
   sandboxUrl: string;
   n?: number;
   durationS?: number;
 }): Promise<OverheadResult> {
-  const durationS = options.durationS ?? 4;
+  const durationS = options.durationS ?? 3;
   const connections = 10;
-  // Warm both (JIT, the catalog cache) before counting.
-  await blast(options.helloUrl, 1, connections);
-  await blast(`${options.backendUrl}/api/catalog?country=DE`, 1, connections);
-  const hello = await blast(options.helloUrl, durationS, connections);
-  const healthz = await blast(`${options.backendUrl}/healthz`, durationS, connections);
-  const catalogBytes = (await (await fetch(`${options.backendUrl}/api/catalog?country=DE`)).arrayBuffer())
-    .byteLength;
-  const catalog = await blast(`${options.backendUrl}/api/catalog?country=DE`, durationS, connections);
+  const catalogUrl = `${options.backendUrl}/api/catalog?country=DE`;
+  const targets = {
+    hello: [options.helloUrl, {}],
+    healthz: [`${options.backendUrl}/healthz`, {}],
+    catalog: [catalogUrl, {}],
+    catalogCors: [catalogUrl, { origin: options.origin }],
+    sameBytes: [`${options.sameBytesUrl}/api/catalog?country=DE`, {}],
+  } as const;
+  type Target = keyof typeof targets;
+  const runs = new Map<Target, Result[]>();
+  // Warm every target (JIT, the catalog cache) before counting.
+  for (const [url, headers] of Object.values(targets)) await blast(url, 1, connections, headers);
+  for (let round = 0; round < 2; round++) {
+    for (const [name, [url, headers]] of Object.entries(targets) as [Target, (typeof targets)[Target]][]) {
+      const result = await blast(url, durationS, connections, headers);
+      runs.set(name, [...(runs.get(name) ?? []), result]);
+    }
+  }
+  const rps = (name: Target) => {
+    const list = runs.get(name) ?? [];
+    return list.reduce((sum, result) => sum + result.requests.average, 0) / Math.max(1, list.length);
+  };
+  const p50 = (name: Target) => median((runs.get(name) ?? []).map((result) => result.latency.p50));
+  const catalogBytes = (await (await fetch(catalogUrl)).arrayBuffer()).byteLength;
+  const share = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
 
   const n = options.n ?? 60;
   const combo: Combo = { paymentMethod: 'creditcard', country: 'DE', fiat: 'EUR', crypto: 'BTC' };
@@ -120,15 +155,19 @@ export async function measureOverhead(options: {
     throughput: {
       durationS,
       connections,
-      helloRps: round(hello.requests.average),
-      healthzRps: round(healthz.requests.average),
-      catalogRps: round(catalog.requests.average),
+      helloRps: round(rps('hello')),
+      healthzRps: round(rps('healthz')),
+      catalogRps: round(rps('catalog')),
+      catalogCorsRps: round(rps('catalogCors')),
+      sameBytesRps: round(rps('sameBytes')),
       catalogBytes,
-      ratio: Math.round((catalog.requests.average / hello.requests.average) * 1000) / 1000,
-      helloOverCatalog: ratio(hello.requests.average, catalog.requests.average),
-      helloLatencyP50Ms: hello.latency.p50,
-      catalogLatencyP50Ms: catalog.latency.p50,
-      catalogNon2xx: catalog.non2xx,
+      catalogOverSameBytes: share(rps('catalog'), rps('sameBytes')),
+      catalogCorsOverSameBytes: share(rps('catalogCors'), rps('sameBytes')),
+      healthzOverHello: share(rps('healthz'), rps('hello')),
+      ratio: share(rps('catalog'), rps('hello')),
+      helloLatencyP50Ms: p50('hello'),
+      catalogLatencyP50Ms: p50('catalog'),
+      catalogNon2xx: (runs.get('catalog') ?? []).reduce((sum, result) => sum + result.non2xx, 0),
     },
     quoteLatency: {
       n,

@@ -3,13 +3,14 @@
  * Writes bench/results.json and bench/results.md. Nothing here asserts a timing; the goals are reported as met
  * or not. Every server runs in a process of its own (bench/server.ts), on loopback, with bounded load.
  *
- * `npm run bench -- <part>…` (parts: weight, ttfq, overhead, load, instances; `load` includes memory) runs only those
- * parts and prints their sections; bench/results.* stay the record of the last full run.
+ * `npm run bench -- <part>…` (parts: weight, ttfq, overhead, load, accuracy, profile, instances; `load` includes
+ * memory) runs only those parts and prints their sections; bench/results.* stay the record of the last full run.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { measureAccuracy } from './accuracy.ts';
 import { instancesMarkdown, measureInstances, writeInstancesResult } from './instances.ts';
 import {
   benchDir,
@@ -24,12 +25,16 @@ import {
   sleep,
   startServer,
 } from './lib.ts';
-import { buildCombos, type LoadRun, runLoad } from './load.ts';
+import { buildCombos, type Combo, type LoadRun, runLoad } from './load.ts';
 import { measureOverhead } from './overhead.ts';
+import { profileRoute } from './profile.ts';
 import {
+  accuracySection,
+  type BackendLoad,
   loadSection,
   memorySection,
   overheadSection,
+  profileSection,
   type Results,
   renderMarkdown,
   ttfqSection,
@@ -39,11 +44,15 @@ import { measureTtfq } from './ttfq.ts';
 import { measureWeight } from './weight.ts';
 
 const LOAD_RATE = 1000;
+/** The backend is also loaded at this rate (the pass-through proxy only at LOAD_RATE). */
+const LOAD_RATES = [LOAD_RATE, 5000];
 const LOAD_SECONDS = 20;
+/** The markup the accuracy step's backend prices with, so the markup is part of what is compared. */
+const ACCURACY_MARKUP = 1;
 const LOAD_CONNECTIONS = 1000;
 const TTFQ_LOADS = 20;
 
-const PARTS = ['weight', 'ttfq', 'overhead', 'load', 'instances'] as const;
+const PARTS = ['weight', 'ttfq', 'overhead', 'load', 'accuracy', 'profile', 'instances'] as const;
 type Part = (typeof PARTS)[number];
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const unknown = asked.filter((arg) => !(PARTS as readonly string[]).includes(arg));
@@ -80,54 +89,69 @@ if (!widgetBuild.ok) log(`widget build FAILED; measuring the dist already there:
 if (wants('weight')) log('weight: bundling the npm entry and the floor with Vite…');
 const weight = wants('weight') ? await measureWeight() : undefined;
 
-/** The load step (backend, then the pass-through proxy, same stream) and the backend's memory around it. */
+/** The load steps (the backend at each rate, then the pass-through proxy, same stream) and the backend's memory. */
 async function measureLoadAndMemory(
   backend: Child,
   proxy: Child,
   sandboxUrl: string,
   memoryAtStart: ReturnType<typeof procMemory>,
-): Promise<{ load: Results['load']; memory: Results['memory']; combos: Results['combos'] }> {
-  log('load: 50 combinations (each priced once, paced)…');
-  const combos = await buildCombos(backend.url);
-  await sleep(1100); // the budget's window empties
-
+  combos: Combo[],
+): Promise<{ load: Results['load']; memory: Results['memory'] }> {
   const memoryBeforeLoad = procMemory(backend.pid);
-  const peakReset = resetPeakRss(backend.pid);
-  const budgetBefore = await getJson<Record<string, number>>(`${backend.url}/__bench/budget`);
-  let sampledPeakRssMb = 0;
-  const sampler = setInterval(() => {
-    sampledPeakRssMb = Math.max(sampledPeakRssMb, procMemory(backend.pid)?.rssMb ?? 0);
-  }, 250);
-  const cpuBefore = procCpuSeconds(backend.pid);
-  log(`load: ${LOAD_RATE} quote requests/s for ${LOAD_SECONDS} s through the backend…`);
   const loadOptions = {
     sandboxUrl,
     combos,
-    rate: LOAD_RATE,
     durationS: LOAD_SECONDS,
     connections: LOAD_CONNECTIONS,
     seed: 20_261_122,
   };
-  const backendRun: LoadRun = await runLoad({ ...loadOptions, label: 'backend', url: backend.url });
-  const cpuSeconds = procCpuSeconds(backend.pid) - cpuBefore;
-  clearInterval(sampler);
+  const runs: BackendLoad[] = [];
+  let peakReset = true;
+  for (const rate of LOAD_RATES) {
+    await sleep(1500); // the budget's window empties
+    peakReset = resetPeakRss(backend.pid) && peakReset;
+    const budgetBefore = await getJson<Record<string, number>>(`${backend.url}/__bench/budget`);
+    let sampledPeakRssMb = 0;
+    const sampler = setInterval(() => {
+      sampledPeakRssMb = Math.max(sampledPeakRssMb, procMemory(backend.pid)?.rssMb ?? 0);
+    }, 250);
+    const cpuBefore = procCpuSeconds(backend.pid);
+    log(`load: ${rate} quote requests/s for ${LOAD_SECONDS} s through the backend…`);
+    const run: LoadRun = await runLoad({ ...loadOptions, rate, label: 'backend', url: backend.url });
+    const cpuSeconds = procCpuSeconds(backend.pid) - cpuBefore;
+    clearInterval(sampler);
+    const budgetAfter = await getJson<Record<string, number>>(`${backend.url}/__bench/budget`);
+    const delta = (key: string) => (budgetAfter[key] ?? 0) - (budgetBefore[key] ?? 0);
+    runs.push({
+      rate,
+      run,
+      budget: {
+        perSecond: budgetAfter.perSecond,
+        granted: delta('granted'),
+        refused: delta('refused'),
+        waited: delta('waited'),
+        maxInWindow: budgetAfter.maxInWindow,
+        throttledByUpstream: delta('throttledByUpstream'),
+      },
+      cpu: { seconds: round(cpuSeconds), percentOfOneCore: round((cpuSeconds / LOAD_SECONDS) * 100) },
+      peakRssMb: peakReset ? (procMemory(backend.pid)?.hwmMb ?? null) : null,
+      sampledPeakRssMb,
+    });
+  }
   const memoryAfterLoad = procMemory(backend.pid);
-  const budgetAfter = await getJson<Record<string, number>>(`${backend.url}/__bench/budget`);
-  const budget = {
-    perSecond: budgetAfter.perSecond,
-    granted: (budgetAfter.granted ?? 0) - (budgetBefore.granted ?? 0),
-    refused: (budgetAfter.refused ?? 0) - (budgetBefore.refused ?? 0),
-    waited: (budgetAfter.waited ?? 0) - (budgetBefore.waited ?? 0),
-    maxInWindow: budgetAfter.maxInWindow,
-    throttledByUpstream: (budgetAfter.throttledByUpstream ?? 0) - (budgetBefore.throttledByUpstream ?? 0),
-  };
 
   await sleep(1500);
-  log(`load: the same stream through the pass-through proxy (no budget, no cache)…`);
-  const proxyRun: LoadRun = await runLoad({ ...loadOptions, label: 'pass-through proxy', url: proxy.url });
+  log(`load: the same ${LOAD_RATE}/s stream through the pass-through proxy (no budget, no cache)…`);
+  const proxyRun: LoadRun = await runLoad({
+    ...loadOptions,
+    rate: LOAD_RATE,
+    label: 'pass-through proxy',
+    url: proxy.url,
+  });
+  // The backend has had nothing to do while the proxy ran: what it holds when idle again.
+  const memoryIdle = procMemory(backend.pid);
 
   return {
-    combos,
     load: {
       settings: {
         rate: LOAD_RATE,
@@ -138,24 +162,83 @@ async function measureLoadAndMemory(
         backendRateLimitPerMinute: benchRateLimitPerMinute,
         backendAccessLog: 'off',
         backendStore: 'memory',
-        upstreamBudgetPerSecond: budget.perSecond,
+        upstreamBudgetPerSecond: runs[0]?.budget.perSecond,
         sandboxRateLimitPerSecond: 100,
       },
-      backend: backendRun,
-      budget,
-      backendCpu: { seconds: round(cpuSeconds), percentOfOneCore: round((cpuSeconds / LOAD_SECONDS) * 100) },
+      backend: runs,
       passthrough: proxyRun,
     },
     memory: {
       rssAtStartMb: memoryAtStart?.rssMb ?? null,
       rssBeforeLoadMb: memoryBeforeLoad?.rssMb ?? null,
-      peakRssDuringLoadMb: peakReset ? (memoryAfterLoad?.hwmMb ?? null) : null,
-      peakRssSinceStartMb: peakReset ? null : (memoryAfterLoad?.hwmMb ?? null),
-      sampledPeakRssMb,
+      peakRssByRate: runs.map((entry) => ({
+        rate: entry.rate,
+        peakRssMb: entry.peakRssMb,
+        sampledPeakRssMb: entry.sampledPeakRssMb,
+      })),
       rssAfterLoadMb: memoryAfterLoad?.rssMb ?? null,
+      rssIdleMb: memoryIdle?.rssMb ?? null,
       peakResetWorked: peakReset,
     },
   };
+}
+
+/** V8's young generation capped (2 MB semi-spaces instead of up to 16): the memory the same load needs then. */
+const SMALL_HEAP_FLAGS = ['--max-semi-space-size=2'];
+
+/** The 1000/s load again on a backend of its own started with SMALL_HEAP_FLAGS: its peak RSS and answers. */
+async function smallHeapStep(sandboxUrl: string): Promise<Results['memory']['smallHeap']> {
+  log(`memory: a backend started with ${SMALL_HEAP_FLAGS.join(' ')}, ${LOAD_RATE}/s for ${LOAD_SECONDS} s…`);
+  const small = await startServer('backend', { BENCH_SANDBOX_URL: sandboxUrl }, SMALL_HEAP_FLAGS);
+  children.push(small);
+  try {
+    const combos = await buildCombos(small.url);
+    await sleep(1500);
+    const reset = resetPeakRss(small.pid);
+    let sampledPeakRssMb = 0;
+    const sampler = setInterval(() => {
+      sampledPeakRssMb = Math.max(sampledPeakRssMb, procMemory(small.pid)?.rssMb ?? 0);
+    }, 250);
+    const run = await runLoad({
+      label: 'backend (small heap)',
+      url: small.url,
+      sandboxUrl,
+      combos,
+      rate: LOAD_RATE,
+      durationS: LOAD_SECONDS,
+      connections: LOAD_CONNECTIONS,
+      seed: 20_261_122,
+    });
+    clearInterval(sampler);
+    const memory = await getJson<{ heapUsed: number; heapTotal: number }>(`${small.url}/__bench/memory`);
+    return {
+      flags: SMALL_HEAP_FLAGS.join(' '),
+      rate: LOAD_RATE,
+      peakRssMb: reset ? (procMemory(small.pid)?.hwmMb ?? null) : null,
+      sampledPeakRssMb,
+      answered: run.answered,
+      ok2xx: run.ok2xx,
+      p99Ms: run.latencyOkMs.p99,
+      heapTotalAfterMb: round(memory.heapTotal / 2 ** 20),
+    };
+  } finally {
+    await small.stop();
+  }
+}
+
+/** Accuracy on a backend of its own (a fresh engine, MARKUP set), with the sandbox's clock pinned. */
+async function accuracyStep(sandboxUrl: string, combos: Combo[]) {
+  log('accuracy: a fresh backend, the sandbox clock pinned, derived quotes vs the sandbox…');
+  const fresh = await startServer('backend', {
+    BENCH_SANDBOX_URL: sandboxUrl,
+    MARKUP: String(ACCURACY_MARKUP),
+  });
+  children.push(fresh);
+  try {
+    return await measureAccuracy({ backendUrl: fresh.url, sandboxUrl, combos, markup: ACCURACY_MARKUP });
+  } finally {
+    await fresh.stop();
+  }
 }
 
 const children: Child[] = [];
@@ -180,26 +263,53 @@ try {
     log(`time to first quote: ${TTFQ_LOADS} page loads per series (cold, warm; loopback, emulated latency)…`);
   const ttfq = wants('ttfq') ? await measureTtfq(backend.url, { loads: TTFQ_LOADS }) : undefined;
 
-  if (wants('overhead')) log('overhead: catalog vs hello throughput, proxied vs direct quote latency…');
-  const overhead = wants('overhead')
-    ? await measureOverhead({ backendUrl: backend.url, helloUrl: hello.url, sandboxUrl: sandbox.url })
+  let overhead: Results['overhead'] | undefined;
+  if (wants('overhead')) {
+    // The same-bytes reference copies the catalog's answer (bytes and headers) once the backend serves it.
+    const sameBytes = await startServer('same-bytes', {
+      BENCH_CATALOG_URL: `${backend.url}/api/catalog?country=DE`,
+    });
+    children.push(sameBytes);
+    log('overhead: catalog vs same-bytes, healthz vs hello throughput; proxied vs direct quote latency…');
+    overhead = await measureOverhead({
+      backendUrl: backend.url,
+      helloUrl: hello.url,
+      sameBytesUrl: sameBytes.url,
+      origin: backend.url,
+      sandboxUrl: sandbox.url,
+    });
+    await sameBytes.stop();
+  }
+  if (wants('profile'))
+    log('profile: node --cpu-prof on a backend of its own, cached catalog under autocannon…');
+  const profile = wants('profile') ? await profileRoute(sandbox.url) : undefined;
+  const healthProfile = wants('profile') ? await profileRoute(sandbox.url, '/healthz') : undefined;
+
+  const needsCombos = wants('load') || wants('accuracy');
+  if (needsCombos) log('load: 50 combinations (each priced once, paced)…');
+  const combos = needsCombos ? await buildCombos(backend.url) : [];
+  const loaded = wants('load')
+    ? await measureLoadAndMemory(backend, proxy, sandbox.url, memoryAtStart, combos)
     : undefined;
+  const accuracy = wants('accuracy') ? await accuracyStep(sandbox.url, combos) : undefined;
+  if (loaded) loaded.memory.smallHeap = await smallHeapStep(sandbox.url);
 
   if (!full) {
     const sections = [
       ...(weight ? weightSection(weight) : []),
       ...(ttfq ? ttfqSection(ttfq) : []),
+      ...(loaded ? loadSection(loaded.load) : []),
+      ...(accuracy ? accuracySection(accuracy) : []),
       ...(overhead ? overheadSection(overhead) : []),
+      ...(profile && overhead ? profileSection(profile, overhead, healthProfile) : []),
+      ...(loaded ? memorySection(loaded.memory) : []),
     ];
-    if (wants('load')) {
-      const { load, memory } = await measureLoadAndMemory(backend, proxy, sandbox.url, memoryAtStart);
-      sections.push(...loadSection(load), ...memorySection(memory));
-    }
+    if (profile && !overhead) console.log(JSON.stringify(profile, null, 2));
     console.log(`\n${sections.join('\n')}`);
     log(`done (${asked.join(', ')} only; bench/results.* left as they were)`);
   } else {
-    const { load, memory, combos } = await measureLoadAndMemory(backend, proxy, sandbox.url, memoryAtStart);
-    if (!weight || !ttfq || !overhead) throw new Error('a full run measures every part');
+    if (!weight || !ttfq || !overhead || !loaded || !accuracy || !profile || !healthProfile)
+      throw new Error('a full run measures every part');
     const results: Results = {
       meta: {
         date: new Date().toISOString(),
@@ -216,9 +326,12 @@ try {
       },
       weight,
       ttfq: { browser: ttfq.browser, cold: ttfq.cold, warm: ttfq.warm, emulated: ttfq.emulated },
-      load,
+      load: loaded.load,
+      accuracy,
       overhead,
-      memory,
+      profile,
+      healthProfile,
+      memory: loaded.memory,
       combos,
     };
     results.meta.durationS = round((performance.now() - started) / 1000);

@@ -7,7 +7,8 @@
  *   at `GET /__bench/upstream` (`?reset=1` clears it).
  * - `backend`: in bench/backend.mjs, a plain-JavaScript process running the built backend package.
  * - `proxy`: the pass-through proxy (bench/passthrough-proxy.ts) in front of `BENCH_SANDBOX_URL`.
- * - `hello`: a bare Hono app answering `hello`, the reference for the catalog's requests per second.
+ *
+ * The references `hello` and `same-bytes` run on plain node like the backend: bench/bare.mjs.
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
@@ -64,15 +65,9 @@ async function proxyRole(): Promise<string> {
   return listen(() => app.fetch);
 }
 
-function helloRole(): Promise<string> {
-  const app = new Hono().get('/', (c) => c.text('hello'));
-  return listen(() => app.fetch);
-}
-
 const roles: Record<string, () => Promise<string>> = {
   sandbox: sandboxRole,
   proxy: proxyRole,
-  hello: helloRole,
 };
 
 const role = process.argv[2] ?? '';

@@ -166,7 +166,7 @@ process.exit(0);
     assert.equal(result.shopHome, 'my shop', "the shop's own routes still answer");
     assert.equal(result.node.status, 200);
     assert.ok(result.node.countries > 10, `the Node mount lists countries: ${output}`);
-    assert.deepEqual(result.fetchHandler, { ok: true, upstream: 'sandbox', upstreamDrift: 0 });
+    assert.deepEqual(result.fetchHandler, { ok: true, upstream: 'sandbox', upstreamDrift: 0, quoteDrift: 0 });
   });
 
   test('the CLI from the tarball lists every variable with --help and names every problem at once', async () => {

@@ -11,7 +11,7 @@ test('npm start serves the demo, the API, the widget bundle and the sandbox on o
   assert.match(demo.server.output(), /Running on the SANDBOX: no real money, no account needed/);
   assert.match(demo.server.output(), new RegExp(`${demo.url}/api`));
   const health = (await (await fetch(`${demo.url}/healthz`)).json()) as { ok: boolean; upstream: string };
-  assert.deepEqual(health, { ok: true, upstream: 'sandbox', upstreamDrift: 0 });
+  assert.deepEqual(health, { ok: true, upstream: 'sandbox', upstreamDrift: 0, quoteDrift: 0 });
   for (const path of ['/', '/api/products', '/widget/crypto-checkout.js', '/sandbox']) {
     const response = await fetch(`${demo.url}${path}`);
     assert.equal(response.status, 200, `${path} answers ${response.status}`);

@@ -44,6 +44,9 @@ const healthRoute = createRoute({
           .number()
           .int()
           .describe('kinds of upstream answers seen in a shape we had to drop parts of'),
+        quoteDrift: z
+          .number()
+          .describe('largest relative difference between a derived quote and the upstream (0.001 = 0.1 %)'),
       }),
       'Up',
     ),
@@ -114,7 +117,15 @@ export function createApp(deps: AppDeps) {
       }),
   )
     .openapi(healthRoute, (c) =>
-      c.json({ ok: true as const, upstream: deps.config.mode, upstreamDrift: deps.ramp.drift().length }, 200),
+      c.json(
+        {
+          ok: true as const,
+          upstream: deps.config.mode,
+          upstreamDrift: deps.ramp.drift().length,
+          quoteDrift: deps.quotes.maxDrift(),
+        },
+        200,
+      ),
     )
     .route('/widget', widgetBundleRoutes(deps))
     .route('/api', api);

@@ -83,6 +83,18 @@ const baseSchema = z.object({
   /** Upstream ramp calls per second this backend allows itself (the upstream's limit is 100 for the merchant). */
   UPSTREAM_BUDGET: z.coerce.number().int().min(1).max(100).default(90),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Derive quotes for any amount from each combination's latest upstream quote (`off`: every quote upstream). */
+  QUOTE_DERIVE: z.enum(['on', 'off']).default('on'),
+  /** How long an upstream quote prices other amounts without asking again (ms). */
+  QUOTE_DERIVE_FRESH_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** How long it still prices when the upstream cannot answer (budget spent, timeout, 5xx) (ms). */
+  QUOTE_DERIVE_MAX_STALE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** Share of the upstream budget spent keeping busy combinations' quotes fresh (0–1). */
+  QUOTE_REFRESH_SHARE: z.coerce.number().min(0).max(1).default(0.3),
+  /** Share of the upstream budget spent checking derived quotes against the upstream (0–1; 0 = off). */
+  QUOTE_SAMPLER_SHARE: z.coerce.number().min(0).max(1).default(0.05),
+  /** Relative difference between a derived and an upstream quote past which a combination is upstream-only. */
+  QUOTE_DRIFT_THRESHOLD: z.coerce.number().positive().max(1).default(0.005),
   /** Requests per minute one client (IP) may send to the public routes. */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   /** One line per request on stdout (request id, method, path, status, time); `off` in tests. */
@@ -141,6 +153,15 @@ export interface Config {
   defaultCountry: string;
   upstreamBudget: number;
   upstreamTimeoutMs: number;
+  /** The quote engine (quotes/engine.ts). */
+  quoteEngine: {
+    enabled: boolean;
+    freshMs: number;
+    maxStaleMs: number;
+    refreshShare: number;
+    samplerShare: number;
+    driftThreshold: number;
+  };
   rateLimitPerMinute: number;
   accessLog: boolean;
   ramp: { apiUrl: string; widgetUrl: string; publicKey: string; secretKey: string };
@@ -224,6 +245,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaultCountry: vars.DEFAULT_COUNTRY,
     upstreamBudget: vars.UPSTREAM_BUDGET,
     upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS,
+    quoteEngine: {
+      enabled: vars.QUOTE_DERIVE === 'on',
+      freshMs: vars.QUOTE_DERIVE_FRESH_MS,
+      maxStaleMs: Math.max(vars.QUOTE_DERIVE_MAX_STALE_MS, vars.QUOTE_DERIVE_FRESH_MS),
+      refreshShare: vars.QUOTE_REFRESH_SHARE,
+      samplerShare: vars.QUOTE_SAMPLER_SHARE,
+      driftThreshold: vars.QUOTE_DRIFT_THRESHOLD,
+    },
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
     accessLog: vars.ACCESS_LOG === 'on',
     ramp: {

@@ -2,6 +2,7 @@
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Outbox } from './events/outbox.ts';
+import type { QuoteEngine } from './quotes/engine.ts';
 import type { SharedState } from './shared/redis.ts';
 import type { Store } from './store/store.ts';
 import type { PaymentsClient } from './upstream/payments-client.ts';
@@ -10,6 +11,8 @@ import type { RampClient } from './upstream/ramp-client.ts';
 export interface AppDeps {
   config: Config;
   ramp: RampClient;
+  /** Derives quotes from each combination's latest upstream quote (its timers run once `start()`ed). */
+  quotes: QuoteEngine;
   payments: PaymentsClient;
   store: Store;
   /** Fulfilment events waiting for (or done with) delivery, in the store. */

@@ -12,6 +12,7 @@ import type { AppDeps, AppEnv } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { createDeliveryWorker } from './events/delivery-worker.ts';
 import { createOutbox, hookTarget } from './events/outbox.ts';
+import { createQuoteEngine } from './quotes/engine.ts';
 import { connectShared, type SharedState } from './shared/redis.ts';
 import { createSqlStore } from './store/sql-store.ts';
 import type { Store } from './store/store.ts';
@@ -43,6 +44,17 @@ export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
       })
     : new UpstreamBudget({ perSecond: config.upstreamBudget });
   const { events } = config;
+  const ramp = createRampClient({
+    apiUrl: config.ramp.apiUrl,
+    widgetUrl: config.ramp.widgetUrl,
+    publicKey: config.ramp.publicKey,
+    secretKey: config.ramp.secretKey,
+    timeoutMs: config.upstreamTimeoutMs,
+    budget,
+    clock,
+    sharedCache: shared?.cache,
+    ...(overrides.rampFetch ? { fetch: overrides.rampFetch } : {}),
+  });
   return {
     config,
     clock,
@@ -52,17 +64,9 @@ export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
       ...events.webhookUrls,
       ...(events.onEvent ? [hookTarget] : []),
     ]),
-    ramp: createRampClient({
-      apiUrl: config.ramp.apiUrl,
-      widgetUrl: config.ramp.widgetUrl,
-      publicKey: config.ramp.publicKey,
-      secretKey: config.ramp.secretKey,
-      timeoutMs: config.upstreamTimeoutMs,
-      budget,
-      clock,
-      sharedCache: shared?.cache,
-      ...(overrides.rampFetch ? { fetch: overrides.rampFetch } : {}),
-    }),
+    ramp,
+    // The engine's references stay in this process; the budget it reads is the shared one with REDIS_URL.
+    quotes: createQuoteEngine({ ramp, budget, clock, settings: config.quoteEngine }),
     // The payments API has no documented rate limit, so it does not spend the ramp budget.
     payments: createPaymentsClient({
       apiUrl: config.payments.apiUrl,
@@ -112,6 +116,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     onEvent: config.events.onEvent,
   });
   worker.start();
+  deps.quotes.start();
   const close = async () => {
     clearInterval(pruning);
     await worker.stop();
@@ -138,6 +143,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
 }
 
 async function closeDeps(deps: AppDeps): Promise<void> {
+  deps.quotes.close();
   await deps.ramp.close();
   await deps.store.close();
   await deps.shared?.close();
@@ -148,7 +154,7 @@ export interface Checkout {
   /** For a Hono app: `app.route('/checkout', checkout.app)`. */
   app: Hono<AppEnv>;
   /** For anything that takes a fetch handler (Next.js route handlers, Bun, Deno, `@hono/node-server`). */
-  fetch: (request: Request) => Response | Promise<Response>;
+  fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
   config: Config;
   close(): Promise<void>;
 }
@@ -160,5 +166,10 @@ export interface Checkout {
  */
 export async function createCheckout(config: Config = loadConfig()): Promise<Checkout> {
   const runtime = await createRuntime(config);
-  return { app: runtime.app, fetch: (request) => runtime.app.fetch(request), config, close: runtime.close };
+  return {
+    app: runtime.app,
+    fetch: (request, env) => runtime.app.fetch(request, env),
+    config,
+    close: runtime.close,
+  };
 }

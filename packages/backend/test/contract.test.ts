@@ -155,6 +155,7 @@ describe('the published contract', () => {
         200,
         () => stack.api('/api/admin/upstream-drift', { headers: auth }),
       ],
+      ['get', '/api/admin/quote-engine', 200, () => stack.api('/api/admin/quote-engine', { headers: auth })],
       [
         'get',
         '/api/admin/events',

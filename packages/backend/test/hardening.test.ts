@@ -11,6 +11,31 @@ describe('hardening', () => {
   });
   after(() => stack.close());
 
+  test('every public answer varies by Origin for caches, with or without an Origin header', async () => {
+    const varies = (response: Response) =>
+      (response.headers.get('vary') ?? '').split(',').map((part) => part.trim().toLowerCase());
+    const sameOrigin = await stack.api('/api/catalog');
+    assert.equal(sameOrigin.headers.get('access-control-allow-origin'), null);
+    assert.ok(varies(sameOrigin).includes('origin'), String(sameOrigin.headers.get('vary')));
+    assert.ok(varies(sameOrigin).includes('accept-language'), 'the header-derived country still varies');
+    const crossOrigin = await stack.api('/api/catalog?country=DE', { headers: { origin: allowedOrigin } });
+    assert.ok(varies(crossOrigin).includes('origin'));
+    assert.equal(await crossOrigin.text(), await (await stack.api('/api/catalog?country=DE')).text());
+  });
+
+  test('a page can read our errors too: CORS headers on an error answer to an allowed origin', async () => {
+    const refused = await stack.api('/api/quotes/buy', {
+      method: 'POST',
+      headers: { origin: allowedOrigin },
+      json: { paymentMethod: 'creditcard', country: 'DE', fiat: 'EUR', crypto: 'BTC' },
+    });
+    assert.equal(refused.status, 422);
+    assert.equal(refused.headers.get('access-control-allow-origin'), allowedOrigin);
+    assert.match(refused.headers.get('access-control-expose-headers') ?? '', /X-Request-Id/);
+    assert.match(refused.headers.get('vary') ?? '', /Origin/);
+    assert.equal((await json<{ error: { code: string } }>(refused)).error.code, 'VALIDATION_FAILED');
+  });
+
   test('CORS only for allowed origins, and never on webhooks or admin', async () => {
     const allowed = await stack.api('/api/catalog?country=DE', { headers: { origin: allowedOrigin } });
     assert.equal(allowed.headers.get('access-control-allow-origin'), allowedOrigin);

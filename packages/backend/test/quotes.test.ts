@@ -37,7 +37,8 @@ const buy = (extra: Record<string, unknown> = {}) => ({
 describe('POST /api/quotes', () => {
   let stack: Stack;
   before(async () => {
-    stack = await startStack({ env: { MARKUP: '1' } });
+    // Every quote here goes to the upstream (quote-engine.test.ts covers derived quotes).
+    stack = await startStack({ env: { MARKUP: '1', QUOTE_DERIVE: 'off' } });
   });
   after(() => stack.close());
   beforeEach(() => stack.control('DELETE', '/faults'));
@@ -217,7 +218,7 @@ describe('the upstream budget under a burst', () => {
     const latencies = [150, 20, 400, 80, 250];
     let sent = 0;
     const stack = await startStack({
-      env: { UPSTREAM_BUDGET: '5' },
+      env: { UPSTREAM_BUDGET: '5', QUOTE_DERIVE: 'off' },
       upstreamTransitMs: () => transits[sent++ % transits.length] ?? 0,
     });
     try {
@@ -262,7 +263,7 @@ describe('the upstream budget under a burst', () => {
   });
 
   test('budget 5/s, 30 concurrent distinct quotes: some 503 with Retry-After, never over budget', async () => {
-    const stack = await startStack({ env: { UPSTREAM_BUDGET: '5' } });
+    const stack = await startStack({ env: { UPSTREAM_BUDGET: '5', QUOTE_DERIVE: 'off' } });
     try {
       await stack.api('/api/catalog?country=DE');
       await new Promise((resolve) => setTimeout(resolve, 1100)); // let the catalog calls leave the window

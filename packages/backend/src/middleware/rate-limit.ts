@@ -3,6 +3,7 @@
  * Redis (REDIS_URL) the counts live there (the library's RedisStore), so a client spreading its requests over
  * the instances gets the same limit in all.
  */
+import type { HttpBindings } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, MiddlewareHandler } from 'hono';
 import { MemoryStore, RedisStore, rateLimiter, type Store } from 'hono-rate-limiter';
@@ -11,17 +12,19 @@ import type { AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { isRedisDown } from '../shared/redis.ts';
 
+type NodeBindings = HttpBindings;
+
 /**
  * The client's address as the socket saw it. `X-Forwarded-For` is not trusted: anyone can send it, so a client
  * could pick a fresh identity per request. Behind a proxy, put the limit in the proxy or change this deliberately.
  */
 export function clientAddress(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    // Not served by @hono/node-server (e.g. `app.request()` in a test): one shared bucket.
-    return 'unknown';
-  }
+  // Served by @hono/node-server with its bindings (`serve({ fetch: app.fetch })`): the socket's address. Without
+  // them (`app.request()` in a test, a fetch handler that drops the bindings) one shared bucket; checked, not
+  // caught: a thrown and caught TypeError per request cost 7 % of the catalog route's CPU (bench profile).
+  const env = c.env as { server?: NodeBindings; incoming?: NodeBindings['incoming'] } | undefined;
+  if (!(env?.server ?? env)?.incoming?.socket) return 'unknown';
+  return getConnInfo(c).remote.address ?? 'unknown';
 }
 
 /**

@@ -236,6 +236,48 @@ const driftRoute = createRoute({
   responses: { 200: jsonResponse(adminDriftResponse, 'Drift seen since start'), ...adminErrors() },
 });
 
+export const quoteEngineResponse = z
+  .object({
+    enabled: z.boolean(),
+    derived: z
+      .number()
+      .int()
+      .describe('Quotes derived from a combination’s latest upstream quote, since start'),
+    upstream: z.number().int().describe('Quotes the upstream priced for a shopper, since start'),
+    derivedWhileUpstreamDown: z.number().int().describe('Derived because the upstream could not answer'),
+    busy: z
+      .number()
+      .int()
+      .describe('UPSTREAM_BUSY answers: combinations never priced, with the budget spent'),
+    refreshes: z.number().int(),
+    samples: z.number().int().describe('Derived amounts the sampler priced upstream to compare'),
+    maxDrift: z.number().describe('Largest relative difference a sample found (0.001 = 0.1 %)'),
+    lastDrift: z.number().nullable(),
+    driftThreshold: z.number(),
+    combinations: z.array(
+      z.object({
+        key: z.string().describe('side|method|country|fiat|crypto|markup'),
+        ageMs: z.number().nullable().describe('Age of the upstream quote it derives from'),
+        derived: z.number().int(),
+        upstream: z.number().int(),
+        upstreamOnly: z
+          .boolean()
+          .describe('Priced by the upstream only (drift, or a quote the model misfits)'),
+        reason: z.string().nullable(),
+        drift: z.object({ last: z.number().nullable(), max: z.number(), samples: z.number().int() }),
+      }),
+    ),
+  })
+  .meta({ id: 'QuoteEngineStats' });
+
+const quoteEngineRoute = createRoute({
+  ...adminRoute,
+  method: 'get',
+  path: '/quote-engine',
+  summary: 'The quote engine: answers by source, drift between derived and upstream quotes, per combination',
+  responses: { 200: jsonResponse(quoteEngineResponse, 'Counters since start'), ...adminErrors() },
+});
+
 const eventsRoute = createRoute({
   ...adminRoute,
   method: 'get',
@@ -284,6 +326,7 @@ export function adminRoutes(deps: AppDeps) {
   const { config, payments, outbox, clock } = deps;
   return $(openApiRoutes().use('*', adminAuth(config.adminToken)))
     .openapi(driftRoute, (c) => c.json({ drift: deps.ramp.drift() }, 200))
+    .openapi(quoteEngineRoute, (c) => c.json(deps.quotes.stats(), 200))
     .openapi(eventsRoute, async (c) => {
       const { orderId, state, limit } = c.req.valid('query');
       const entries = await outbox.list({

@@ -261,7 +261,8 @@ export function catalogRoutes(deps: AppDeps) {
     // No shopper data in it, so shared caches may keep it; when the country came from headers, they must
     // key on those headers.
     c.header('Cache-Control', 'public, max-age=60');
-    if (!asked) c.header('Vary', 'Accept-Language, CF-IPCountry, X-Vercel-IP-Country, X-Country');
+    if (!asked)
+      c.header('Vary', 'Accept-Language, CF-IPCountry, X-Vercel-IP-Country, X-Country', { append: true });
     c.header('ETag', catalog.etag);
     if (matchesEtag(c.req.header('if-none-match'), catalog.etag)) return c.body(null, 304);
     c.header('Content-Type', 'application/json');

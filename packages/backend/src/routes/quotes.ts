@@ -14,6 +14,8 @@ import { AppError } from '../errors.ts';
 import { amountString, decimal, positiveDecimal, ratioString } from '../money.ts';
 import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../openapi.ts';
 import { buyBreakdown, sellBreakdown } from '../quotes/breakdown.ts';
+import { OutsideLimits } from '../quotes/derive.ts';
+import type { EngineQuote } from '../quotes/engine.ts';
 import { countryCode, cryptoCode, currencyCode, methodId } from '../schemas/codes.ts';
 import {
   isOffered,
@@ -82,7 +84,16 @@ export const quoteSchema = z
     }),
     paymentMethod: z.string(),
     paymentGroup: z.string(),
-    pricedAt: z.string(),
+    source: z
+      .enum(['upstream', 'derived'])
+      .describe(
+        "`upstream`: the ramp priced this amount. `derived`: computed with the ramp's fee model from its latest " +
+          'quote for the same method, country, fiat and crypto (the same price model; the ramp page quotes the ' +
+          'final price).',
+      ),
+    pricedAt: z
+      .string()
+      .describe('When the ramp priced the quote (for a derived quote: the quote it came from)'),
     expiresAt: z.string(),
   })
   .meta({ id: 'Quote' });
@@ -186,7 +197,7 @@ const tooLow = (details: Limits['details']) => outOfLimits('low', details);
 const tooHigh = (details: Limits['details']) => outOfLimits('high', details);
 
 export function quoteRoutes(deps: AppDeps) {
-  const { ramp, config, clock } = deps;
+  const { ramp, config, clock, quotes } = deps;
 
   /** Refuses a fiat amount outside the method's EUR limits, when a rate tells us (see the file comment). */
   function checkLimits(method: RampMethod, fiat: string, amount: string): void {
@@ -194,13 +205,18 @@ export function quoteRoutes(deps: AppDeps) {
     if (!fx) return;
     const eur = decimal(amount).times(fx.eurPerUnit);
     const slack = fx.exact ? 0 : ROUGH_FX_TOLERANCE;
-    const details = limitDetails(method, fiat, fx.eurPerUnit);
-    if (method.minEur !== null && eur.lt(decimal(method.minEur).times(1 - slack))) throw tooLow(details);
-    if (method.maxEur !== null && eur.gt(decimal(method.maxEur).times(1 + slack))) throw tooHigh(details);
+    // The details (limits in the shopper's fiat) only for a refusal: most amounts pass.
+    const details = () => limitDetails(method, fiat, fx.eurPerUnit);
+    if (method.minEur !== null && eur.lt(decimal(method.minEur).times(1 - slack))) throw tooLow(details());
+    if (method.maxEur !== null && eur.gt(decimal(method.maxEur).times(1 + slack))) throw tooHigh(details());
   }
 
   /** An upstream refusal to price: its limits → our limit codes, anything else → QUOTE_UNAVAILABLE. */
   function mapRefusal(error: unknown, method: RampMethod, fiat: string): never {
+    if (error instanceof OutsideLimits) {
+      const details = limitDetails(method, fiat, ramp.fx(fiat)?.eurPerUnit);
+      throw error.side === 'low' ? tooLow(details) : tooHigh(details);
+    }
     if (error instanceof UpstreamRefusal && error.upstreamStatus < 500) {
       const kind = refusalKind(error.upstreamMessage);
       const details = limitDetails(method, fiat, ramp.fx(fiat)?.eurPerUnit);
@@ -215,29 +231,35 @@ export function quoteRoutes(deps: AppDeps) {
   }
 
   /** A crypto the ramp does not list is the client's mistake (422), not a refused quote (502). */
+  /** The codes the ramp lists (iso and tags, upper case), once per `get_supported` answer. */
+  const cryptoCodes = new WeakMap<object, Set<string>>();
   async function checkCrypto(code: string): Promise<void> {
-    const { supported_cryptos: cryptos } = await ramp.supported();
-    const known = cryptos.some(
-      (crypto) =>
-        crypto.iso.toUpperCase() === code || (crypto.tags ?? []).some((tag) => tag.toUpperCase() === code),
-    );
-    if (!known) {
+    const supported = await ramp.supported();
+    let codes = cryptoCodes.get(supported);
+    if (!codes) {
+      codes = new Set(
+        supported.supported_cryptos.flatMap((crypto) =>
+          [crypto.iso, ...(crypto.tags ?? [])].map((tag) => tag.toUpperCase()),
+        ),
+      );
+      cryptoCodes.set(supported, codes);
+    }
+    if (!codes.has(code)) {
       throw new AppError('VALIDATION_FAILED', 'crypto: is not supported', {
         issues: [{ path: 'crypto', message: 'is not supported' }],
       });
     }
   }
 
-  const stamps = () => {
-    const now = clock.now();
-    return {
-      pricedAt: new Date(now).toISOString(),
-      expiresAt: new Date(now + QUOTE_REFRESH_MS).toISOString(),
-    };
-  };
+  /** Where a quote came from; a derived one expires like any other, counted from now. */
+  const stamps = (priced: Pick<EngineQuote<unknown>, 'source' | 'pricedAt'>) => ({
+    source: priced.source,
+    pricedAt: new Date(priced.pricedAt).toISOString(),
+    expiresAt: new Date(clock.now() + QUOTE_REFRESH_MS).toISOString(),
+  });
 
   function buyView(
-    quote: RampBuyQuote,
+    { quote, ...priced }: EngineQuote<RampBuyQuote>,
     method: RampMethod,
     fiat: string,
     crypto: string,
@@ -259,19 +281,20 @@ export function quoteRoutes(deps: AppDeps) {
       fees: { processing, network, markup, total, currency: fiat },
       paymentMethod: quote.payment_method ?? method.slug,
       paymentGroup: quote.payment_group ?? method.group,
-      ...stamps(),
+      ...stamps(priced),
     };
   }
 
   /** A sell quote in the shopper's fiat (see quotes/breakdown.ts for what each amount is). */
   function sellView(
-    quote: RampSellQuote,
+    { quote, ...priced }: EngineQuote<RampSellQuote>,
     asked: string,
     method: RampMethod,
     fiat: string,
     crypto: string,
     input: 'fiat' | 'crypto',
     cryptoAmount?: string,
+    estimate = input === 'crypto',
   ): Quote {
     const amounts = sellBreakdown(quote, asked, fiat);
     if (!amounts) {
@@ -282,7 +305,7 @@ export function quoteRoutes(deps: AppDeps) {
     return {
       side: 'sell',
       input,
-      estimate: input === 'crypto',
+      estimate,
       fiat: { currency: fiat, amount: value, total: received },
       crypto: {
         currency: cryptoCurrency,
@@ -296,7 +319,7 @@ export function quoteRoutes(deps: AppDeps) {
       fees: { processing, network, markup, total, currency: fiat },
       paymentMethod: method.slug,
       paymentGroup: method.group,
-      ...stamps(),
+      ...stamps(priced),
     };
   }
 
@@ -306,16 +329,19 @@ export function quoteRoutes(deps: AppDeps) {
       const [methods] = await Promise.all([ramp.paymentMethods(body.country), checkCrypto(body.crypto)]);
       const method = pickMethod(methods, body.paymentMethod, body.fiat, 'buy');
       if (body.fiatAmount !== undefined) checkLimits(method, body.fiat, body.fiatAmount);
-      const quote = await ramp
-        .buyQuote({
-          method: method.group,
-          region: body.country,
-          fiat: body.fiat,
-          crypto: body.crypto,
-          fiatAmount: body.fiatAmount,
-          cryptoAmount: body.cryptoAmount,
-          markup: config.markup,
-        })
+      const quote = await quotes
+        .buy(
+          {
+            method: method.group,
+            region: body.country,
+            fiat: body.fiat,
+            crypto: body.crypto,
+            fiatAmount: body.fiatAmount,
+            cryptoAmount: body.cryptoAmount,
+            markup: config.markup,
+          },
+          method,
+        )
         .catch((error: unknown) => mapRefusal(error, method, body.fiat));
       return c.json(
         buyView(quote, method, body.fiat, body.crypto, body.fiatAmount !== undefined ? 'fiat' : 'crypto'),
@@ -326,15 +352,10 @@ export function quoteRoutes(deps: AppDeps) {
       const body = c.req.valid('json');
       const [methods] = await Promise.all([ramp.payoutMethods(body.country), checkCrypto(body.crypto)]);
       const method = pickMethod(methods, body.payoutMethod, body.fiat, 'sell');
+      const request = { method: method.slug, fiat: body.fiat, crypto: body.crypto, markup: config.markup };
       const price = (fiatAmount: string) =>
-        ramp
-          .sellQuote({
-            method: method.slug,
-            fiat: body.fiat,
-            crypto: body.crypto,
-            fiatAmount,
-            markup: config.markup,
-          })
+        quotes
+          .sell({ ...request, fiatAmount }, method)
           .catch((error: unknown) => mapRefusal(error, method, body.fiat));
 
       if (body.fiatAmount !== undefined) {
@@ -345,17 +366,40 @@ export function quoteRoutes(deps: AppDeps) {
       // A crypto amount: price a reference fiat amount (shared by every shopper for a few seconds), derive the
       // fiat the crypto is worth, check the limits, then price that amount so the fees are the real ones.
       const cryptoAmount = body.cryptoAmount as string;
+      // With a fresh quote of this combination (or once the reference below is priced), the engine prices the
+      // crypto amount itself, exactly as the upstream's model does.
+      const deriveNow = () => {
+        try {
+          return quotes.deriveOnly('sell', { ...request, cryptoAmount }, method);
+        } catch (error) {
+          return mapRefusal(error, method, body.fiat);
+        }
+      };
       const fx = ramp.fx(body.fiat);
       const referenceEur = Math.min(
         Math.max(SELL_REFERENCE_EUR, (method.minEur ?? 0) * 1.5),
         method.maxEur ?? Number.POSITIVE_INFINITY,
       );
-      const reference = await price(
-        fx ? amountString(decimal(referenceEur).div(fx.eurPerUnit), body.fiat) : String(SELL_REFERENCE_EUR),
-      );
+      let direct = deriveNow();
+      const reference = direct
+        ? undefined
+        : await price(
+            fx
+              ? amountString(decimal(referenceEur).div(fx.eurPerUnit), body.fiat)
+              : String(SELL_REFERENCE_EUR),
+          );
+      direct ??= deriveNow();
+      if (direct || !reference) {
+        const derived = direct as EngineQuote<RampSellQuote>;
+        const worth = String(derived.quote.fiat_amount_incl_fees_local);
+        return c.json(
+          sellView(derived, worth, method, body.fiat, body.crypto, 'crypto', cryptoAmount, false),
+          200,
+        );
+      }
       // What the crypto is worth after the network fee, at the reference's price: never more than it fetches.
-      const sent = decimal(cryptoAmount).minus(reference.network_fee ?? 0);
-      const worth = amountString(sent.gt(0) ? sent.times(reference.crypto_unit_price) : 0, body.fiat, {
+      const sent = decimal(cryptoAmount).minus(reference.quote.network_fee ?? 0);
+      const worth = amountString(sent.gt(0) ? sent.times(reference.quote.crypto_unit_price) : 0, body.fiat, {
         mode: 'down',
       });
       if (!decimal(worth).gt(0))

@@ -7,7 +7,7 @@
  * the configured fallback) instead of hanging; the connection keeps retrying in the background.
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /** Thrown when Redis is needed and unreachable, with no fallback configured: 503 SERVICE_UNAVAILABLE. */
 export class SharedStateUnavailable extends Error {
@@ -50,8 +50,10 @@ const clientOptions = {
 
 /** Connects (failing with SharedStateUnavailable when Redis cannot be reached now). */
 export async function connectShared(url: string, fallbackInstances?: number): Promise<SharedState> {
-  const redis = new Redis(url, clientOptions);
-  const subscriber = new Redis(url, { ...clientOptions, enableOfflineQueue: true });
+  // Loaded only with REDIS_URL: the client library alone is about 20 MB of RSS a single instance never needs.
+  const { Redis: Client } = await import('ioredis');
+  const redis = new Client(url, clientOptions);
+  const subscriber = new Client(url, { ...clientOptions, enableOfflineQueue: true });
   let warned = false;
   for (const client of [redis, subscriber]) {
     client.on('error', (error: Error) => {

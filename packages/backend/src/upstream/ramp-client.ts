@@ -354,6 +354,17 @@ export function createRampClient(options: RampClientOptions): RampClient {
 
   const widget = new URL(options.widgetUrl);
 
+  // Asked on every catalog and quote request: answered once per upstream list (bench profile).
+  const countryKeyed = new WeakMap<MethodsByCountry, boolean>();
+  const keyedByCountry = (byCountry: MethodsByCountry) => {
+    let known = countryKeyed.get(byCountry);
+    if (known === undefined) {
+      known = knowsCountries(byCountry);
+      countryKeyed.set(byCountry, known);
+    }
+    return known;
+  };
+
   // One derived list per upstream list and country: the catalog route serialises a country's catalog once
   // per refresh by comparing these arrays' identity. A refresh brings a new upstream object, so new lists.
   const derived = new WeakMap<MethodsByCountry, Map<string, readonly RampMethod[]>>();
@@ -387,7 +398,7 @@ export function createRampClient(options: RampClientOptions): RampClient {
       const byCountry = await paymentMethods.get();
       // A fee table per currency (base_fee {EUR: 0.35, USD: 0.4}) gives rough FX until a quote gives exact.
       roughFx ??= roughFxFrom(byCountry);
-      if (!country || knowsCountries(byCountry)) return methodsOf(byCountry, country);
+      if (!country || keyedByCountry(byCountry)) return methodsOf(byCountry, country);
       return methodsOf(
         await perCountry(paymentByCountry, 'get_payment_methods', 'country', country),
         country,
@@ -396,7 +407,7 @@ export function createRampClient(options: RampClientOptions): RampClient {
 
     payoutMethods: async (country) => {
       const byCountry = await payoutMethods.get();
-      if (!country || knowsCountries(byCountry)) return methodsOf(byCountry, country);
+      if (!country || keyedByCountry(byCountry)) return methodsOf(byCountry, country);
       return methodsOf(
         await perCountry(payoutByCountry, 'sell/get_payout_methods', 'slug', country),
         country,

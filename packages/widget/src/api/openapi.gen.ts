@@ -366,6 +366,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/quote-engine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The quote engine: answers by source, drift between derived and upstream quotes, per combination */
+        get: operations["getApiAdminQuoteEngine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/events": {
         parameters: {
             query?: never;
@@ -587,6 +604,12 @@ export interface components {
             };
             paymentMethod: string;
             paymentGroup: string;
+            /**
+             * @description `upstream`: the ramp priced this amount. `derived`: computed with the ramp's fee model from its latest quote for the same method, country, fiat and crypto (the same price model; the ramp page quotes the final price).
+             * @enum {string}
+             */
+            source: "upstream" | "derived";
+            /** @description When the ramp priced the quote (for a derived quote: the quote it came from) */
             pricedAt: string;
             expiresAt: string;
         };
@@ -704,6 +727,40 @@ export interface components {
             /** @description false the first time, true afterwards */
             reused: boolean;
         };
+        QuoteEngineStats: {
+            enabled: boolean;
+            /** @description Quotes derived from a combination’s latest upstream quote, since start */
+            derived: number;
+            /** @description Quotes the upstream priced for a shopper, since start */
+            upstream: number;
+            /** @description Derived because the upstream could not answer */
+            derivedWhileUpstreamDown: number;
+            /** @description UPSTREAM_BUSY answers: combinations never priced, with the budget spent */
+            busy: number;
+            refreshes: number;
+            /** @description Derived amounts the sampler priced upstream to compare */
+            samples: number;
+            /** @description Largest relative difference a sample found (0.001 = 0.1 %) */
+            maxDrift: number;
+            lastDrift: number | null;
+            driftThreshold: number;
+            combinations: {
+                /** @description side|method|country|fiat|crypto|markup */
+                key: string;
+                /** @description Age of the upstream quote it derives from */
+                ageMs: number | null;
+                derived: number;
+                upstream: number;
+                /** @description Priced by the upstream only (drift, or a quote the model misfits) */
+                upstreamOnly: boolean;
+                reason: string | null;
+                drift: {
+                    last: number | null;
+                    max: number;
+                    samples: number;
+                };
+            }[];
+        };
     };
     responses: never;
     parameters: never;
@@ -735,6 +792,8 @@ export interface operations {
                         upstream: "sandbox" | "live";
                         /** @description kinds of upstream answers seen in a shape we had to drop parts of */
                         upstreamDrift: number;
+                        /** @description largest relative difference between a derived quote and the upstream (0.001 = 0.1 %) */
+                        quoteDrift: number;
                     };
                 };
             };
@@ -2197,6 +2256,89 @@ export interface operations {
                             count: number;
                         }[];
                     };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UPSTREAM_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAdminQuoteEngine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counters since start */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteEngineStats"];
                 };
             };
             /** @description UNAUTHORIZED */

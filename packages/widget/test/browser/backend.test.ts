@@ -24,7 +24,7 @@ describe('backend behind the test server', () => {
 
   it('answers /healthz on the sandbox', async () => {
     const health = (await (await fetch('/healthz')).json()) as { ok: boolean; upstream: string };
-    expect(health).to.deep.equal({ ok: true, upstream: 'sandbox', upstreamDrift: 0 });
+    expect(health).to.deep.equal({ ok: true, upstream: 'sandbox', upstreamDrift: 0, quoteDrift: 0 });
   });
 
   it('serves the API and the sandbox controls on this origin', async () => {

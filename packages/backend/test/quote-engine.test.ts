@@ -1,0 +1,338 @@
+/**
+ * The quote engine against the sandbox with pinned clocks (backend and sandbox): derived quotes equal the
+ * upstream's quotes for the same amounts, drift detection trips and recovers, and concurrent requests of one
+ * combination make one upstream call.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { EngineQuote } from '../src/quotes/engine.ts';
+import type { RampBuyQuote, RampMethod, RampSellQuote } from '../src/schemas/upstream-ramp.ts';
+import { json, type Stack, startStack, testSecrets } from './support.ts';
+
+const PINNED = '2026-06-01T12:00:00.000Z';
+const fixedClock = () => {
+  const clock = { at: Date.parse(PINNED), now: () => clock.at };
+  return clock;
+};
+
+/** A stack whose backend clock and sandbox clock are pinned to the same instant. */
+async function pinnedStack(env: Record<string, string> = {}) {
+  const clock = fixedClock();
+  const stack = await startStack({ clock, env: { MARKUP: '1', ...env } });
+  await stack.control('POST', '/clock', { now: PINNED });
+  return { stack, clock };
+}
+
+/** Every field of a quote the shopper's figures come from. */
+const figures = (quote: RampBuyQuote | RampSellQuote) => ({
+  crypto_amount: quote.crypto_amount,
+  crypto_unit_price: quote.crypto_unit_price,
+  network_fee: quote.network_fee ?? null,
+  fiat_amount_excl_fees_local: quote.fiat_amount_excl_fees_local,
+  fiat_amount_incl_fees_local: quote.fiat_amount_incl_fees_local,
+  processing_fee: quote.processing_fee ?? null,
+  markup_fiat_value: quote.markup_fiat_value ?? null,
+  fiat_currency: quote.fiat_currency,
+  crypto_currency: quote.crypto_currency,
+});
+
+interface Case {
+  name: string;
+  side: 'buy' | 'sell';
+  method: string;
+  country: string;
+  fiat: string;
+  crypto: string;
+}
+
+// Every fee shape the ramp schema accepts: `{base_fee: n}` (card), no fixed fee (SEPA: percentage only), a
+// per-currency map in EUR and in other fiats; a network fee on buys and BTC sells, none on other sells.
+const cases: Case[] = [
+  {
+    name: 'buy, card, {base_fee} key',
+    side: 'buy',
+    method: 'creditcard',
+    country: 'DE',
+    fiat: 'EUR',
+    crypto: 'ETH',
+  },
+  {
+    name: 'buy, SEPA, percentage only',
+    side: 'buy',
+    method: 'bank-transfer',
+    country: 'DE',
+    fiat: 'EUR',
+    crypto: 'BTC',
+  },
+  {
+    name: 'buy, base fee per currency, PLN',
+    side: 'buy',
+    method: 'revolutpay',
+    country: 'PL',
+    fiat: 'PLN',
+    crypto: 'SOL',
+  },
+  {
+    name: 'buy, base fee per currency, USD',
+    side: 'buy',
+    method: 'apple-pay',
+    country: 'US',
+    fiat: 'USD',
+    crypto: 'USDC_BASE',
+  },
+  {
+    name: 'sell, zero network fee, EUR',
+    side: 'sell',
+    method: 'bank-transfer',
+    country: 'DE',
+    fiat: 'EUR',
+    crypto: 'ETH',
+  },
+  {
+    name: 'sell, network fee in crypto (BTC), GBP',
+    side: 'sell',
+    method: 'skrill',
+    country: 'GB',
+    fiat: 'GBP',
+    crypto: 'BTC',
+  },
+];
+
+const fiatAmounts = ['57.31', '123.45', '250', '999.99', '4321.09'];
+const cryptoAmounts: Record<string, string[]> = {
+  ETH: ['0.0213', '0.5', '1.23456789'],
+  BTC: ['0.0011', '0.05', '0.12345678'],
+  SOL: ['0.7', '3.141592653', '12'],
+  USDC_BASE: ['25', '123.456789', '999.5'],
+};
+
+describe('derived quotes equal the upstream quotes for the same amount (pinned clocks)', () => {
+  let engine: Awaited<ReturnType<typeof pinnedStack>>;
+  let upstreamOnly: Awaited<ReturnType<typeof pinnedStack>>;
+  before(async () => {
+    engine = await pinnedStack();
+    upstreamOnly = await pinnedStack({ QUOTE_DERIVE: 'off' });
+  });
+  after(async () => {
+    await engine.stack.close();
+    await upstreamOnly.stack.close();
+  });
+
+  const methodOf = async (stack: Stack, c: Case): Promise<RampMethod> => {
+    const list =
+      c.side === 'buy'
+        ? await stack.deps.ramp.paymentMethods(c.country)
+        : await stack.deps.ramp.payoutMethods(c.country);
+    const method = list.find(
+      (m) => (m.group === c.method || m.slug === c.method) && m.currencies.includes(c.fiat),
+    );
+    assert.ok(method, `${c.method} offered in ${c.country} for ${c.fiat}`);
+    return method;
+  };
+
+  const request = (c: Case, amount: { fiatAmount?: string; cryptoAmount?: string }) => ({
+    method: c.side === 'buy' ? c.method : c.method,
+    region: c.country,
+    fiat: c.fiat,
+    crypto: c.crypto,
+    markup: 1,
+    ...amount,
+  });
+
+  const price = (
+    stack: Stack,
+    c: Case,
+    method: RampMethod,
+    amount: { fiatAmount?: string; cryptoAmount?: string },
+  ) =>
+    (c.side === 'buy'
+      ? stack.deps.quotes.buy(request(c, amount), method)
+      : stack.deps.quotes.sell(request(c, amount), method)) as Promise<
+      EngineQuote<RampBuyQuote | RampSellQuote>
+    >;
+
+  for (const c of cases) {
+    test(c.name, async () => {
+      const method = await methodOf(engine.stack, c);
+      // The first quote of a combination comes from the upstream and becomes the reference.
+      const first = await price(engine.stack, c, method, { fiatAmount: '100' });
+      assert.equal(first.source, 'upstream');
+      const amounts = [
+        ...fiatAmounts.map((fiatAmount) => ({ fiatAmount })),
+        ...(cryptoAmounts[c.crypto] ?? []).map((cryptoAmount) => ({ cryptoAmount })),
+      ];
+      let compared = 0;
+      for (const amount of amounts) {
+        const theirs = await price(upstreamOnly.stack, c, method, amount).catch((error: Error) => error);
+        const ours = await price(engine.stack, c, method, amount).catch((error: Error) => error);
+        if (theirs instanceof Error) {
+          // Outside the method's limits upstream: refused here too, without an upstream call.
+          assert.ok(ours instanceof Error, `${JSON.stringify(amount)}: upstream refused, engine priced it`);
+          continue;
+        }
+        assert.ok(!(ours instanceof Error), `${JSON.stringify(amount)}: ${String(ours)}`);
+        assert.equal(ours.source, 'derived', JSON.stringify(amount));
+        assert.equal(ours.pricedAt, first.pricedAt, 'a derived quote carries its reference’s pricedAt');
+        assert.deepEqual(figures(ours.quote), figures(theirs.quote), `${c.name} ${JSON.stringify(amount)}`);
+        compared += 1;
+      }
+      assert.ok(compared >= 6, `compared ${compared} amounts`);
+    });
+  }
+
+  test('the API says a quote is derived, with its reference’s pricedAt, and shows what the upstream would', async () => {
+    const body = { paymentMethod: 'creditcard', country: 'FR', fiat: 'EUR', crypto: 'LTC' };
+    const ask = async (stack: Stack, fiatAmount: string) =>
+      json<Record<string, unknown>>(
+        await stack.api('/api/quotes/buy', { method: 'POST', json: { ...body, fiatAmount } }),
+      );
+    const reference = await ask(engine.stack, '80');
+    assert.equal(reference['source'], 'upstream');
+    const ours = await ask(engine.stack, '317.77');
+    const theirs = await ask(upstreamOnly.stack, '317.77');
+    assert.equal(ours['source'], 'derived');
+    assert.equal(theirs['source'], 'upstream');
+    assert.equal(ours['pricedAt'], reference['pricedAt']);
+    assert.deepEqual({ ...ours, source: 'x' }, { ...theirs, source: 'x' });
+  });
+
+  test('limits are still checked first: a derived amount outside them is refused like an upstream one', async () => {
+    const body = { paymentMethod: 'creditcard', country: 'FR', fiat: 'EUR', crypto: 'LTC' };
+    const response = await engine.stack.api('/api/quotes/buy', {
+      method: 'POST',
+      json: { ...body, cryptoAmount: '0.0001' },
+    });
+    assert.equal(response.status, 422);
+    assert.equal((await json<{ error: { code: string } }>(response)).error.code, 'AMOUNT_TOO_LOW');
+  });
+});
+
+describe('drift', () => {
+  test('a sample past the threshold makes the combination upstream-only; a sample that agrees re-learns it', async () => {
+    const { stack } = await pinnedStack({ QUOTE_DRIFT_THRESHOLD: '0.0002' });
+    try {
+      const body = { paymentMethod: 'creditcard', country: 'DE', fiat: 'EUR', crypto: 'BTC' };
+      const ask = async (fiatAmount: string) =>
+        json<{ source: string }>(
+          await stack.api('/api/quotes/buy', { method: 'POST', json: { ...body, fiatAmount } }),
+        );
+      const admin = async () =>
+        json<{
+          maxDrift: number;
+          combinations: Array<{ key: string; upstreamOnly: boolean; reason: string | null }>;
+        }>(
+          await stack.api('/api/admin/quote-engine', {
+            headers: { authorization: `Bearer ${testSecrets.adminToken}` },
+          }),
+        );
+      assert.equal((await ask('100')).source, 'upstream');
+      assert.equal((await ask('212.12')).source, 'derived');
+      const agreeing = await stack.deps.quotes.sample();
+      assert.equal(agreeing?.difference, 0, 'same clock, same model: no drift');
+      assert.equal(agreeing?.tripped, false);
+
+      // The market moves (the sandbox clock, 40 minutes on) while the engine still holds the old price.
+      await stack.control('POST', '/clock', { advanceMs: 40 * 60_000 });
+      assert.equal((await ask('333.33')).source, 'derived');
+      const drifting = await stack.deps.quotes.sample();
+      assert.ok(drifting && drifting.difference > 0.0002, `drift ${drifting?.difference}`);
+      assert.equal(drifting.tripped, true);
+      let stats = await admin();
+      assert.ok(stats.maxDrift > 0.0002);
+      assert.deepEqual(
+        stats.combinations.filter((combo) => combo.upstreamOnly).map((combo) => combo.reason),
+        ['drift'],
+      );
+      const health = await json<{ quoteDrift: number }>(await stack.api('/healthz'));
+      assert.equal(health.quoteDrift, stats.maxDrift);
+      assert.equal((await ask('444.44')).source, 'upstream', 'upstream-only while drifting');
+
+      const recovered = await stack.deps.quotes.sample();
+      assert.equal(recovered?.recovered, true);
+      assert.equal(recovered?.difference, 0);
+      stats = await admin();
+      assert.ok(stats.combinations.every((combo) => !combo.upstreamOnly));
+      assert.equal((await ask('555.55')).source, 'derived');
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
+describe('single-flight and a spent budget', () => {
+  let pinned: Awaited<ReturnType<typeof pinnedStack>>;
+  before(async () => {
+    pinned = await pinnedStack();
+  });
+  after(() => pinned.stack.close());
+
+  const ask = (body: Record<string, string>) =>
+    pinned.stack.api('/api/quotes/buy', { method: 'POST', json: body });
+
+  test('100 identical concurrent requests make one upstream call', async () => {
+    const pricingCalls = () => pinned.stack.deps.ramp.budgetStats().granted;
+    const before = pricingCalls();
+    const body = {
+      paymentMethod: 'creditcard',
+      country: 'IT',
+      fiat: 'EUR',
+      crypto: 'SOL',
+      fiatAmount: '150',
+    };
+    const answers = await Promise.all(Array.from({ length: 100 }, () => ask(body)));
+    assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([200]));
+    // Catalog reads may be first-time too; count the pricing calls the sandbox saw.
+    const quotes = await Promise.all(answers.map((answer) => json<{ crypto: { amount: string } }>(answer)));
+    assert.equal(new Set(quotes.map((quote) => quote.crypto.amount)).size, 1);
+    const stats = pinned.stack.deps.quotes.stats();
+    const combo = stats.combinations.find((entry) => entry.key.startsWith('buy|creditcard|IT|EUR|SOL'));
+    assert.equal(combo?.upstream, 1);
+    assert.ok(pricingCalls() - before <= 4, 'one pricing call, plus at most the catalog reads');
+  });
+
+  test('100 concurrent requests of a new combination, each amount different, make one upstream call', async () => {
+    const before = pinned.stack.deps.quotes.stats().upstream;
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, index) =>
+        ask({
+          paymentMethod: 'creditcard',
+          country: 'ES',
+          fiat: 'EUR',
+          crypto: 'XRP',
+          fiatAmount: `${60 + index}.5`,
+        }),
+      ),
+    );
+    assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([200]));
+    const sources = await Promise.all(
+      answers.map(async (answer) => (await json<{ source: string }>(answer)).source),
+    );
+    assert.equal(sources.filter((source) => source === 'upstream').length, 1);
+    assert.equal(pinned.stack.deps.quotes.stats().upstream - before, 1);
+  });
+
+  test('with the upstream busy, a priced combination is still answered; only a never-priced one gets UPSTREAM_BUSY', async () => {
+    const priced = { paymentMethod: 'creditcard', country: 'NL', fiat: 'EUR', crypto: 'ETH' };
+    assert.equal((await ask({ ...priced, fiatAmount: '100' })).status, 200);
+    // Past the reference's freshness (10 s), within its stale limit (60 s); the upstream now answers 429.
+    pinned.clock.at += 20_000;
+    await pinned.stack.control('POST', '/faults', { route: '/ramp/api/v1/merchant/pricing', status: 429 });
+    try {
+      const answer = await ask({ ...priced, fiatAmount: '271.82' });
+      assert.equal(answer.status, 200);
+      assert.equal((await json<{ source: string }>(answer)).source, 'derived');
+      const never = await ask({
+        paymentMethod: 'creditcard',
+        country: 'NL',
+        fiat: 'EUR',
+        crypto: 'DOGE',
+        fiatAmount: '90',
+      });
+      assert.equal(never.status, 503);
+      assert.equal((await json<{ error: { code: string } }>(never)).error.code, 'UPSTREAM_BUSY');
+      assert.ok(pinned.stack.deps.quotes.stats().derivedWhileUpstreamDown >= 1);
+    } finally {
+      await pinned.stack.control('DELETE', '/faults');
+    }
+  });
+});

@@ -9,6 +9,7 @@ import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import type { OutboxEntry } from '../events/outbox.ts';
 import { validate } from '../middleware/validate.ts';
+import type { OrderRecord } from '../order-ledger.ts';
 import { factsOf } from '../order-ledger.ts';
 import { mapUpstreamStatus, orderStatuses } from '../order-status.ts';
 import { currencyCode, priceAmount } from '../schemas/money.ts';
@@ -277,7 +278,7 @@ export function adminOrder(order: UpstreamOrder): AdminOrder {
 }
 
 export function adminRoutes(deps: AppDeps) {
-  const { config, payments, outbox, clock } = deps;
+  const { config, payments, outbox, clock, store } = deps;
   return new Hono<AppEnv>()
     .use('*', adminAuth(config.adminToken))
     .get('/upstream-drift', (c) => c.json({ drift: deps.ramp.drift() }))
@@ -297,7 +298,10 @@ export function adminRoutes(deps: AppDeps) {
     })
     .get('/orders', validate('query', adminOrdersQuery), async (c) => {
       const query = c.req.valid('query');
-      const list = await payments.listOrders(query);
+      // Either reference finds the order: the upstream's id (what its payment page shows) or ours (`ord_…`, the
+      // upstream's externalId), which is looked up here, as an upstream may match only its own ids.
+      const ours = query.searchId ? await store.get<OrderRecord>('orders', query.searchId) : undefined;
+      const list = await payments.listOrders(ours ? { ...query, searchId: ours.upstreamId } : query);
       const p = list.pagination;
       const page: z.output<typeof adminOrdersResponse> = {
         orders: list.orders.map(adminOrder),

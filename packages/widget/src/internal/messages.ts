@@ -51,6 +51,8 @@ const en = {
   eMethod: 'This method is not available here.',
   eRetry: 'Something went wrong. Try again in a moment.',
   eInput: 'Please check your details.',
+  resume: 'Open the payment page',
+  startOver: 'Start over',
 };
 
 export type MessageKey = keyof typeof en;

@@ -46,4 +46,6 @@ Kein Netzwerk nimmt hier Einzahlungen an.
 Diese Zahlung ist nicht verfügbar.
 Diese Methode ist hier nicht verfügbar.
 Etwas ist schiefgelaufen. Bitte gleich erneut versuchen.
-Bitte prüfen Sie Ihre Angaben.`;
+Bitte prüfen Sie Ihre Angaben.
+Zahlungsseite öffnen
+Neu beginnen`;

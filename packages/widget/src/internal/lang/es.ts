@@ -46,4 +46,6 @@ Ninguna red admite depósitos aquí.
 Este pago no está disponible.
 Este método no está disponible aquí.
 Algo ha fallado. Inténtalo de nuevo en un momento.
-Revisa tus datos.`;
+Revisa tus datos.
+Abrir la página de pago
+Empezar de nuevo`;

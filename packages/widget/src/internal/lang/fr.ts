@@ -46,4 +46,6 @@ Aucun réseau n’accepte de dépôt ici.
 Ce paiement n’est pas disponible.
 Ce moyen n’est pas disponible ici.
 Une erreur est survenue. Réessayez dans un instant.
-Vérifiez vos informations.`;
+Vérifiez vos informations.
+Ouvrir la page de paiement
+Recommencer`;

@@ -46,4 +46,6 @@ Nenhuma rede aceita depósitos aqui.
 Este pagamento não está disponível.
 Esta forma não está disponível aqui.
 Algo deu errado. Tente novamente em instantes.
-Verifique seus dados.`;
+Verifique seus dados.
+Abrir a página de pagamento
+Recomeçar`;

@@ -35,22 +35,29 @@ test('pay: product → payment page in the iframe → exact payment → success 
     .waitFor();
   await shot(page, 'product');
 
-  // Name and e-mail given to the element are passed on, so the payment page does not ask for them again.
+  // Name and e-mail are asked once, on the payment page: the element has no fields of its own.
   const checkout = page.locator('crypto-checkout');
-  await checkout.getByLabel(/^Name/).fill('Ada Lovelace');
-  await checkout.getByLabel(/^E-mail/).fill('ada@example.com');
+  assert.equal(await checkout.getByRole('textbox').count(), 0, 'the element asks for details too');
   const orderId = await startPayment(page);
-  // display="auto" on a wide screen: the payment page opens in a modal dialog, in an iframe.
+  // display="auto" on a wide screen: the payment page opens in a modal dialog, in an iframe, titled with what
+  // is paid.
   const dialog = page.locator('crypto-checkout dialog[open]');
   await dialog.waitFor();
+  await page.getByRole('dialog', { name: new RegExp(`^${product.name} · `) }).waitFor();
   const frame = page.frameLocator('crypto-checkout iframe');
   await frame.locator('body').waitFor();
   await frame.getByText(product.name).first().waitFor();
-  await frame.getByRole('group', { name: 'Pay with' }).waitFor();
-  assert.equal(
-    await frame.getByLabel('Full name').count(),
-    0,
-    'the payment page asked for the details again',
+  await frame.getByLabel('Full name').waitFor();
+  // The one order reference the shopper is shown: the payment page's.
+  const reference = ((await frame.getByText(/^Order /).textContent()) ?? '').replace(/^Order /, '').trim();
+  assert.match(reference, /^[A-Z0-9]{12}$/);
+  // The page's own button shows without scrolling inside the frame or the dialog.
+  const continueBox = await frame.getByRole('button', { name: 'Continue' }).boundingBox();
+  const dialogBox = await dialog.boundingBox();
+  assert.ok(continueBox && dialogBox, 'the button and the dialog are on screen');
+  assert.ok(
+    continueBox.y + continueBox.height <= dialogBox.y + dialogBox.height,
+    `the button (bottom ${continueBox.y + continueBox.height}) is cut off by the dialog (bottom ${dialogBox.y + dialogBox.height})`,
   );
   await shot(page, 'payment-page-in-modal');
 
@@ -82,11 +89,20 @@ test('pay: product → payment page in the iframe → exact payment → success 
   // The thank-you page shows the status the shop's server has, not the one in the URL.
   await page.locator('#result[data-status="paid"]').waitFor();
   await page.getByRole('heading', { name: /payment received/i }).waitFor();
+  // The same reference as on the payment page.
+  assert.equal(await page.locator('#fact-order').textContent(), reference);
   await shot(page, 'thank-you');
 
   await page.getByRole('link', { name: 'See it in Orders' }).click();
   const row = page.locator(`tr[data-external-id="${orderId}"]`);
   await row.waitFor();
+  // Support finds the order by either reference: the page's, or the shop's own id.
+  for (const id of [reference, orderId]) {
+    await page.goto(`${demo.url}/orders?searchId=${encodeURIComponent(id)}`);
+    await page.locator('#orders-body[aria-busy="false"]').waitFor();
+    assert.equal(await page.locator('#orders-body tr[data-order-id]').count(), 1, `one order for ${id}`);
+    await row.waitFor();
+  }
   assert.equal(await row.locator('.status').first().textContent(), 'paid');
   // The shop's own receiver heard order.paid (signed, Standard Webhooks) and shipped it.
   const shippedPill = row.locator('.status[data-status="shipped"]');

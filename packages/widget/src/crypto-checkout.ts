@@ -63,6 +63,7 @@ const flatStyles = (styles: CSSResultGroup | undefined): CSSResultOrNative[] =>
  * @cssprop [--checkout-surface=#fff] - Background (dark theme: #18181b).
  * @cssprop [--checkout-text=#18181b] - Text colour (dark theme: #f4f4f5).
  * @cssprop [--checkout-danger=#b42318] - Errors and limit messages (dark theme: #ff9b8f).
+ * @cssprop [--checkout-success=#0f7b4b] - A paid status (dark theme: #5fd39b).
  */
 export class CryptoCheckout extends LitElement {
   static override styles = styles;

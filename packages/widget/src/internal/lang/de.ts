@@ -22,8 +22,6 @@ Minimum: {0}
 Maximum: {0}
 Bitte einen gültigen Betrag eingeben.
 Keine Methode für dieses Land und diese Währung.
-Name (optional)
-E-Mail (optional)
 Mit Krypto bezahlen
 Warten auf Ihre Zahlung…
 Teilweise bezahlt: Senden Sie den Rest.

@@ -22,8 +22,6 @@ Mínimo: {0}
 Máximo: {0}
 Introduce un importe válido.
 No hay métodos para este país y moneda.
-Nombre (opcional)
-Correo (opcional)
 Pagar con cripto
 Esperando tu pago…
 Pago parcial: envía el resto para completarlo.

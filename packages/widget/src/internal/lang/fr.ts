@@ -22,8 +22,6 @@ Minimum : {0}
 Maximum : {0}
 Saisissez un montant valide.
 Aucun moyen pour ce pays et cette devise.
-Nom (facultatif)
-E-mail (facultatif)
 Payer en crypto
 En attente de votre paiement…
 Paiement partiel : envoyez le reste pour finaliser.

@@ -22,8 +22,6 @@ Mínimo: {0}
 Máximo: {0}
 Informe um valor válido.
 Nenhuma forma para este país e moeda.
-Nome (opcional)
-E-mail (opcional)
 Pagar com cripto
 Aguardando seu pagamento…
 Pago em parte: envie o restante para concluir.

@@ -174,3 +174,40 @@ test('underpaid, overpaid and expired payments end in the right state on screen'
     await context.close();
   }
 });
+
+test('on a phone: the payment page inline is flat and as tall as itself, and the Orders page reads without sideways scrolling', async () => {
+  const [product] = await demo.products();
+  const { context, page } = await demo.open(`/products/${product.id}?display=inline`, { mobile: true });
+  const orderId = await startPayment(page);
+  const frame = page.frameLocator('crypto-checkout iframe');
+  await frame.getByLabel('Full name').waitFor();
+  // No card inside a card inside a card: the framed page's sections are flat.
+  const cardBorder = await frame
+    .locator('.card')
+    .first()
+    .evaluate((card) => getComputedStyle(card).borderTopWidth);
+  assert.equal(cardBorder, '0px');
+  // The frame is as tall as the page in it: one scroll, the page's, not a second one inside the frame.
+  const iframe = page.locator('crypto-checkout iframe');
+  await page.waitForFunction(
+    () => !!document.querySelector('crypto-checkout')?.shadowRoot?.querySelector('iframe')?.style.height,
+  );
+  const inner = await frame.locator('html').evaluate((html) => html.scrollHeight - html.clientHeight);
+  assert.ok(inner <= 1, `the frame scrolls by ${inner}px inside`);
+  assert.ok(((await iframe.boundingBox())?.width ?? 0) <= 390);
+  await shot(page, 'phone-payment-page-inline', { fullPage: true });
+
+  await page.goto(`${demo.url}/orders?searchId=${encodeURIComponent(orderId)}`);
+  const row = page.locator(`tr[data-external-id="${orderId}"]`);
+  await row.waitFor();
+  const sideways = await page.locator('.table-wrap').evaluate((wrap) => wrap.scrollWidth - wrap.clientWidth);
+  assert.ok(sideways <= 1, `the Orders table scrolls sideways by ${sideways}px`);
+  // Each line says what it is.
+  const label = await row
+    .locator('td')
+    .nth(3)
+    .evaluate((td) => getComputedStyle(td, '::before').content);
+  assert.equal(label, '"Amount"');
+  await shot(page, 'phone-orders', { fullPage: true });
+  await context.close();
+});

@@ -52,7 +52,7 @@ describe('admin auth', () => {
 });
 
 describe('GET /api/admin/orders', () => {
-  test('finds an order by either reference, the payment page\'s or ours, even where the upstream matches exactly', async () => {
+  test("finds an order by either reference, the payment page's or ours, even where the upstream matches exactly", async () => {
     await stack.control('PATCH', '/settings', { searchIdMatch: 'exact' });
     try {
       const created = await createOrder(stack, { product: 'hoodie' });

@@ -164,6 +164,13 @@ code { font: 0.9rem/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; word-bre
 .framed .price { font-size: 1.3rem; margin-top: 0.25rem; }
 .framed label { margin-top: 0.5rem; }
 .framed footer { margin: 0.5rem 0 0; }
+/* A narrow frame sits inside the merchant's own card: flat sections, not cards inside cards. */
+@media (max-width: 480px) {
+  .framed body { background: var(--card); }
+  .framed main { padding: 0 0.25rem; }
+  .framed .card { border: 0; border-radius: 0; padding: 0.75rem 0; background: none; }
+  .framed .card + .card { margin-top: 0; border-top: 1px solid var(--line); }
+}
 .done { font-size: 2.5rem; line-height: 1; color: var(--ok); }
 .sandbox { border-style: dashed; }
 .sandbox p { margin: 0 0 0.5rem; }

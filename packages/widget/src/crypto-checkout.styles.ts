@@ -62,14 +62,7 @@ export const styles = css`
   .product img, .qr, iframe { border-radius: var(--_r); object-fit: cover; }
   /* A status reads as news, not as a field: a tinted band with an icon, no input-like border. */
   .status { --_tone: var(--_accent); justify-content: flex-start; padding: 10px 12px; border-inline-start: 4px solid var(--_tone); border-radius: var(--_r); background: color-mix(in srgb, var(--_tone) 12%, transparent); font-weight: 600; }
-  .status p { flex: 1; }
   .status.paid, .status.overpaid { --_tone: var(--_ok); }
-  .status.expired, .status.failed, .status.underpaid { --_tone: var(--_danger); }
-  .status .icon { flex: none; display: grid; place-items: center; width: 22px; height: 22px; border-radius: 50%; background: var(--_tone); color: var(--_surface); font-size: 13px; line-height: 1; }
-  .status .icon::before { content: ''; width: 8px; height: 8px; border-radius: 50%; background: var(--_surface); animation: pulse 0.9s ease-in-out infinite alternate; }
-  .status.paid .icon::before, .status.overpaid .icon::before { content: '✓'; width: auto; height: auto; background: none; animation: none; font-weight: 700; }
-  .status.expired .icon::before, .status.failed .icon::before, .status.underpaid .icon::before { content: '!'; width: auto; height: auto; background: none; animation: none; font-weight: 700; }
-  .actions { display: flex; flex-wrap: wrap; gap: 8px; }
   .skeleton { gap: 8px; }
   .skeleton i { height: 40px; border-radius: var(--_r); background: var(--_line); animation: pulse 1.2s ease-in-out infinite alternate; }
   @keyframes pulse { to { opacity: 0.4; } }

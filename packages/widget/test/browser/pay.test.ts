@@ -279,6 +279,8 @@ describe('pay mode', () => {
 
     await setViewport({ width: 400, height: 800 });
     try {
+      // Each element below is a new shopper: not the order this tab keeps in flight for the Back button.
+      sessionStorage.clear();
       const narrow = await mountReady(
         html`<crypto-checkout mode="pay" product=${PRODUCT} display="auto"></crypto-checkout>`,
       );
@@ -289,6 +291,7 @@ describe('pay mode', () => {
       await narrowOrder;
       expect(went).to.have.length(1);
       await setViewport({ width: 1000, height: 800 });
+      sessionStorage.clear();
       const wide = await mountReady(
         html`<crypto-checkout mode="pay" product=${PRODUCT} display="auto"></crypto-checkout>`,
       );

@@ -211,3 +211,37 @@ test('on a phone: the payment page inline is flat and as tall as itself, and the
   await shot(page, 'phone-orders', { fullPage: true });
   await context.close();
 });
+
+test('Back during a payment after a redirect shows the order in flight with its status, and Back after paying shows it paid', async () => {
+  const [product] = await demo.products();
+  const { context, page } = await demo.open(`/products/${product.id}?display=redirect`);
+  const productUrl = page.url();
+  await clickPay(page);
+  await page.waitForURL('**/pay/**');
+  const paymentPage = page.url();
+
+  // Back: the shop's page shows the same order, waiting, with the way back to its payment page.
+  await page.goBack();
+  assert.equal(page.url(), productUrl);
+  const checkout = page.locator('crypto-checkout');
+  await checkout.getByRole('status').filter({ hasText: 'Waiting for your payment' }).waitFor();
+  assert.equal(await checkout.getByRole('button', { name: /pay with crypto/i }).count(), 0);
+  await shot(page, 'back-restored');
+  await checkout.getByRole('button', { name: 'Open the payment page' }).click();
+  await page.waitForURL('**/pay/**');
+  assert.equal(page.url(), paymentPage, 'the same order, not a new one');
+
+  // Paid there, the payment page returns to the thank-you page; Back from it shows the order paid, and stays.
+  await simulatePayment(page, 'exact');
+  await page.waitForURL('**/thank-you?**');
+  // Back through the payment page to the shop's.
+  // (The payment page answers each of its steps with a redirect to itself: one history entry each.)
+  for (let step = 0; step < 10 && page.url() !== productUrl; step += 1) await page.goBack();
+  assert.equal(page.url(), productUrl);
+  await checkout.getByRole('status').filter({ hasText: 'Paid. Thank you!' }).waitFor();
+  assert.equal((await recordedEvents(page, 'checkout-complete')).length, 0, 'sent forward again');
+  // Ended, it is forgotten: a reload shows the product to buy again.
+  await page.reload();
+  await checkout.getByRole('button', { name: /pay with crypto/i }).waitFor();
+  await context.close();
+});

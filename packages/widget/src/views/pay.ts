@@ -165,9 +165,11 @@ export class PayView extends View {
     );
     if (v.final) {
       this._keep(undefined);
-      this._restored = false;
       this.ctx.frame.close();
-      this.ctx.complete({ kind: 'pay', orderId: v.orderId, status: v.status });
+      // An order found already ended on coming back (Back from the thank-you page) shows its outcome and stays:
+      // going to return-url again would send the shopper forward from where they just went back.
+      if (!this._restored) this.ctx.complete({ kind: 'pay', orderId: v.orderId, status: v.status });
+      this._restored = false;
     }
   }
 

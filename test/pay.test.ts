@@ -209,6 +209,18 @@ test('on a phone: the payment page inline is flat and as tall as itself, and the
     .evaluate((td) => getComputedStyle(td, '::before').content);
   assert.equal(label, '"Amount"');
   await shot(page, 'phone-orders', { fullPage: true });
+
+  // The demo's code samples wrap on a phone: nothing is cut off at the block's edge.
+  for (const path of ['/buy', '/embed/script-tag']) {
+    await page.goto(`${demo.url}${path}`);
+    const blocks = page.locator('.code');
+    await blocks.first().waitFor();
+    const cut = await blocks.evaluateAll((all) => all.map((block) => block.scrollWidth - block.clientWidth));
+    assert.ok(
+      cut.every((px) => px <= 1),
+      `${path}: code blocks cut off by ${cut.join(', ')} px`,
+    );
+  }
   await context.close();
 });
 

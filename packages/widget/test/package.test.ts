@@ -24,7 +24,7 @@ const budgets = {
   element: 14_800,
   view: { buy: 4_800, sell: 4_800, pay: 2_800, deposit: 1_400 },
   language: 750,
-  initial: { buy: 19_700, sell: 19_700, pay: 17_800, deposit: 16_500 },
+  initial: { buy: 19_500, sell: 19_500, pay: 17_800, deposit: 16_300 },
   npmEntry: 22_000,
 } as const;
 const goalGzip = 14_000;

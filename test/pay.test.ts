@@ -35,22 +35,29 @@ test('pay: product → payment page in the iframe → exact payment → success 
     .waitFor();
   await shot(page, 'product');
 
-  // Name and e-mail given to the element are passed on, so the payment page does not ask for them again.
+  // Name and e-mail are asked once, on the payment page: the element has no fields of its own.
   const checkout = page.locator('crypto-checkout');
-  await checkout.getByLabel(/^Name/).fill('Ada Lovelace');
-  await checkout.getByLabel(/^E-mail/).fill('ada@example.com');
+  assert.equal(await checkout.getByRole('textbox').count(), 0, 'the element asks for details too');
   const orderId = await startPayment(page);
-  // display="auto" on a wide screen: the payment page opens in a modal dialog, in an iframe.
+  // display="auto" on a wide screen: the payment page opens in a modal dialog, in an iframe, titled with what
+  // is paid.
   const dialog = page.locator('crypto-checkout dialog[open]');
   await dialog.waitFor();
+  await page.getByRole('dialog', { name: new RegExp(`^${product.name} · `) }).waitFor();
   const frame = page.frameLocator('crypto-checkout iframe');
   await frame.locator('body').waitFor();
   await frame.getByText(product.name).first().waitFor();
-  await frame.getByRole('group', { name: 'Pay with' }).waitFor();
-  assert.equal(
-    await frame.getByLabel('Full name').count(),
-    0,
-    'the payment page asked for the details again',
+  await frame.getByLabel('Full name').waitFor();
+  // The one order reference the shopper is shown: the payment page's.
+  const reference = ((await frame.getByText(/^Order /).textContent()) ?? '').replace(/^Order /, '').trim();
+  assert.match(reference, /^[A-Z0-9]{12}$/);
+  // The page's own button shows without scrolling inside the frame or the dialog.
+  const continueBox = await frame.getByRole('button', { name: 'Continue' }).boundingBox();
+  const dialogBox = await dialog.boundingBox();
+  assert.ok(continueBox && dialogBox, 'the button and the dialog are on screen');
+  assert.ok(
+    continueBox.y + continueBox.height <= dialogBox.y + dialogBox.height,
+    `the button (bottom ${continueBox.y + continueBox.height}) is cut off by the dialog (bottom ${dialogBox.y + dialogBox.height})`,
   );
   await shot(page, 'payment-page-in-modal');
 
@@ -82,11 +89,20 @@ test('pay: product → payment page in the iframe → exact payment → success 
   // The thank-you page shows the status the shop's server has, not the one in the URL.
   await page.locator('#result[data-status="paid"]').waitFor();
   await page.getByRole('heading', { name: /payment received/i }).waitFor();
+  // The same reference as on the payment page.
+  assert.equal(await page.locator('#fact-order').textContent(), reference);
   await shot(page, 'thank-you');
 
   await page.getByRole('link', { name: 'See it in Orders' }).click();
   const row = page.locator(`tr[data-external-id="${orderId}"]`);
   await row.waitFor();
+  // Support finds the order by either reference: the page's, or the shop's own id.
+  for (const id of [reference, orderId]) {
+    await page.goto(`${demo.url}/orders?searchId=${encodeURIComponent(id)}`);
+    await page.locator('#orders-body[aria-busy="false"]').waitFor();
+    assert.equal(await page.locator('#orders-body tr[data-order-id]').count(), 1, `one order for ${id}`);
+    await row.waitFor();
+  }
   assert.equal(await row.locator('.status').first().textContent(), 'paid');
   // The shop's own receiver heard order.paid (signed, Standard Webhooks) and shipped it.
   const shippedPill = row.locator('.status[data-status="shipped"]');
@@ -157,4 +173,87 @@ test('underpaid, overpaid and expired payments end in the right state on screen'
     await shot(page, `thank-you-${status}`);
     await context.close();
   }
+});
+
+test('on a phone: the payment page inline is flat and as tall as itself, and the Orders page reads without sideways scrolling', async () => {
+  const [product] = await demo.products();
+  const { context, page } = await demo.open(`/products/${product.id}?display=inline`, { mobile: true });
+  const orderId = await startPayment(page);
+  const frame = page.frameLocator('crypto-checkout iframe');
+  await frame.getByLabel('Full name').waitFor();
+  // No card inside a card inside a card: the framed page's sections are flat.
+  const cardBorder = await frame
+    .locator('.card')
+    .first()
+    .evaluate((card) => getComputedStyle(card).borderTopWidth);
+  assert.equal(cardBorder, '0px');
+  // The frame is as tall as the page in it: one scroll, the page's, not a second one inside the frame.
+  const iframe = page.locator('crypto-checkout iframe');
+  await page.waitForFunction(
+    () => !!document.querySelector('crypto-checkout')?.shadowRoot?.querySelector('iframe')?.style.height,
+  );
+  const inner = await frame.locator('html').evaluate((html) => html.scrollHeight - html.clientHeight);
+  assert.ok(inner <= 1, `the frame scrolls by ${inner}px inside`);
+  assert.ok(((await iframe.boundingBox())?.width ?? 0) <= 390);
+  await shot(page, 'phone-payment-page-inline', { fullPage: true });
+
+  await page.goto(`${demo.url}/orders?searchId=${encodeURIComponent(orderId)}`);
+  const row = page.locator(`tr[data-external-id="${orderId}"]`);
+  await row.waitFor();
+  const sideways = await page.locator('.table-wrap').evaluate((wrap) => wrap.scrollWidth - wrap.clientWidth);
+  assert.ok(sideways <= 1, `the Orders table scrolls sideways by ${sideways}px`);
+  // Each line says what it is.
+  const label = await row
+    .locator('td')
+    .nth(3)
+    .evaluate((td) => getComputedStyle(td, '::before').content);
+  assert.equal(label, '"Amount"');
+  await shot(page, 'phone-orders', { fullPage: true });
+
+  // The demo's code samples wrap on a phone: nothing is cut off at the block's edge.
+  for (const path of ['/buy', '/embed/script-tag']) {
+    await page.goto(`${demo.url}${path}`);
+    const blocks = page.locator('.code');
+    await blocks.first().waitFor();
+    const cut = await blocks.evaluateAll((all) => all.map((block) => block.scrollWidth - block.clientWidth));
+    assert.ok(
+      cut.every((px) => px <= 1),
+      `${path}: code blocks cut off by ${cut.join(', ')} px`,
+    );
+  }
+  await context.close();
+});
+
+test('Back during a payment after a redirect shows the order in flight with its status, and Back after paying shows it paid', async () => {
+  const [product] = await demo.products();
+  const { context, page } = await demo.open(`/products/${product.id}?display=redirect`);
+  const productUrl = page.url();
+  await clickPay(page);
+  await page.waitForURL('**/pay/**');
+  const paymentPage = page.url();
+
+  // Back: the shop's page shows the same order, waiting, with the way back to its payment page.
+  await page.goBack();
+  assert.equal(page.url(), productUrl);
+  const checkout = page.locator('crypto-checkout');
+  await checkout.getByRole('status').filter({ hasText: 'Waiting for your payment' }).waitFor();
+  assert.equal(await checkout.getByRole('button', { name: /pay with crypto/i }).count(), 0);
+  await shot(page, 'back-restored');
+  await checkout.getByRole('button', { name: 'Open the payment page' }).click();
+  await page.waitForURL('**/pay/**');
+  assert.equal(page.url(), paymentPage, 'the same order, not a new one');
+
+  // Paid there, the payment page returns to the thank-you page; Back from it shows the order paid, and stays.
+  await simulatePayment(page, 'exact');
+  await page.waitForURL('**/thank-you?**');
+  // Back through the payment page to the shop's.
+  // (The payment page answers each of its steps with a redirect to itself: one history entry each.)
+  for (let step = 0; step < 10 && page.url() !== productUrl; step += 1) await page.goBack();
+  assert.equal(page.url(), productUrl);
+  await checkout.getByRole('status').filter({ hasText: 'Paid. Thank you!' }).waitFor();
+  assert.equal((await recordedEvents(page, 'checkout-complete')).length, 0, 'sent forward again');
+  // Ended, it is forgotten: a reload shows the product to buy again.
+  await page.reload();
+  await checkout.getByRole('button', { name: /pay with crypto/i }).waitFor();
+  await context.close();
 });

@@ -7,6 +7,8 @@ import { formatCrypto, formatMoney } from './lib/money.ts';
 
 interface StatusView {
   orderId: string;
+  /** The payment page's order reference: the one the shopper is shown everywhere. */
+  upstreamId?: string;
   status: string | null;
   final?: boolean;
   amount?: string;
@@ -72,7 +74,9 @@ function show(view: StatusView): void {
   $('#result-title').textContent = text.title;
   $('#result-text').textContent = text.text;
   $('#result-facts').hidden = false;
-  $('#fact-order').textContent = view.orderId;
+  // One reference for the shopper: the one the payment page showed (support finds the order by either).
+  const reference = view.upstreamId ?? view.orderId;
+  $('#fact-order').textContent = reference;
   $('#fact-status').textContent = status.replace('_', ' ');
   $('#fact-status').dataset['status'] = status;
   if (view.amount) {
@@ -88,7 +92,7 @@ function show(view: StatusView): void {
     hinted && hinted !== status
       ? `The return link said "${hinted}"; the shop's server says "${status}", which is what counts.`
       : "Status confirmed by the shop's server.";
-  $<HTMLAnchorElement>('#result-orders').href = `/orders?searchId=${encodeURIComponent(view.orderId)}`;
+  $<HTMLAnchorElement>('#result-orders').href = `/orders?searchId=${encodeURIComponent(reference)}`;
 }
 
 function fail(message: string): void {

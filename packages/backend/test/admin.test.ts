@@ -52,6 +52,27 @@ describe('admin auth', () => {
 });
 
 describe('GET /api/admin/orders', () => {
+  test("finds an order by either reference, the payment page's or ours, even where the upstream matches exactly", async () => {
+    await stack.control('PATCH', '/settings', { searchIdMatch: 'exact' });
+    try {
+      const created = await createOrder(stack, { product: 'hoodie' });
+      await createOrder(stack, { product: 'hoodie' });
+      for (const id of [upstreamIdOf(created), created.orderId]) {
+        const body = await json<AdminOrders>(await admin(`/orders?searchId=${encodeURIComponent(id)}`));
+        assert.deepEqual(
+          body.orders.map((o) => [o.id, o.externalId]),
+          [[upstreamIdOf(created), created.orderId]],
+          `searching ${id}`,
+        );
+      }
+      // An id that is neither finds nothing (it is not taken for ours).
+      const none = await json<AdminOrders>(await admin('/orders?searchId=ord_00000000000000000000'));
+      assert.deepEqual(none.orders, []);
+    } finally {
+      await stack.control('PATCH', '/settings', { searchIdMatch: 'contains' });
+    }
+  });
+
   test('lists the upstream orders normalised, with payments and the updates log', async () => {
     const created = await createOrder(stack, {
       product: 'hoodie',

@@ -5,7 +5,8 @@
  * the sandbox is mounted.
  *
  * To the embedding page it posts `{type: 'SWAPPED_ORDER_STATUS', orderId, status}` on every load (the page
- * reloads itself when the status changes), only to the origin of `metadata.redirectUrl`, never `'*'`.
+ * reloads itself when the status changes), and `{type: 'SWAPPED_RESIZE', height}` whenever its content's height
+ * changes, only to the origin of `metadata.redirectUrl`, never `'*'`.
  */
 import { randomBytes } from 'node:crypto';
 import { type Context, Hono } from 'hono';
@@ -49,6 +50,8 @@ const PAGE_CHOICES = [
 const REDIRECT_DELAY_MS = 4000;
 
 export const STATUS_MESSAGE_TYPE = 'SWAPPED_ORDER_STATUS';
+/** `{type, height}`: the page's content height in CSS pixels, posted when it changes. */
+export const RESIZE_MESSAGE_TYPE = 'SWAPPED_RESIZE';
 
 /**
  * Where status messages may go: `parentOrigin` (query) when it equals the origin of metadata.redirectUrl,
@@ -154,6 +157,20 @@ code { font: 0.9rem/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; word-bre
 .notice + dl { margin-top: 0.75rem; }
 .notice.warn { color: var(--warn); } .notice.bad { color: var(--bad); } .notice.ok { color: var(--ok); }
 .timer { font-variant-numeric: tabular-nums; font-weight: 700; }
+/* In a frame the merchant's page shows the product already: a compact header (no picture, no description). */
+.framed main { padding: 0.5rem 0.75rem; }
+.framed .card { padding: 0.9rem 1rem; }
+.framed .item img, .framed .desc { display: none; }
+.framed .price { font-size: 1.3rem; margin-top: 0.25rem; }
+.framed label { margin-top: 0.5rem; }
+.framed footer { margin: 0.5rem 0 0; }
+/* A narrow frame sits inside the merchant's own card: flat sections, not cards inside cards. */
+@media (max-width: 480px) {
+  .framed body { background: var(--card); }
+  .framed main { padding: 0 0.25rem; }
+  .framed .card { border: 0; border-radius: 0; padding: 0.75rem 0; background: none; }
+  .framed .card + .card { margin-top: 0; border-top: 1px solid var(--line); }
+}
 .done { font-size: 2.5rem; line-height: 1; color: var(--ok); }
 .sandbox { border-style: dashed; }
 .sandbox p { margin: 0 0 0.5rem; }
@@ -167,10 +184,21 @@ footer a { color: var(--accent); }
 const SCRIPT = `
 (() => {
   const cfg = JSON.parse(document.getElementById('pay-config').textContent);
+  if (window.parent !== window) document.documentElement.classList.add('framed');
   const skew = cfg.serverNow - Date.now();
   const now = () => Date.now() + skew;
   if (cfg.targetOrigin && window.parent !== window) {
     window.parent.postMessage({ type: cfg.messageType, orderId: cfg.orderId, status: cfg.status }, cfg.targetOrigin);
+    // The content's height, so the embedding page can size the frame to it (same trusted origin only).
+    const main = document.querySelector('main');
+    let last = 0;
+    const post = () => {
+      const height = Math.ceil(main.getBoundingClientRect().height);
+      if (height === last) return;
+      last = height;
+      window.parent.postMessage({ type: cfg.resizeType, height }, cfg.targetOrigin);
+    };
+    if (main && typeof ResizeObserver === 'function') new ResizeObserver(post).observe(main);
   }
   const timer = document.getElementById('countdown');
   const fmt = (ms) => { const s = Math.max(0, Math.floor(ms / 1000)); return Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0'); };
@@ -221,6 +249,7 @@ function layout(view: View, title: string, body: HtmlEscapedString | Promise<Htm
     orderId: order.id,
     status: order.status,
     messageType: STATUS_MESSAGE_TYPE,
+    resizeType: RESIZE_MESSAGE_TYPE,
     targetOrigin: view.targetOrigin ?? null,
     serverNow: view.now,
     expiresAt: isOpen(order, view.now) ? Date.parse(order.expiresAt) : null,
@@ -247,7 +276,7 @@ function layout(view: View, title: string, body: HtmlEscapedString | Promise<Htm
           ${order.purchase.imageUrl ? html`<img src="${order.purchase.imageUrl}" alt="" width="64" height="64" />` : ''}
           <div>
             <h1 id="item-name">${order.purchase.name}</h1>
-            ${order.purchase.description ? html`<p class="muted">${order.purchase.description}</p>` : ''}
+            ${order.purchase.description ? html`<p class="muted desc">${order.purchase.description}</p>` : ''}
           </div>
         </div>
         <p class="price" aria-label="Price">${money(order.purchase.price, order.purchase.currency.symbol)}</p>

@@ -55,6 +55,7 @@ const flatStyles = (styles: CSSResultGroup | undefined): CSSResultOrNative[] =>
  * @csspart status - The order status and outcome.
  * @csspart frame - The iframe showing the payment or ramp page.
  * @csspart dialog - The modal dialog around the frame.
+ * @csspart dialog-title - The modal's title.
  *
  * @cssprop [--checkout-accent=#4f46e5] - Buttons, focus rings and selection.
  * @cssprop [--checkout-radius=10px] - Corner radius.
@@ -62,6 +63,7 @@ const flatStyles = (styles: CSSResultGroup | undefined): CSSResultOrNative[] =>
  * @cssprop [--checkout-surface=#fff] - Background (dark theme: #18181b).
  * @cssprop [--checkout-text=#18181b] - Text colour (dark theme: #f4f4f5).
  * @cssprop [--checkout-danger=#b42318] - Errors and limit messages (dark theme: #ff9b8f).
+ * @cssprop [--checkout-success=#0f7b4b] - A paid status (dark theme: #5fd39b).
  */
 export class CryptoCheckout extends LitElement {
   static override styles = styles;
@@ -377,6 +379,7 @@ export class CryptoCheckout extends LitElement {
         src=${f.url}
         title=${this._t('checkout')}
         allow="payment; clipboard-write; camera"
+        style=${f.height ? `height:${f.height}px` : nothing}
         @load=${f.onLoad}
       ></iframe>
       ${
@@ -385,8 +388,10 @@ export class CryptoCheckout extends LitElement {
           : nothing
       }`;
     if (f.display === 'inline') return html`<div class="frame">${frame}</div>`;
-    return html`<dialog part="dialog" aria-label=${this._t('checkout')} @close=${this._onDialogClose}>
+    // A title names the dialog (what is being paid); on a phone the dialog takes the whole screen.
+    return html`<dialog part="dialog" aria-labelledby="dialog-title" @close=${this._onDialogClose}>
       <form method="dialog" class="bar">
+        <h2 id="dialog-title" part="dialog-title">${this._view?.frameTitle() ?? this._t('checkout')}</h2>
         <button class="close" autofocus aria-label=${this._t('close')}>×</button>
       </form>
       ${frame}

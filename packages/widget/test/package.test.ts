@@ -15,14 +15,16 @@ const bundlePath = join(dist, 'crypto-checkout.js');
 /**
  * Budgets in bytes of gzip (level 9), each file compressed on its own as the backend sends it: near today's
  * figures, so growth is seen. The issue's goal is 14 kB for what a page of one mode downloads before its first
- * quote or product shows; `initial` states what is met today (see bench/results.md).
+ * quote or product shows; `initial` states what is met today (see bench/results.md). Issue 15 added about
+ * 150 B to the element (the modal's title, the frame sized to its page) and 300 B to the pay view (the status's
+ * icon and tones, the order kept for the Back button).
  */
 const budgets = {
   loader: 600,
-  element: 14_600,
-  view: { buy: 4_800, sell: 4_800, pay: 2_400, deposit: 1_400 },
+  element: 14_800,
+  view: { buy: 4_800, sell: 4_800, pay: 2_800, deposit: 1_400 },
   language: 750,
-  initial: { buy: 19_500, sell: 19_500, pay: 17_200, deposit: 16_300 },
+  initial: { buy: 19_500, sell: 19_500, pay: 17_800, deposit: 16_300 },
   npmEntry: 22_000,
 } as const;
 const goalGzip = 14_000;

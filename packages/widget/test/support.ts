@@ -62,6 +62,8 @@ export async function sandboxControl<T = unknown>(
 
 /** Forgets every order, session, fault and setting of the sandbox and returns its clock to real time. */
 export async function resetSandbox(): Promise<void> {
+  // The order a pay view keeps for the Back button belongs to the sandbox that is being reset.
+  globalThis.sessionStorage?.clear();
   await sandboxControl('reset');
   await sandboxControl('clock', { reset: true });
 }

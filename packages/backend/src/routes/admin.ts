@@ -11,6 +11,7 @@ import { AppError } from '../errors.ts';
 import type { OutboxEntry } from '../events/outbox.ts';
 import { priceAmount } from '../money.ts';
 import { errorResponses, jsonBody, jsonResponse, openApiRoutes, securedBy } from '../openapi.ts';
+import type { OrderRecord } from '../order-ledger.ts';
 import { factsOf } from '../order-ledger.ts';
 import { mapUpstreamStatus, orderStatuses } from '../order-status.ts';
 import { currencyCode } from '../schemas/codes.ts';
@@ -323,7 +324,7 @@ const paymentLinkRoute = createRoute({
 });
 
 export function adminRoutes(deps: AppDeps) {
-  const { config, payments, outbox, clock } = deps;
+  const { config, payments, outbox, clock, store } = deps;
   return $(openApiRoutes().use('*', adminAuth(config.adminToken)))
     .openapi(driftRoute, (c) => c.json({ drift: deps.ramp.drift() }, 200))
     .openapi(quoteEngineRoute, (c) => c.json(deps.quotes.stats(), 200))
@@ -343,7 +344,10 @@ export function adminRoutes(deps: AppDeps) {
     })
     .openapi(ordersRoute, async (c) => {
       const query = c.req.valid('query');
-      const list = await payments.listOrders(query);
+      // Either reference finds the order: the upstream's id (what its payment page shows) or ours (`ord_…`, the
+      // upstream's externalId), which is looked up here, as an upstream may match only its own ids.
+      const ours = query.searchId ? await store.get<OrderRecord>('orders', query.searchId) : undefined;
+      const list = await payments.listOrders(ours ? { ...query, searchId: ours.upstreamId } : query);
       const p = list.pagination;
       const page: z.output<typeof adminOrdersResponse> = {
         orders: list.orders.map(adminOrder),

@@ -14,12 +14,18 @@ export interface FrameMessage {
   [key: string]: unknown;
 }
 
+/** What a payment or ramp page posts to say its content's height: `{type, height}`. */
+export const RESIZE_MESSAGE = 'SWAPPED_RESIZE';
+const MAX_HEIGHT = 4000;
+
 type Host = ReactiveControllerHost & { renderRoot: ParentNode };
 
 export class FrameController implements ReactiveController {
   url = '';
   display: 'inline' | 'modal' = 'inline';
   state: FrameState = 'idle';
+  /** The page's own height in CSS pixels, when it says it (`SWAPPED_RESIZE`); the frame is sized to it. */
+  height?: number;
 
   private _origins: string[] = [];
   private _timer?: ReturnType<typeof setTimeout>;
@@ -48,6 +54,7 @@ export class FrameController implements ReactiveController {
     this.url = url;
     this._origins = origins;
     this.display = shown;
+    this.height = undefined;
     this.state = 'loading';
     this._timer = setTimeout(() => this._settle('fallback'), this.timeoutMs);
     this._host.requestUpdate();
@@ -102,6 +109,15 @@ export class FrameController implements ReactiveController {
     const data: unknown = e.data;
     if (!data || typeof data !== 'object' || typeof (data as FrameMessage).type !== 'string') return;
     this._settle('ready');
+    const { type, height } = data as FrameMessage;
+    if (type === RESIZE_MESSAGE) {
+      // The page's content height: the frame shows all of it (the modal still caps it to the screen).
+      if (typeof height === 'number' && Number.isFinite(height) && height > 0) {
+        this.height = Math.min(Math.ceil(height), MAX_HEIGHT);
+        this._host.requestUpdate();
+      }
+      return;
+    }
     this._onMessage(data as FrameMessage);
   };
 }

@@ -26,8 +26,6 @@ const en = {
   max: 'Maximum: {0}',
   invalid: 'Enter a valid amount.',
   empty: 'No method for this country and currency.',
-  name: 'Name (optional)',
-  email: 'E-mail (optional)',
   payCrypto: 'Pay with crypto',
   pending: 'Waiting for your payment…',
   underpaid: 'Partly paid: send the rest to complete.',
@@ -51,6 +49,8 @@ const en = {
   eMethod: 'This method is not available here.',
   eRetry: 'Something went wrong. Try again in a moment.',
   eInput: 'Please check your details.',
+  resume: 'Open the payment page',
+  startOver: 'Start over',
 };
 
 export type MessageKey = keyof typeof en;

@@ -7,7 +7,6 @@ import type { FrameMessage } from '../controllers/frame-controller.ts';
 import { isStatus, OrderStatusController } from '../controllers/order-status-controller.ts';
 import { CheckoutOrderEvent, CheckoutReadyEvent, CheckoutStatusEvent } from '../events.ts';
 import type { MessageKey } from '../internal/messages.ts';
-import { field } from './parts.ts';
 import { payStyles } from './pay.styles.ts';
 import { View } from './view.ts';
 
@@ -41,6 +40,47 @@ export class PayView extends View {
 
   private _status = this.own(new OrderStatusController(this.host, (v) => this._onStatus(v)));
 
+  constructor(...args: ConstructorParameters<typeof View>) {
+    super(...args);
+    this._restore();
+  }
+
+  /**
+   * Where the order in flight is kept for this tab, per backend and product (or checkout token): the Back button
+   * (inline, or coming back from a redirect) shows that order and its status instead of a fresh form.
+   */
+  private get _storeKey(): string {
+    const h = this.host;
+    return `crypto-checkout:pay:${new URL(h.api, location.href).href}:${h.checkoutToken || h.product}`;
+  }
+
+  private _keep(order: Order | undefined): void {
+    try {
+      if (order) sessionStorage.setItem(this._storeKey, JSON.stringify(order));
+      else sessionStorage.removeItem(this._storeKey);
+    } catch {
+      // Storage off (a private window, a sandboxed frame): the order is simply not restored.
+    }
+  }
+
+  /** Shows the order this tab left in flight, if any, and asks the backend for its current status. */
+  private _restore(): void {
+    let order: Order | undefined;
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(this._storeKey) ?? 'null') as Order | null;
+      if (saved && typeof saved.orderId === 'string' && typeof saved.statusToken === 'string') order = saved;
+    } catch {
+      return;
+    }
+    if (!order) return;
+    this._order = order;
+    this._restored = true;
+    this._status.follow(this.host.api, order.orderId, order.statusToken);
+  }
+
+  /** The order shown was restored from this tab's storage (its payment page is not open). */
+  private _restored = false;
+
   override render(): TemplateResult {
     return this.loaded(this._product, (p) => this._renderProduct(p));
   }
@@ -48,22 +88,18 @@ export class PayView extends View {
   private _onPay(e: Event): Promise<void> {
     e.preventDefault();
     // A second click while the first is in flight joins it: one attempt, one key, one order.
-    this._payInFlight ??= this._createOrder(e.target as HTMLFormElement).finally(() => {
+    this._payInFlight ??= this._createOrder().finally(() => {
       this._payInFlight = undefined;
     });
     return this._payInFlight;
   }
 
-  private async _createOrder(form: HTMLFormElement): Promise<void> {
+  private async _createOrder(): Promise<void> {
     const host = this.host;
-    const data = new FormData(form);
-    const name = String(data.get('name') ?? '').trim();
-    const email = String(data.get('email') ?? '').trim();
+    // Name and e-mail are asked once, on the payment page (which asks anyway), not here as well.
     const body = {
       ...(host.checkoutToken ? { checkoutToken: host.checkoutToken } : { product: host.product }),
       customer: {
-        ...(name ? { name } : {}),
-        ...(email ? { email } : {}),
         ...(host.country ? { country: host.country } : {}),
         lang: this.ctx.loc.slice(0, 2),
       },
@@ -79,6 +115,8 @@ export class PayView extends View {
     try {
       const order = await createOrder(host.api, body, key);
       this._order = order;
+      this._restored = false;
+      this._keep(order);
       this._outcome = undefined;
       host.dispatchEvent(
         new CheckoutOrderEvent({
@@ -107,7 +145,9 @@ export class PayView extends View {
   private _again(): void {
     this._status.stop();
     this.ctx.frame.close();
+    this._keep(undefined);
     this._order = undefined;
+    this._restored = false;
     this._outcome = undefined;
     this._payKey = undefined;
     this.host.requestUpdate();
@@ -124,9 +164,28 @@ export class PayView extends View {
       }),
     );
     if (v.final) {
+      this._keep(undefined);
       this.ctx.frame.close();
-      this.ctx.complete({ kind: 'pay', orderId: v.orderId, status: v.status });
+      // An order found already ended on coming back (Back from the thank-you page) shows its outcome and stays:
+      // going to return-url again would send the shopper forward from where they just went back.
+      if (!this._restored) this.ctx.complete({ kind: 'pay', orderId: v.orderId, status: v.status });
+      this._restored = false;
     }
+  }
+
+  override frameTitle(): string | undefined {
+    const p = this._product.value;
+    return p ? `${p.name} · ${this.money(p.price, p.currency)}` : undefined;
+  }
+
+  /** Opens the payment page of the restored order again. */
+  private _resume(): void {
+    const order = this._order;
+    if (!order) return;
+    this._restored = false;
+    const apiOrigin = new URL(this.host.api, location.href).origin;
+    this.ctx.open(order.link, [new URL(order.link).origin, apiOrigin]);
+    this.host.requestUpdate();
   }
 
   override onFrameMessage(m: FrameMessage): void {
@@ -134,6 +193,7 @@ export class PayView extends View {
       // The backend's return page inside the frame: the payer is done with the payment page.
       const order = this._order;
       if (!order || m.orderId !== order.orderId) return;
+      this._keep(undefined);
       const status = isStatus(m.status) ? m.status : (this._status.view?.status ?? order.status);
       this.ctx.frame.close();
       this._status.refresh();
@@ -159,13 +219,22 @@ export class PayView extends View {
       </div>
       ${
         order
-          ? html`<div part="status" class="status ${outcome}" role="status">
+          ? html`<div part="status" class="status ${outcome ?? 'pending'}" role="status" aria-live="polite">
+              <span class="icon" aria-hidden="true"></span>
               <p>${this.t(outcome === 'awaiting_payment' || !outcome ? 'pending' : (outcome as MessageKey))}</p>
               ${retry ? html`<button type="button" @click=${() => this._again()}>${this.t('retry')}</button>` : nothing}
-            </div>`
-          : html`${field('name', this.t('name'), html`<input id="name" name="name" autocomplete="name" />`)}
-              ${field('email', this.t('email'), html`<input id="email" name="email" type="email" autocomplete="email" />`)}
-              ${this._actionError ? this.error(this._actionError) : nothing}
+            </div>
+            ${
+              this._restored && !retry && !this._status.view?.final
+                ? html`<div class="actions">
+                    <button part="button" type="button" class="primary" @click=${() => this._resume()}>
+                      ${this.t('resume')}
+                    </button>
+                    <button type="button" @click=${() => this._again()}>${this.t('startOver')}</button>
+                  </div>`
+                : nothing
+            }`
+          : html`${this._actionError ? this.error(this._actionError) : nothing}
               <button part="button" class="primary" ?disabled=${this._busy}>${this.t('payCrypto')}</button>`
       }
     </form>`;

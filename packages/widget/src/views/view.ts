@@ -100,6 +100,11 @@ export abstract class View {
   /** A message from the payment or ramp page the frame shows. */
   onFrameMessage(_m: FrameMessage): void {}
 
+  /** The modal's title (its accessible name): what the page in it is for. */
+  frameTitle(): string | undefined {
+    return undefined;
+  }
+
   /** The view is no longer shown (another mode, or the element left the page). */
   dispose(): void {
     for (const c of this._controllers) {

@@ -22,8 +22,6 @@ Minimum: {0}
 Maximum: {0}
 Bitte einen gültigen Betrag eingeben.
 Keine Methode für dieses Land und diese Währung.
-Name (optional)
-E-Mail (optional)
 Mit Krypto bezahlen
 Warten auf Ihre Zahlung…
 Teilweise bezahlt: Senden Sie den Rest.
@@ -46,4 +44,6 @@ Kein Netzwerk nimmt hier Einzahlungen an.
 Diese Zahlung ist nicht verfügbar.
 Diese Methode ist hier nicht verfügbar.
 Etwas ist schiefgelaufen. Bitte gleich erneut versuchen.
-Bitte prüfen Sie Ihre Angaben.`;
+Bitte prüfen Sie Ihre Angaben.
+Zahlungsseite öffnen
+Neu beginnen`;

@@ -22,8 +22,6 @@ Mínimo: {0}
 Máximo: {0}
 Introduce un importe válido.
 No hay métodos para este país y moneda.
-Nombre (opcional)
-Correo (opcional)
 Pagar con cripto
 Esperando tu pago…
 Pago parcial: envía el resto para completarlo.
@@ -46,4 +44,6 @@ Ninguna red admite depósitos aquí.
 Este pago no está disponible.
 Este método no está disponible aquí.
 Algo ha fallado. Inténtalo de nuevo en un momento.
-Revisa tus datos.`;
+Revisa tus datos.
+Abrir la página de pago
+Empezar de nuevo`;

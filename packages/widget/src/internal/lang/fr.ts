@@ -22,8 +22,6 @@ Minimum : {0}
 Maximum : {0}
 Saisissez un montant valide.
 Aucun moyen pour ce pays et cette devise.
-Nom (facultatif)
-E-mail (facultatif)
 Payer en crypto
 En attente de votre paiement…
 Paiement partiel : envoyez le reste pour finaliser.
@@ -46,4 +44,6 @@ Aucun réseau n’accepte de dépôt ici.
 Ce paiement n’est pas disponible.
 Ce moyen n’est pas disponible ici.
 Une erreur est survenue. Réessayez dans un instant.
-Vérifiez vos informations.`;
+Vérifiez vos informations.
+Ouvrir la page de paiement
+Recommencer`;

@@ -22,8 +22,6 @@ Mínimo: {0}
 Máximo: {0}
 Informe um valor válido.
 Nenhuma forma para este país e moeda.
-Nome (opcional)
-E-mail (opcional)
 Pagar com cripto
 Aguardando seu pagamento…
 Pago em parte: envie o restante para concluir.
@@ -46,4 +44,6 @@ Nenhuma rede aceita depósitos aqui.
 Este pagamento não está disponível.
 Esta forma não está disponível aqui.
 Algo deu errado. Tente novamente em instantes.
-Verifique seus dados.`;
+Verifique seus dados.
+Abrir a página de pagamento
+Recomeçar`;

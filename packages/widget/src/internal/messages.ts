@@ -51,6 +51,7 @@ const en = {
   eInput: 'Please check your details.',
   resume: 'Open the payment page',
   startOver: 'Start over',
+  switchFiat: 'Use {0} instead',
 };
 
 export type MessageKey = keyof typeof en;

@@ -314,9 +314,28 @@ export abstract class RampView extends View {
             ${this.actionError ? this.error(this.actionError) : nothing}
             <button part="button" class="primary" ?disabled=${!q.quote || this.busy}>${this.t('continue')}</button>
             ${this.done ? html`<p part="status" class="status paid" role="status">${this.t('done')}</p>` : nothing}`
-          : html`<p class="empty" role="status">${this.t('empty')}</p>`
+          : this._renderNoMethod(c, fiat)
       }
     </form>`;
+  }
+
+  /**
+   * No method takes this currency in this country: say so and offer, in one click, the currency that has one
+   * (the country's default first), so the shopper is never left without a way on.
+   */
+  private _renderNoMethod(c: Catalog, fiat: string): TemplateResult {
+    const all = this.methodsOf(c);
+    const works = (code: string) => all.some((m) => !m.currencies.length || m.currencies.includes(code));
+    const codes = [c.defaults.fiat, ...c.fiats.map((f) => f.code)];
+    const other = codes.find((code) => code && code !== fiat && works(code));
+    return html`<p class="empty" role="status">${this.t('empty')}</p>
+      ${
+        other
+          ? html`<button type="button" part="switch" @click=${() => {
+              this.host.fiat = other;
+            }}>${this.t('switchFiat', other)}</button>`
+          : nothing
+      }`;
   }
 
   private _renderMethods(c: Catalog, methods: Method[], method: Method | undefined): TemplateResult {

@@ -46,4 +46,5 @@ Diese Methode ist hier nicht verfügbar.
 Etwas ist schiefgelaufen. Bitte gleich erneut versuchen.
 Bitte prüfen Sie Ihre Angaben.
 Zahlungsseite öffnen
-Neu beginnen`;
+Neu beginnen
+Stattdessen {0} verwenden`;

@@ -46,4 +46,5 @@ Este método no está disponible aquí.
 Algo ha fallado. Inténtalo de nuevo en un momento.
 Revisa tus datos.
 Abrir la página de pago
-Empezar de nuevo`;
+Empezar de nuevo
+Usar {0}`;

@@ -46,4 +46,5 @@ Ce moyen n’est pas disponible ici.
 Une erreur est survenue. Réessayez dans un instant.
 Vérifiez vos informations.
 Ouvrir la page de paiement
-Recommencer`;
+Recommencer
+Utiliser {0}`;

@@ -46,4 +46,5 @@ Esta forma não está disponível aqui.
 Algo deu errado. Tente novamente em instantes.
 Verifique seus dados.
 Abrir a página de pagamento
-Recomeçar`;
+Recomeçar
+Usar {0}`;

@@ -46,6 +46,7 @@ export const styles = css`
   .product { align-items: flex-start; }
   [role=listbox] { position: absolute; z-index: 2; top: 100%; inset-inline: 0; max-height: 240px; overflow: auto; margin: 4px 0 0; padding: 4px; list-style: none; background: var(--_surface); border: 1px solid var(--_line); border-radius: var(--_r); box-shadow: 0 8px 24px #0003; }
   [role=option] { cursor: pointer; }
+  [role=option].none { cursor: default; font-style: italic; }
   .flag { flex: none; width: 20px; height: 15px; border-radius: 2px; box-shadow: 0 0 0 1px #0002; }
   /* The picked entry's icon sits inside the field, so the text keeps the field's whole width. */
   .combo-input { position: relative; }

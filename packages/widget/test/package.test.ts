@@ -17,15 +17,16 @@ const bundlePath = join(dist, 'crypto-checkout.js');
  * figures, so growth is seen. The issue's goal is 14 kB for what a page of one mode downloads before its first
  * quote or product shows; `initial` states what is met today (see bench/results.md). Issue 15 added about
  * 150 B to the element (the modal's title, the frame sized to its page) and 300 B to the pay view (the status's
- * icon and tones, the order kept for the Back button); its ramp's ways out of dead ends added about 100 B to what a
- * buy or sell page downloads first (initial 19,500 → 19,600).
+ * icon and tones, the order kept for the Back button); its ramp's ways out of dead ends (a currency or a country
+ * without a method, the picker's "no results" row) added about 400 B to what a buy or sell page downloads first
+ * (initial 19,500 → 19,900; the element 14,800 → 14,900).
  */
 const budgets = {
   loader: 600,
-  element: 14_800,
+  element: 14_900,
   view: { buy: 4_800, sell: 4_800, pay: 2_800, deposit: 1_400 },
   language: 750,
-  initial: { buy: 19_600, sell: 19_600, pay: 17_800, deposit: 16_300 },
+  initial: { buy: 19_900, sell: 19_900, pay: 17_800, deposit: 16_300 },
   npmEntry: 22_000,
 } as const;
 const goalGzip = 14_000;

@@ -51,7 +51,9 @@ const en = {
   eInput: 'Please check your details.',
   resume: 'Open the payment page',
   startOver: 'Start over',
-  switchFiat: 'Use {0} instead',
+  useInstead: 'Use {0} instead',
+  notServed: '{0} is not served.',
+  noResults: 'No results',
 };
 
 export type MessageKey = keyof typeof en;

@@ -44,12 +44,16 @@ export class Picker {
     this._host.requestUpdate();
   }
 
-  /** The field with its label; `onPick` hears of a pick of another value than `value`. */
+  /**
+   * The field with its label; `onPick` hears of a pick of another value than `value`. `none`: the row shown
+   * when nothing matches what was typed (Enter then keeps the query rather than silently reverting).
+   */
   render(
     label: string,
     items: PickerItem[],
     value: string | undefined,
     onPick: (code: string) => void,
+    none = '',
   ): TemplateResult {
     const { id } = this;
     const open = this._open;
@@ -83,7 +87,7 @@ export class Picker {
         );
       } else if (e.key === 'Enter' && open) {
         e.preventDefault();
-        pick(list[active]);
+        if (list.length || !q) pick(list[active]);
       } else if (e.key === 'Escape' && open) {
         e.stopPropagation();
         pick();
@@ -110,7 +114,8 @@ export class Picker {
           @blur=${() => pick()}
         />
       </div>
-      <ul id="${id}-list" role="listbox" aria-label=${label} ?hidden=${!list.length}>
+      <ul id="${id}-list" role="listbox" aria-label=${label} ?hidden=${!list.length && !(open && q && none)}>
+        ${open && q && !list.length ? html`<li class="none" role="option" aria-disabled="true" aria-selected="false">${none}</li>` : nothing}
         ${list.map(
           (x, i) => html`<li
             id="${id}-${i}"

@@ -288,25 +288,41 @@ export abstract class RampView extends View {
     const fiatField = amount('fiat', sell ? 'get' : 'pay', fiat, this.fiatText);
     const cryptoField = amount('crypto', sell ? 'sell' : 'get', crypto?.symbol ?? '', this.cryptoText);
     const stale = this.catalog.isStale;
+    const none = this.t('noResults');
     return html`<form part="form" novalidate @submit=${(e: Event) => this._continue(e)} aria-busy=${String(this.catalog.status === TaskStatus.PENDING || stale)}>
       ${this.failed(this.catalog)}
       <div class="row">
-        ${this._country.render(this.t('country'), countries, stale ? host.country : c.country, (v) => {
-          host.country = v;
-          host.fiat = '';
-          host.paymentMethod = '';
-          host.payoutMethod = '';
-        })}
-        ${this._currency.render(this.t('fiat'), fiats, fiat, (v) => {
-          host.fiat = v;
-        })}
+        ${this._country.render(
+          this.t('country'),
+          countries,
+          stale ? host.country : c.country,
+          (v) => this._pickCountry(v),
+          none,
+        )}
+        ${this._currency.render(
+          this.t('fiat'),
+          fiats,
+          fiat,
+          (v) => {
+            host.fiat = v;
+          },
+          none,
+        )}
       </div>
-      ${this._crypto.render(this.t('crypto'), cryptos, crypto?.code, (v) => {
-        host.crypto = v;
-      })}
+      ${this._crypto.render(
+        this.t('crypto'),
+        cryptos,
+        crypto?.code,
+        (v) => {
+          host.crypto = v;
+        },
+        none,
+      )}
       ${
-        methods.length
-          ? html`${this._renderMethods(c, methods, method)}
+        !stale && !c.countries.some((x) => x.code === c.country)
+          ? this._renderNotServed(c)
+          : methods.length
+            ? html`${this._renderMethods(c, methods, method)}
             <div class="row">${sell ? [cryptoField, fiatField] : [fiatField, cryptoField]}</div>
             <p id="amount-msg" class="msg" role="alert">${message}</p>
             ${this._renderQuote(crypto)}
@@ -314,9 +330,43 @@ export abstract class RampView extends View {
             ${this.actionError ? this.error(this.actionError) : nothing}
             <button part="button" class="primary" ?disabled=${!q.quote || this.busy}>${this.t('continue')}</button>
             ${this.done ? html`<p part="status" class="status paid" role="status">${this.t('done')}</p>` : nothing}`
-          : this._renderNoMethod(c, fiat)
+            : this._renderNoMethod(c, fiat)
       }
     </form>`;
+  }
+
+  /**
+   * A country the ramp does not serve (an attribute, or one the upstream dropped): say so by name and offer the
+   * nearest served one: the region of the element's locale or the browser's languages, else the catalog's default.
+   */
+  private _renderNotServed(c: Catalog): TemplateResult {
+    const served = new Set(c.countries.map((x) => x.code));
+    const regions = [this.ctx.loc, ...navigator.languages].map((l) => {
+      try {
+        return new Intl.Locale(l).maximize().region;
+      } catch {
+        return undefined;
+      }
+    });
+    const near = [...regions, c.defaults.country].find((r) => r && served.has(r));
+    const name = (code: string) =>
+      localNames([{ code, name: code }], this.ctx.loc, 'region')[0]?.name ?? code;
+    return html`<p class="empty" role="status">${this.t('notServed', name(c.country))}</p>
+      ${near ? this._wayOut(this.t('useInstead', name(near)), () => this._pickCountry(near)) : nothing}`;
+  }
+
+  /** A one-click way out of a dead end. */
+  private _wayOut(label: string, go: () => void): TemplateResult {
+    return html`<button type="button" part="switch" @click=${go}>${label}</button>`;
+  }
+
+  /** Another country: its catalog's currency and methods, not the last country's. */
+  private _pickCountry(code: string): void {
+    const host = this.host;
+    host.country = code;
+    host.fiat = '';
+    host.paymentMethod = '';
+    host.payoutMethod = '';
   }
 
   /**
@@ -331,9 +381,9 @@ export abstract class RampView extends View {
     return html`<p class="empty" role="status">${this.t('empty')}</p>
       ${
         other
-          ? html`<button type="button" part="switch" @click=${() => {
+          ? this._wayOut(this.t('useInstead', other), () => {
               this.host.fiat = other;
-            }}>${this.t('switchFiat', other)}</button>`
+            })
           : nothing
       }`;
   }
@@ -359,7 +409,7 @@ export abstract class RampView extends View {
       body: html`<span>${m.name}</span><small>${this._methodTerms(m)}</small>`,
     }));
     return html`<div class="methods">
-      ${this._methodPicker.render(legend, items, method?.id, pick)}
+      ${this._methodPicker.render(legend, items, method?.id, pick, this.t('noResults'))}
       ${method ? html`<small class="terms">${this._methodTerms(method)}</small>` : nothing}
     </div>`;
   }

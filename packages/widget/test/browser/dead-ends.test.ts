@@ -1,5 +1,6 @@
 // The ramp's dead ends (issue 15): each has a way out the shopper can see and take, against the real backend.
 import { expect, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import { resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
 import { mountReady, typeInto } from './checkout-helpers.ts';
 
@@ -27,5 +28,40 @@ describe('no dead ends', () => {
       () => !shadowQuery<HTMLButtonElement>(el, '[part~="button"]').disabled,
       'Continue stays off',
     );
+  });
+
+  it('a country the ramp does not serve (country="KP") is named as not served, with the nearest one a click away', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="KP" locale="en-US"></crypto-checkout>`,
+    );
+    expect(shadowQuery(el, '.empty').textContent).to.equal('North Korea is not served.');
+    const way = shadowQuery<HTMLButtonElement>(el, '[part~="switch"]');
+    expect(way.textContent).to.equal('Use United States instead');
+    await expect(el).to.be.accessible();
+    way.click();
+    await waitUntil(() => el.shadowRoot!.querySelector('#fiat'), 'no amount after the switch');
+    expect(el.country).to.equal('US');
+    expect(shadowQuery<HTMLInputElement>(el, '#country').value).to.equal('United States');
+  });
+
+  it('typing a country that is not served shows a "no results" row, and Enter keeps what was typed', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
+    );
+    const input = shadowQuery<HTMLInputElement>(el, '#country');
+    input.focus();
+    await typeInto(el, '#country', 'Narnia');
+    const rows = () => [...el.shadowRoot!.querySelectorAll('#country-list [role="option"]')];
+    expect(rows().map((r) => r.textContent!.trim())).to.deep.equal(['No results']);
+    expect(shadowQuery(el, '#country-list').hidden).to.equal(false);
+    await expect(el).to.be.accessible();
+    await sendKeys({ press: 'Enter' });
+    await el.updateComplete;
+    expect(input.value).to.equal('Narnia');
+    expect(input.getAttribute('aria-expanded')).to.equal('true');
+    expect(el.country).to.equal('DE');
+    await sendKeys({ press: 'Escape' });
+    await el.updateComplete;
+    expect(input.value).to.equal('Germany');
   });
 });

@@ -47,4 +47,6 @@ Etwas ist schiefgelaufen. Bitte gleich erneut versuchen.
 Bitte prüfen Sie Ihre Angaben.
 Zahlungsseite öffnen
 Neu beginnen
-Stattdessen {0} verwenden`;
+Stattdessen {0} verwenden
+{0} wird nicht bedient.
+Keine Treffer`;

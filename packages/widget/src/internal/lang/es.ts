@@ -47,4 +47,6 @@ Algo ha fallado. Inténtalo de nuevo en un momento.
 Revisa tus datos.
 Abrir la página de pago
 Empezar de nuevo
-Usar {0}`;
+Usar {0}
+{0} no está disponible.
+Sin resultados`;

@@ -47,4 +47,6 @@ Une erreur est survenue. Réessayez dans un instant.
 Vérifiez vos informations.
 Ouvrir la page de paiement
 Recommencer
-Utiliser {0}`;
+Utiliser {0}
+{0} n’est pas desservi.
+Aucun résultat`;

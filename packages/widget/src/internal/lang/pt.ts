@@ -47,4 +47,6 @@ Algo deu errado. Tente novamente em instantes.
 Verifique seus dados.
 Abrir a página de pagamento
 Recomeçar
-Usar {0}`;
+Usar {0}
+{0} não é atendido.
+Nenhum resultado`;

@@ -57,6 +57,7 @@ export const styles = css`
   .combo-input::after { content: ''; position: absolute; inset-inline-end: 14px; top: calc(50% - 6px); width: 7px; height: 7px; border: solid var(--_text); border-width: 0 2px 2px 0; transform: rotate(45deg); opacity: 0.6; pointer-events: none; }
   .msg:empty { display: none; }
   .msg, .error { color: var(--_danger); }
+  .hint { opacity: 0.8; }
   .error, .status { justify-content: space-between; }
   p { margin: 0; }
   .name, .price, dl div:last-child { font-weight: 700; }

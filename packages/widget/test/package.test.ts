@@ -17,16 +17,17 @@ const bundlePath = join(dist, 'crypto-checkout.js');
  * figures, so growth is seen. The issue's goal is 14 kB for what a page of one mode downloads before its first
  * quote or product shows; `initial` states what is met today (see bench/results.md). Issue 15 added about
  * 150 B to the element (the modal's title, the frame sized to its page) and 300 B to the pay view (the status's
- * icon and tones, the order kept for the Back button); its ramp's ways out of dead ends (a currency or a country
- * without a method, the picker's "no results" row) added about 400 B to what a buy or sell page downloads first
- * (initial 19,500 → 19,900; the element 14,800 → 14,900, so the pay and deposit pages' initial 17,800 → 17,900 and 16,300 → 16,400).
+ * icon and tones, the order kept for the Back button). Its ramp's ways out of dead ends (a currency or a country
+ * without a method, the picker's "no results" row, the hint of an empty amount) added about 500 B to what a buy
+ * or sell page downloads first (initial 19,500 → 20,000), 150 B of it in the element (14,800 → 14,950, so the pay
+ * and deposit pages' initial 17,800 → 17,900 and 16,300 → 16,400).
  */
 const budgets = {
   loader: 600,
-  element: 14_900,
+  element: 14_950,
   view: { buy: 4_800, sell: 4_800, pay: 2_800, deposit: 1_400 },
   language: 750,
-  initial: { buy: 19_900, sell: 19_900, pay: 17_900, deposit: 16_400 },
+  initial: { buy: 20_000, sell: 20_000, pay: 17_900, deposit: 16_400 },
   npmEntry: 22_000,
 } as const;
 const goalGzip = 14_000;

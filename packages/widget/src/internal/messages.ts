@@ -54,6 +54,7 @@ const en = {
   useInstead: 'Use {0} instead',
   notServed: '{0} is not served.',
   noResults: 'No results',
+  enterAmount: 'Enter an amount to see your quote.',
 };
 
 export type MessageKey = keyof typeof en;

@@ -262,6 +262,8 @@ export abstract class RampView extends View {
     const { fiat, crypto, methods, method } = this.selection(c);
     const q = this.quotes;
     const message = this._amountMessage();
+    // Nothing typed yet: say what Continue waits for (it is off, and the fields only show a placeholder).
+    const hint = !message && !this.fiatText.trim() && !this.cryptoText.trim() ? this.t('enterAmount') : '';
     const [countries, fiats, cryptos] = this._pickerItems(c);
     const amount = (which: 'fiat' | 'crypto', key: MessageKey, unit: string, value: string) =>
       field(
@@ -324,11 +326,11 @@ export abstract class RampView extends View {
           : methods.length
             ? html`${this._renderMethods(c, methods, method)}
             <div class="row">${sell ? [cryptoField, fiatField] : [fiatField, cryptoField]}</div>
-            <p id="amount-msg" class="msg" role="alert">${message}</p>
+            <p id="amount-msg" class=${hint ? 'hint' : 'msg'} role="alert">${message || hint}</p>
             ${this._renderQuote(crypto)}
             ${this.extraFields()}
             ${this.actionError ? this.error(this.actionError) : nothing}
-            <button part="button" class="primary" ?disabled=${!q.quote || this.busy}>${this.t('continue')}</button>
+            <button part="button" class="primary" ?disabled=${!q.quote || this.busy} aria-describedby=${hint ? 'amount-msg' : nothing}>${this.t('continue')}</button>
             ${this.done ? html`<p part="status" class="status paid" role="status">${this.t('done')}</p>` : nothing}`
             : this._renderNoMethod(c, fiat)
       }

@@ -64,4 +64,24 @@ describe('no dead ends', () => {
     await el.updateComplete;
     expect(input.value).to.equal('Germany');
   });
+
+  it('buy without an amount says what Continue waits for, and the hint goes once an amount is typed', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
+    );
+    const button = shadowQuery<HTMLButtonElement>(el, '[part~="button"]');
+    const hint = shadowQuery(el, '#amount-msg');
+    expect(button.disabled).to.equal(true);
+    expect(hint.textContent).to.equal('Enter an amount to see your quote.');
+    expect(button.getAttribute('aria-describedby')).to.equal('amount-msg');
+    expect(shadowQuery(el, '#fiat').getAttribute('aria-invalid')).to.equal('false');
+    await expect(el).to.be.accessible();
+    const quote = waitForEvent(el, 'checkout-quote');
+    await typeInto(el, '#fiat', '50');
+    await quote;
+    await el.updateComplete;
+    expect(hint.textContent).to.equal('');
+    expect(button.disabled).to.equal(false);
+    expect(button.hasAttribute('aria-describedby')).to.equal(false);
+  });
 });

@@ -49,4 +49,5 @@ Zahlungsseite öffnen
 Neu beginnen
 Stattdessen {0} verwenden
 {0} wird nicht bedient.
-Keine Treffer`;
+Keine Treffer
+Geben Sie einen Betrag ein, um Ihr Angebot zu sehen.`;

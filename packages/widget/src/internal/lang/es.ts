@@ -49,4 +49,5 @@ Abrir la página de pago
 Empezar de nuevo
 Usar {0}
 {0} no está disponible.
-Sin resultados`;
+Sin resultados
+Introduce un importe para ver tu cotización.`;

@@ -49,4 +49,5 @@ Ouvrir la page de paiement
 Recommencer
 Utiliser {0}
 {0} n’est pas desservi.
-Aucun résultat`;
+Aucun résultat
+Saisissez un montant pour voir votre devis.`;

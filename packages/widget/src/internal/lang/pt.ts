@@ -49,4 +49,5 @@ Abrir a página de pagamento
 Recomeçar
 Usar {0}
 {0} não é atendido.
-Nenhum resultado`;
+Nenhum resultado
+Digite um valor para ver sua cotação.`;

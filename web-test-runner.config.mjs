@@ -120,6 +120,10 @@ function backendPlugin() {
   async function proxy(ctx, next) {
     if (!target || !/^\/(api|sandbox|widget)(\/|$)|^\/healthz$/.test(ctx.path)) return next();
     ctx.respond = false;
+    if (backendDown && ctx.path.startsWith('/api/')) {
+      ctx.req.socket.destroy();
+      return;
+    }
     await new Promise((resolve) => {
       const upstream = request(
         new URL(ctx.req.url, target),
@@ -192,6 +196,12 @@ function backendPlugin() {
 }
 
 /** `executeServerCommand('crypto-checkout:…')` for support.ts: tokens a merchant's server would mint. */
+/**
+ * While true, the proxy drops every /api request's connection without an answer: the page sees what a shopper
+ * offline or with the server down sees (a failed fetch). Only one test file runs at a time (concurrency 1).
+ */
+let backendDown = false;
+
 function commandsPlugin() {
   let tokens;
   const load = async () => {
@@ -203,7 +213,12 @@ function commandsPlugin() {
   };
   return {
     name: 'crypto-checkout-commands',
-    async executeCommand({ command, payload }) {
+    async executeCommand({ command, payload, session }) {
+      // The backend unreachable (a dropped connection, as offline or a server down): see `backendDown`.
+      if (command === 'crypto-checkout:backend-down') {
+        backendDown = Boolean(payload);
+        return backendDown;
+      }
       if (command === 'crypto-checkout:checkout-token') {
         return (await load()).createCheckoutToken(payload, secrets.CHECKOUT_TOKEN_SECRET);
       }

@@ -180,7 +180,7 @@ describe('messages', () => {
     assert.equal(errorKey('METHOD_UNAVAILABLE'), 'eMethod');
     assert.equal(errorKey('UPSTREAM_TIMEOUT'), 'eRetry');
     assert.equal(errorKey('RATE_LIMITED'), 'eRetry');
-    assert.equal(errorKey('NETWORK_ERROR'), 'eRetry');
+    assert.equal(errorKey('NETWORK_ERROR'), 'eOffline');
     assert.equal(errorKey('VALIDATION_FAILED'), 'eInput');
     assert.equal(errorKey('FORBIDDEN'), 'eInput');
   });

@@ -18,16 +18,16 @@ const bundlePath = join(dist, 'crypto-checkout.js');
  * quote or product shows; `initial` states what is met today (see bench/results.md). Issue 15 added about
  * 150 B to the element (the modal's title, the frame sized to its page) and 300 B to the pay view (the status's
  * icon and tones, the order kept for the Back button). Its ramp's ways out of dead ends (a currency or a country
- * without a method, the picker's "no results" row, the hint of an empty amount) added about 500 B to what a buy
- * or sell page downloads first (initial 19,500 → 20,000), 150 B of it in the element (14,800 → 14,950, so the pay
- * and deposit pages' initial 17,800 → 17,900 and 16,300 → 16,400).
+ * without a method, the picker's "no results" row, the hint of an empty amount, the offline quote) added about
+ * 600 B to what a buy or sell page downloads first (initial 19,500 → 20,100): the buy and sell views 4,800 →
+ * 4,850, the element 14,800 → 15,000 (so the pay and deposit pages' initial 17,800 → 17,950, 16,300 → 16,450).
  */
 const budgets = {
   loader: 600,
-  element: 14_950,
-  view: { buy: 4_800, sell: 4_800, pay: 2_800, deposit: 1_400 },
+  element: 15_000,
+  view: { buy: 4_850, sell: 4_850, pay: 2_800, deposit: 1_400 },
   language: 750,
-  initial: { buy: 20_000, sell: 20_000, pay: 17_900, deposit: 16_400 },
+  initial: { buy: 20_100, sell: 20_100, pay: 17_950, deposit: 16_450 },
   npmEntry: 22_000,
 } as const;
 const goalGzip = 14_000;

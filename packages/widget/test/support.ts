@@ -243,3 +243,8 @@ export function shadowQuery<E extends Element = HTMLElement>(host: Element, sele
 
 /** Resolves after `ms` milliseconds (for debounce windows; prefer waitForEvent/waitUntil when possible). */
 export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Makes the backend unreachable (`true`: its connections drop unanswered, as offline) or reachable again. */
+export function setBackendDown(down: boolean): Promise<unknown> {
+  return executeServerCommand('crypto-checkout:backend-down', down);
+}

@@ -75,12 +75,14 @@ export class QuoteController implements ReactiveController {
 
   hostConnected(): void {
     document.addEventListener('visibilitychange', this._onVisibility);
+    window.addEventListener('online', this._onOnline);
     this._tick = setInterval(() => this.quote && !document.hidden && this._host.requestUpdate(), 1000);
     if (this._request && !this.quote) this._fetch();
   }
 
   hostDisconnected(): void {
     document.removeEventListener('visibilitychange', this._onVisibility);
+    window.removeEventListener('online', this._onOnline);
     clearInterval(this._tick);
     this._cancel();
   }
@@ -108,6 +110,11 @@ export class QuoteController implements ReactiveController {
       if (!(expires > Date.now())) this._fetch();
       else this._schedule(expires - Date.now());
     }
+  };
+
+  /** The connection is back: a request that failed (or was never answered) is sent again by itself. */
+  private _onOnline = (): void => {
+    if (this._request && !this.quote) this.retry();
   };
 
   private _schedule(ms: number): void {

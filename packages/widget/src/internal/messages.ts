@@ -55,6 +55,7 @@ const en = {
   notServed: '{0} is not served.',
   noResults: 'No results',
   enterAmount: 'Enter an amount to see your quote.',
+  eOffline: 'No connection. Check your network.',
 };
 
 export type MessageKey = keyof typeof en;
@@ -101,5 +102,6 @@ export function msg(locale: string, key: MessageKey, arg = ''): string {
 export function errorKey(code: ErrorCode): MessageKey {
   if (/TOKEN_|NOT_FOUND/.test(code)) return 'eGone';
   if (code === 'METHOD_UNAVAILABLE') return 'eMethod';
+  if (code === 'NETWORK_ERROR') return 'eOffline';
   return RETRYABLE.test(code) ? 'eRetry' : 'eInput';
 }

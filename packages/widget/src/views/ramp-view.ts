@@ -135,6 +135,11 @@ export abstract class RampView extends View {
     }
     this.quotes.set(request, this._typed, !this.catalog.value);
     this._typed = false;
+    // The quote failed (offline, server down): the other field must not keep the amount of an older quote.
+    if (this.quotes.error && !this._limitError()) {
+      if (this.input === 'fiat') this.cryptoText = '';
+      else this.fiatText = '';
+    }
   }
 
   private _quoteRequest(): QuoteRequest | undefined {

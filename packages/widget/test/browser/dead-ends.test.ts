@@ -1,7 +1,7 @@
 // The ramp's dead ends (issue 15): each has a way out the shopper can see and take, against the real backend.
 import { expect, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
+import { resetSandbox, setBackendDown, shadowQuery, waitForEvent } from '../support.ts';
 import { mountReady, typeInto } from './checkout-helpers.ts';
 
 describe('no dead ends', () => {
@@ -83,5 +83,35 @@ describe('no dead ends', () => {
     expect(hint.textContent).to.equal('');
     expect(button.disabled).to.equal(false);
     expect(button.hasAttribute('aria-describedby')).to.equal(false);
+  });
+
+  describe('offline', () => {
+    afterEach(() => setBackendDown(false));
+
+    it('clears the stale amount, says it is the connection, keeps what was typed and retries once back online', async () => {
+      const el = await mountReady(
+        html`<crypto-checkout mode="buy" country="DE" locale="en" amount="100"></crypto-checkout>`,
+      );
+      const crypto = shadowQuery<HTMLInputElement>(el, '#crypto');
+      await waitUntil(() => crypto.value !== '', 'no first quote');
+      await setBackendDown(true);
+      const failed = waitForEvent(el, 'checkout-error');
+      await typeInto(el, '#fiat', '120');
+      expect((await failed).detail.code).to.equal('NETWORK_ERROR');
+      await el.updateComplete;
+      expect(shadowQuery<HTMLInputElement>(el, '#fiat').value).to.equal('120');
+      expect(crypto.value).to.equal('');
+      expect(shadowQuery(el, '[part~="quote"] [role="alert"]').textContent).to.contain('No connection');
+      expect(shadowQuery<HTMLButtonElement>(el, '[part~="button"]').disabled).to.equal(true);
+      await expect(el).to.be.accessible();
+      const quote = waitForEvent(el, 'checkout-quote');
+      await setBackendDown(false);
+      window.dispatchEvent(new Event('online'));
+      const { detail } = await quote;
+      expect(detail.fiat.amount).to.equal('120.00');
+      await el.updateComplete;
+      expect(crypto.value).to.equal(detail.crypto.amount);
+      expect(shadowQuery<HTMLInputElement>(el, '#fiat').value).to.equal('120');
+    });
   });
 });

@@ -314,7 +314,7 @@ describe('buy mode', () => {
     expect(detail).to.include({ code: 'NETWORK_ERROR', retryable: true });
     await el.updateComplete;
     const alert = shadowQuery(el, '[role="alert"]');
-    expect(alert.textContent).to.contain('Something went wrong');
+    expect(alert.textContent).to.contain('No connection');
     expect(alert.querySelector('button')!.textContent).to.equal('Try again');
     await expect(el).to.be.accessible();
     const ready = waitForEvent(el, 'checkout-ready', { timeout: 8000 });

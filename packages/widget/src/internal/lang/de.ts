@@ -50,4 +50,5 @@ Neu beginnen
 Stattdessen {0} verwenden
 {0} wird nicht bedient.
 Keine Treffer
-Geben Sie einen Betrag ein, um Ihr Angebot zu sehen.`;
+Geben Sie einen Betrag ein, um Ihr Angebot zu sehen.
+Keine Verbindung. Prüfen Sie Ihr Netzwerk.`;

@@ -50,4 +50,5 @@ Empezar de nuevo
 Usar {0}
 {0} no está disponible.
 Sin resultados
-Introduce un importe para ver tu cotización.`;
+Introduce un importe para ver tu cotización.
+Sin conexión. Comprueba tu red.`;

@@ -50,4 +50,5 @@ Recommencer
 Utiliser {0}
 {0} n’est pas desservi.
 Aucun résultat
-Saisissez un montant pour voir votre devis.`;
+Saisissez un montant pour voir votre devis.
+Pas de connexion. Vérifiez votre réseau.`;

@@ -50,4 +50,5 @@ Recomeçar
 Usar {0}
 {0} não é atendido.
 Nenhum resultado
-Digite um valor para ver sua cotação.`;
+Digite um valor para ver sua cotação.
+Sem conexão. Verifique sua rede.`;

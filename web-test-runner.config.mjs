@@ -213,7 +213,7 @@ function commandsPlugin() {
   };
   return {
     name: 'crypto-checkout-commands',
-    async executeCommand({ command, payload, session }) {
+    async executeCommand({ command, payload }) {
       // The backend unreachable (a dropped connection, as offline or a server down): see `backendDown`.
       if (command === 'crypto-checkout:backend-down') {
         backendDown = Boolean(payload);

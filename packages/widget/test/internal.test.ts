@@ -43,10 +43,11 @@ describe('localNames', () => {
 });
 
 describe('parseAmount', () => {
-  it('reads what shoppers type in either decimal mark', () => {
+  it("reads what shoppers type in the locale's decimal mark, the other one grouping thousands", () => {
     assert.equal(parseAmount('12.5', 'en'), '12.5');
     assert.equal(parseAmount('12,5', 'de'), '12.5');
-    assert.equal(parseAmount('12,5', 'en'), '12.5');
+    assert.equal(parseAmount('12,50', 'de'), '12.50');
+    assert.equal(parseAmount('12,50', 'pt-BR'), '12.50');
     assert.equal(parseAmount(' 1 234,56 ', 'fr'), '1234.56');
     assert.equal(parseAmount('1.234,56', 'de'), '1234.56');
     assert.equal(parseAmount('1,234.56', 'en'), '1234.56');
@@ -57,8 +58,24 @@ describe('parseAmount', () => {
     assert.equal(parseAmount('0.00012345', 'en'), '0.00012345');
   });
 
+  it('refuses the decimal mark of another locale, both ways', () => {
+    assert.equal(parseAmount('12,50', 'en'), null);
+    assert.equal(parseAmount('12,5', 'en'), null);
+    assert.equal(parseAmount('12.50', 'de'), null);
+    assert.equal(parseAmount('1.234,56', 'en'), null);
+    assert.equal(parseAmount('1,234.56', 'de'), null);
+  });
+
+  it('reads exponents, so a huge amount can be told its maximum', () => {
+    assert.equal(parseAmount('1e12', 'en'), '1000000000000');
+    assert.equal(parseAmount('1.5e3', 'en'), '1500');
+    assert.equal(parseAmount('1,5e3', 'de'), '1500');
+    assert.equal(parseAmount('2E-2', 'en'), '0.02');
+    assert.equal(parseAmount('1e999', 'en'), null);
+  });
+
   it('refuses what is not a positive amount', () => {
-    for (const bad of ['', 'abc', '0', '0.00', '-5', '1e5', '1.2.3', '1,2,3', '12,5,0']) {
+    for (const bad of ['', 'abc', '0', '0.00', '-5', '0e5', 'e5', '1.2.3', '1,2,3', '12,5,0']) {
       assert.equal(parseAmount(bad, 'en'), null, bad);
     }
   });

@@ -18,16 +18,17 @@ const bundlePath = join(dist, 'crypto-checkout.js');
  * quote or product shows; `initial` states what is met today (see bench/results.md). Issue 15 added about
  * 150 B to the element (the modal's title, the frame sized to its page) and 300 B to the pay view (the status's
  * icon and tones, the order kept for the Back button). Its ramp's ways out of dead ends (a currency or a country
- * without a method, the picker's "no results" row, the hint of an empty amount, the offline quote) added about
- * 600 B to what a buy or sell page downloads first (initial 19,500 → 20,100): the buy and sell views 4,800 →
- * 4,850, the element 14,800 → 15,000 (so the pay and deposit pages' initial 17,800 → 17,950, 16,300 → 16,450).
+ * without a method, the picker's "no results" row, the hint of an empty amount, the offline quote, amounts read in
+ * the locale's decimal mark and with exponents) added about 650 B to what a buy or sell page downloads first
+ * (initial 19,500 → 20,150): the buy and sell views 4,800 → 4,850, the element 14,800 → 15,060 (so the pay and
+ * deposit pages' initial 17,800 → 18,050, 16,300 → 16,500).
  */
 const budgets = {
   loader: 600,
-  element: 15_000,
+  element: 15_060,
   view: { buy: 4_850, sell: 4_850, pay: 2_800, deposit: 1_400 },
   language: 750,
-  initial: { buy: 20_100, sell: 20_100, pay: 17_950, deposit: 16_450 },
+  initial: { buy: 20_150, sell: 20_150, pay: 18_050, deposit: 16_500 },
   npmEntry: 22_000,
 } as const;
 const goalGzip = 14_000;

@@ -36,14 +36,18 @@ export const toInputValue = (amount: string, locale: string): string =>
 
 /**
  * What a shopper typed → a plain decimal string (`"1234.5"`), or null when it is not a positive number.
- * Both `.` and `,` are accepted as the decimal mark; with both present, the last one is the decimal mark.
+ * The decimal mark is the locale's (`12,50` is 12.5 in `de`, refused in `en`; `12.50` the other way round); the
+ * other mark only groups thousands (`1,000` in `en`, `1.000` in `de`). Exponents are read (`1e12`), so a huge
+ * amount is told its maximum rather than called invalid.
  */
 export function parseAmount(input: string, locale: string): string | null {
   let s = input.replace(/[\s\u00a0\u202f'’_]/g, '');
+  const decimal = decimalSeparator(locale);
   const lastDot = s.lastIndexOf('.');
   const lastComma = s.lastIndexOf(',');
   if (lastDot >= 0 && lastComma >= 0) {
     const mark = lastDot > lastComma ? '.' : ',';
+    if (/^[.,]$/.test(decimal) && mark !== decimal) return null;
     s = s
       .split(mark === '.' ? ',' : '.')
       .join('')
@@ -53,12 +57,16 @@ export function parseAmount(input: string, locale: string): string | null {
     const [head = '', ...groups] = s.split(mark);
     // "1,000" where the locale writes "1.5" (or "1.000" where it writes "1,5") is a thousands group.
     const grouping =
-      /^[1-9]/.test(head) &&
-      groups.every((g) => g.length === 3) &&
-      (groups.length > 1 || mark !== decimalSeparator(locale));
+      /^[1-9]/.test(head) && groups.every((g) => g.length === 3) && (groups.length > 1 || mark !== decimal);
     if (grouping) s = head + groups.join('');
-    else if (groups.length === 1) s = `${head}.${groups[0]}`;
+    else if (groups.length === 1 && (mark === decimal || !/^[.,]$/.test(decimal))) s = `${head}.${groups[0]}`;
     else return null;
+  }
+  if (/^(\d+\.?\d*|\.\d+)e[+-]?\d+$/i.test(s)) {
+    const n = Number(s);
+    return n > 0 && Number.isFinite(n)
+      ? n.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
+      : null;
   }
   if (!/^(\d+\.?\d*|\.\d+)$/.test(s)) return null;
   s = s.replace(/\.$/, '').replace(/^0+(?=\d)/, '');

@@ -114,4 +114,29 @@ describe('no dead ends', () => {
       expect(shadowQuery<HTMLInputElement>(el, '#fiat').value).to.equal('120');
     });
   });
+
+  it('a huge amount typed as 1e12 is told the maximum, not called invalid', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en" payment-method="creditcard"></crypto-checkout>`,
+    );
+    await typeInto(el, '#fiat', '1e12');
+    expect(shadowQuery(el, '#amount-msg').textContent).to.equal('Maximum: €100,000.00');
+    expect(shadowQuery(el, '#fiat').getAttribute('aria-invalid')).to.equal('true');
+  });
+
+  it("reads 12,50 in the element's locale: 12.50 in German, not an amount in English", async () => {
+    const de = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="de"></crypto-checkout>`,
+    );
+    const quote = waitForEvent(de, 'checkout-quote');
+    await typeInto(de, '#fiat', '12,50');
+    expect((await quote).detail.fiat.amount).to.equal('12.50');
+    const en = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
+    );
+    await typeInto(en, '#fiat', '12,50');
+    expect(shadowQuery(en, '#amount-msg').textContent).to.equal('Enter a valid amount.');
+    await typeInto(en, '#fiat', '12.50');
+    expect(shadowQuery(en, '#amount-msg').textContent).to.equal('');
+  });
 });

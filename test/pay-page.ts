@@ -22,19 +22,21 @@ export async function simulatePayment(target: Page | FrameLocator, kind: Payment
   for (let step = 0; step < 4; step += 1) {
     await simulate.or(name).or(currency).first().waitFor();
     if (await simulate.isVisible()) {
-      await simulate.click();
+      // Keyboard, not the pointer: the frame sizes itself to each step of the page (SWAPPED_RESIZE), so a
+      // click aimed while that message is on its way can land where the button was a moment before.
+      await simulate.press('Enter');
       return;
     }
     if (await name.isVisible()) {
       // The payer's details, unless the element passed them on.
       await name.fill('Ada Lovelace');
       await target.getByLabel('Email').fill('ada@example.com');
-      await target.getByRole('button', { name: 'Continue' }).click();
+      await target.getByRole('button', { name: 'Continue' }).press('Enter');
       await name.waitFor({ state: 'detached' });
       continue;
     }
     // The currency to pay with: keep the default.
-    await target.getByRole('button', { name: 'Continue' }).click();
+    await target.getByRole('button', { name: 'Continue' }).press('Enter');
     await currency.waitFor({ state: 'detached' });
   }
   throw new Error(`the payment page never offered "${buttonNames[kind]}"`);

@@ -56,6 +56,7 @@ const flatStyles = (styles: CSSResultGroup | undefined): CSSResultOrNative[] =>
  * @csspart frame - The iframe showing the payment or ramp page.
  * @csspart dialog - The modal dialog around the frame.
  * @csspart dialog-title - The modal's title.
+ * @csspart switch - The way out of a dead end: another currency or country that has a method.
  *
  * @cssprop [--checkout-accent=#4f46e5] - Buttons, focus rings and selection.
  * @cssprop [--checkout-radius=10px] - Corner radius.

@@ -145,8 +145,18 @@ export function resetPeakRss(pid: number): boolean {
   }
 }
 
-export async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
+/**
+ * A JSON read for the bench's own setup. A 503 with Retry-After (the upstream still throttled by the series
+ * before, the pass-through proxy's in particular) is waited out as a client should, a few times.
+ */
+export async function getJson<T>(url: string, init?: RequestInit, attempts = 5): Promise<T> {
   const response = await fetch(url, init);
+  const retryAfter = Number(response.headers.get('retry-after'));
+  if (response.status === 503 && retryAfter > 0 && attempts > 1) {
+    await response.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+    return getJson<T>(url, init, attempts - 1);
+  }
   const text = await response.text();
   if (!response.ok)
     throw new Error(`${init?.method ?? 'GET'} ${url} → ${response.status} ${text.slice(0, 300)}`);

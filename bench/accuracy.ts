@@ -6,7 +6,8 @@
  * difference over what the shopper sees: the crypto amount, the fiat before fees and the fiat paid.
  */
 import { benchKeys, getJson, postJson, quantile, sleep } from './lib.ts';
-import { type Combo, prng } from './load.ts';
+import type { Combo } from './load.ts';
+import { prng } from './prng.ts';
 
 export interface AccuracyResult {
   pinnedAt: string;

@@ -9,6 +9,7 @@
  * Prints `{"url": …}` once it listens. Keys and limits come from the parent (`BENCH_KEYS`, `BENCH_RATE_LIMIT`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { createApp, createDeps, createMemoryStore, loadConfig } from '@crypto-checkout/backend';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -71,8 +72,18 @@ deps.quotes.start();
 const bench = new Hono()
   .get('/bench/page', (c) => c.html(page))
   .get('/__bench/budget', (c) => c.json(deps.ramp.budgetStats()))
-  // Where the memory is: V8's heap (used and reserved), buffers outside it, and the RSS.
-  .get('/__bench/memory', (c) => c.json(process.memoryUsage()));
+  // Where the memory is: V8's heap (used and reserved, and by space), buffers outside it, and the RSS.
+  .get('/__bench/memory', (c) =>
+    c.json({
+      ...process.memoryUsage(),
+      spaces: Object.fromEntries(
+        getHeapSpaceStatistics().map((space) => [
+          space.space_name,
+          { size: space.space_size, used: space.space_used_size },
+        ]),
+      ),
+    }),
+  );
 const timed = async (request, env) => {
   const store = { upstreamMs: 0 };
   const started = performance.now();
@@ -87,7 +98,8 @@ handler = (request, env) => {
   const { url } = request;
   if (url.includes('/__bench/') || url.endsWith('/bench/page')) return bench.fetch(request);
   // Only the bench page's requests are timed: the load step measures the backend as it is.
-  return request.headers.get('referer')?.endsWith('/bench/page')
+  // (the Node request's own headers: asking the Request for them would build a Headers object for every request)
+  return env?.incoming?.headers.referer?.endsWith('/bench/page')
     ? timed(request, env)
     : backend.fetch(request, env);
 };

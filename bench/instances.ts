@@ -12,7 +12,8 @@ import autocannon, { type Result } from 'autocannon';
 import { type Cluster, startCluster } from '../packages/backend/test/instance-cluster.ts';
 import { mostInWindow } from '../packages/backend/test/support.ts';
 import { benchDir, round, sleep } from './lib.ts';
-import { amountOf, buildCombos, type Combo, prng } from './load.ts';
+import { amountOf, buildCombos, type Combo } from './load.ts';
+import { prng } from './prng.ts';
 
 const RATE = 1000;
 const SECONDS = 20;

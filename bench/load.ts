@@ -6,6 +6,8 @@
  */
 import autocannon, { type Result } from 'autocannon';
 import { getJson, quantile, round, sleep } from './lib.ts';
+import { openLoop } from './open-loop.ts';
+import { prng } from './prng.ts';
 
 export interface Combo {
   paymentMethod: string;
@@ -39,18 +41,6 @@ const cryptos = [
   'USDC_POLYGON',
   'DOGE',
 ];
-
-/** A small seeded PRNG (mulberry32): both targets get the same request stream. */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const popular = [50, 100, 150, 200, 250, 300, 500, 750];
 
@@ -146,8 +136,16 @@ export async function readUpstream(sandboxUrl: string, seconds: number): Promise
   };
 }
 
+/**
+ * How shoppers arrive: `poisson`, independently at the rate on average (bench/open-loop.ts, timed from when each
+ * request was due); `burst`, autocannon's rate limiter, which sends the whole second's requests together at the
+ * start of each second (its per-connection timers start at once), timed from when each was sent.
+ */
+export type ArrivalPattern = 'poisson' | 'burst';
+
 export interface LoadRun {
   target: string;
+  arrivals: ArrivalPattern;
   requestedRate: number;
   durationS: number;
   connections: number;
@@ -166,12 +164,17 @@ export interface LoadRun {
   latencyMs: { p50: number; p95: number; p99: number; max: number };
   latencyOkMs: { p50: number; p95: number; p99: number };
   latencyBusyMs: { p50: number; p95: number; p99: number } | null;
-  /** autocannon's own histogram (corrected for coordinated omission). */
-  autocannonLatencyMs: { p50: number; p97_5: number; p99: number };
   upstream: UpstreamCounts;
 }
 
-export async function runLoad(options: {
+interface Answer {
+  status: number;
+  body: string;
+  ms: number;
+  timedOut: boolean;
+}
+
+interface LoadOptions {
   label: string;
   url: string;
   sandboxUrl: string;
@@ -180,16 +183,39 @@ export async function runLoad(options: {
   durationS: number;
   connections: number;
   seed: number;
-}): Promise<LoadRun> {
-  const random = prng(options.seed);
-  const next = () => {
-    const combo = options.combos[Math.floor(random() * options.combos.length)] as Combo;
-    return JSON.stringify({ ...combo, fiatAmount: amountOf(random) });
-  };
-  const answers = new Map<string, number>();
-  const sources = { derived: 0, upstream: 0 };
-  const latencies: { ms: number; status: number }[] = [];
-  await readUpstream(options.sandboxUrl, 1); // clears the sandbox-side counters
+  arrivals?: ArrivalPattern;
+}
+
+const quotePath = '/api/quotes/buy';
+const jsonHeaders = { 'content-type': 'application/json' };
+
+/** The Poisson stream through bench/open-loop.ts: every due request, answered or failed. */
+async function poissonAnswers(options: LoadOptions, body: () => string): Promise<Answer[]> {
+  const arrivals = await openLoop({
+    url: options.url,
+    method: 'POST',
+    path: quotePath,
+    headers: jsonHeaders,
+    rate: options.rate,
+    durationS: options.durationS,
+    connections: options.connections,
+    seed: options.seed + 1,
+    body,
+  });
+  return arrivals.map((arrival) => ({
+    status: arrival.status,
+    body: arrival.body,
+    ms: arrival.doneMs - arrival.dueMs,
+    timedOut: arrival.timedOut,
+  }));
+}
+
+/** autocannon's rate limiter (the whole second's requests at once): every answer, plus its failure counts. */
+async function burstAnswers(
+  options: LoadOptions,
+  body: () => string,
+): Promise<{ answers: Answer[]; sent: number; errors: number; timeouts: number }> {
+  const answers: Answer[] = [];
   const instance = autocannon({
     url: options.url,
     connections: options.connections,
@@ -199,38 +225,70 @@ export async function runLoad(options: {
     requests: [
       {
         method: 'POST',
-        path: '/api/quotes/buy',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (request) => ({ ...request, body: next() }),
-        onResponse: (status, body) => {
-          let key = String(status);
-          if (status < 300) {
-            if (body.includes('"source":"derived"')) sources.derived += 1;
-            else sources.upstream += 1;
-          } else {
-            try {
-              const code = (JSON.parse(body) as { error?: { code?: string } }).error?.code;
-              key = `${status} ${code ?? 'upstream-body'}`;
-            } catch {
-              key = `${status} non-json`;
-            }
-          }
-          answers.set(key, (answers.get(key) ?? 0) + 1);
+        path: quotePath,
+        headers: jsonHeaders,
+        setupRequest: (request) => ({ ...request, body: body() }),
+        onResponse: (status, responseBody) => {
+          answers.push({ status, body: responseBody, ms: Number.NaN, timedOut: false });
         },
       },
     ],
   });
-  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-    latencies.push({ ms: responseTime, status: statusCode });
+  // autocannon reports the latency on 'response' right after onResponse, for the same request.
+  instance.on('response', (_client, _status, _bytes, responseTime) => {
+    const last = answers[answers.length - 1];
+    if (last && Number.isNaN(last.ms)) last.ms = responseTime;
   });
   const result = await new Promise<Result>((resolve, reject) => {
     instance.on('done', resolve);
     instance.on('error', reject);
   });
+  return { answers, sent: result.requests.sent, errors: result.errors, timeouts: result.timeouts };
+}
+
+export async function runLoad(options: LoadOptions): Promise<LoadRun> {
+  const random = prng(options.seed);
+  const body = () => {
+    const combo = options.combos[Math.floor(random() * options.combos.length)] as Combo;
+    return JSON.stringify({ ...combo, fiatAmount: amountOf(random) });
+  };
+  const pattern = options.arrivals ?? 'poisson';
+  await readUpstream(options.sandboxUrl, 1); // clears the sandbox-side counters
+  let answers: Answer[];
+  let sent: number;
+  let socketErrors: number;
+  let timeouts: number;
+  if (pattern === 'burst') {
+    ({ answers, sent, errors: socketErrors, timeouts } = await burstAnswers(options, body));
+  } else {
+    const all = await poissonAnswers(options, body);
+    sent = all.length;
+    answers = all.filter((answer) => answer.status > 0);
+    timeouts = all.filter((answer) => answer.timedOut).length;
+    socketErrors = all.length - answers.length;
+  }
   await sleep(200); // the last upstream calls land
   const upstream = await readUpstream(options.sandboxUrl, options.durationS);
+
+  const byKey = new Map<string, number>();
+  const sources = { derived: 0, upstream: 0 };
+  for (const answer of answers) {
+    let key = String(answer.status);
+    if (answer.status < 300) {
+      if (answer.body.includes('"source":"derived"')) sources.derived += 1;
+      else sources.upstream += 1;
+    } else {
+      try {
+        const code = (JSON.parse(answer.body) as { error?: { code?: string } }).error?.code;
+        key = `${answer.status} ${code ?? 'upstream-body'}`;
+      } catch {
+        key = `${answer.status} non-json`;
+      }
+    }
+    byKey.set(key, (byKey.get(key) ?? 0) + 1);
+  }
   const pick = (status?: (s: number) => boolean) => {
-    const values = latencies.filter((entry) => !status || status(entry.status)).map((entry) => entry.ms);
+    const values = answers.filter((entry) => !status || status(entry.status)).map((entry) => entry.ms);
     return {
       p50: round(quantile(values, 0.5)),
       p95: round(quantile(values, 0.95)),
@@ -242,33 +300,33 @@ export async function runLoad(options: {
   const busy = pick((s) => s === 503);
   const ok = pick((s) => s >= 200 && s < 300);
   const otherNon2xx: Record<string, number> = {};
-  for (const [key, count] of answers) {
+  for (const [key, count] of byKey) {
     if (!key.startsWith('2') && key !== '503 UPSTREAM_BUSY') otherNon2xx[key] = count;
   }
   return {
     target: options.label,
+    arrivals: pattern,
     requestedRate: options.rate,
     durationS: options.durationS,
     connections: options.connections,
-    sent: result.requests.sent,
-    answered: latencies.length,
-    achievedRps: round(latencies.length / options.durationS),
-    ok2xx: result['2xx'],
+    sent,
+    answered: answers.length,
+    achievedRps: round(answers.length / options.durationS),
+    ok2xx: ok.n,
     derived: sources.derived,
     priced: sources.upstream,
-    upstreamBusy503: answers.get('503 UPSTREAM_BUSY') ?? 0,
+    upstreamBusy503: byKey.get('503 UPSTREAM_BUSY') ?? 0,
     otherNon2xx,
-    socketErrors: result.errors,
-    timeouts: result.timeouts,
+    socketErrors,
+    timeouts,
     latencyMs: {
       p50: all.p50,
       p95: all.p95,
       p99: all.p99,
-      max: round(Math.max(...latencies.map((entry) => entry.ms))),
+      max: round(Math.max(...answers.map((entry) => entry.ms))),
     },
     latencyOkMs: { p50: ok.p50, p95: ok.p95, p99: ok.p99 },
     latencyBusyMs: busy.n ? { p50: busy.p50, p95: busy.p95, p99: busy.p99 } : null,
-    autocannonLatencyMs: { p50: result.latency.p50, p97_5: result.latency.p97_5, p99: result.latency.p99 },
     upstream,
   };
 }

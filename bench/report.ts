@@ -1,7 +1,7 @@
 /** Renders bench/results.md from the figures of one run. */
 
 import type { AccuracyResult } from './accuracy.ts';
-import type { Combo, LoadRun } from './load.ts';
+import type { ArrivalPattern, Combo, LoadRun } from './load.ts';
 import type { OverheadResult } from './overhead.ts';
 import type { ProfileResult } from './profile.ts';
 import type { Breakdown, SeriesSummary } from './ttfq.ts';
@@ -53,7 +53,12 @@ export interface Results {
     rssAtStartMb: number | null;
     rssBeforeLoadMb: number | null;
     /** Peak RSS (VmHWM, reset before each run) per load rate. */
-    peakRssByRate: Array<{ rate: number; peakRssMb: number | null; sampledPeakRssMb: number }>;
+    peakRssByRate: Array<{
+      rate: number;
+      arrivals: ArrivalPattern;
+      peakRssMb: number | null;
+      sampledPeakRssMb: number;
+    }>;
     rssAfterLoadMb: number | null;
     /** RSS after the loads and some seconds with nothing to do. */
     rssIdleMb: number | null;
@@ -238,6 +243,7 @@ export function ttfqSection(t: Results['ttfq']): string[] {
 /** One load run of the backend at a rate, with its budget and CPU figures. */
 export interface BackendLoad {
   rate: number;
+  arrivals: ArrivalPattern;
   run: LoadRun;
   budget: {
     perSecond: number | undefined;
@@ -253,6 +259,9 @@ export interface BackendLoad {
   sampledPeakRssMb: number;
 }
 
+/** How a column's shoppers arrived, when it is not the default (independently, a Poisson stream). */
+const arrivalNote = (arrivals: ArrivalPattern) => (arrivals === 'burst' ? ', all at once each second' : '');
+
 const share = (part: number, whole: number) => (whole ? `${round1((part / whole) * 100)} %` : '–');
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
@@ -261,7 +270,10 @@ export function loadSection(l: Results['load']): string[] {
   const p = l.passthrough;
   const budget = l.settings.upstreamBudgetPerSecond ?? 90;
   const columns = [
-    ...runs.map((entry) => ({ name: `backend, ${entry.rate}/s`, run: entry.run })),
+    ...runs.map((entry) => ({
+      name: `backend, ${entry.rate}/s${arrivalNote(entry.arrivals)}`,
+      run: entry.run,
+    })),
     {
       name: `pass-through proxy, ${l.settings.rate}/s (reference)`,
       run: p,
@@ -275,10 +287,12 @@ export function loadSection(l: Results['load']): string[] {
     const everyoneAnswered =
       b.socketErrors === 0 && b.timeouts === 0 && Object.keys(b.otherNon2xx).length === 0;
     return (
-      `At ${entry.rate}/s: shoppers answered with a quote ${share(b.ok2xx, b.answered)} (goal 100 %) — ` +
+      `At ${entry.rate}/s${arrivalNote(entry.arrivals)}: shoppers answered with a quote ${share(b.ok2xx, b.answered)} (goal 100 %) — ` +
       `${yes(b.ok2xx === b.answered && b.answered > 0)}; ${b.derived} derived, ${b.priced} priced upstream, ` +
       `${b.upstreamBusy503} UPSTREAM_BUSY; p99 ${b.latencyOkMs.p99} ms` +
-      (entry.rate === 1000 ? ` (goal ≤ 100 ms) — ${yes(b.latencyOkMs.p99 <= 100)}` : '') +
+      (entry.rate === 1000 && entry.arrivals === 'poisson'
+        ? ` (goal ≤ 100 ms) — ${yes(b.latencyOkMs.p99 <= 100)}`
+        : '') +
       `; busiest upstream second ${b.upstream.maxPerSecond} (≤ ${budget}) — ${yes(b.upstream.maxPerSecond <= budget)}; ` +
       `upstream 429s ${b.upstream.throttled429} — ${yes(b.upstream.throttled429 === 0)}; every answer a quote or a ` +
       `clear error — ${yes(everyoneAnswered)}; offered ${entry.rate}/s, answered ${b.achievedRps}/s.`
@@ -287,9 +301,16 @@ export function loadSection(l: Results['load']): string[] {
   return [
     '## 3. Quotes under load: the quote engine and the upstream budget',
     '',
-    `autocannon (programmatic) in the bench process; backend, sandbox and proxy each in a process of their own. ` +
-      `POST /api/quotes/buy at ${runs.map((entry) => entry.rate).join(' and ')} requests/s for ${l.settings.durationS} s ` +
-      `over ${l.settings.connections} connections, ${l.settings.combinations} (method, country, fiat, ` +
+    'The load generator runs in the bench process; backend, sandbox and proxy each in a process of their own. ' +
+      'Shoppers arrive independently, a Poisson stream at the rate (bench/open-loop.ts, seeded, open loop: a ' +
+      'request is sent when it is due, whatever the server does, on a keep-alive connection from a pool of at most ' +
+      `${l.settings.connections}), and each latency is timed from when the request was due, so a server that falls ` +
+      'behind is charged for its queue. The column "all at once each second" is the same stream sent by ' +
+      "autocannon's rate limiter, the way issue 11 first measured it: autocannon gives each of its connections one " +
+      "request per second from a timer per connection, and the timers start together, so the whole second's " +
+      'requests land at once (latency timed from sending). ' +
+      `POST /api/quotes/buy at ${runs.map((entry) => `${entry.rate}/s${arrivalNote(entry.arrivals)}`).join(', ')} for ${l.settings.durationS} s, ` +
+      `${l.settings.combinations} (method, country, fiat, ` +
       `crypto) combinations, amounts: ${l.settings.amounts}. The backend's per-client rate limit is raised ` +
       `for the bench (\`RATE_LIMIT_PER_MINUTE=${l.settings.backendRateLimitPerMinute}\`: every shopper is ` +
       `127.0.0.1), access log off, memory store, quote engine on (defaults); upstream budget ${budget}/s; the ` +
@@ -324,7 +345,7 @@ export function loadSection(l: Results['load']): string[] {
     '',
     ...runs.map(
       (entry) =>
-        `Backend at ${entry.rate}/s: budget counters ${entry.budget.granted} calls granted, ${entry.budget.waited} ` +
+        `Backend at ${entry.rate}/s${arrivalNote(entry.arrivals)}: budget counters ${entry.budget.granted} calls granted, ${entry.budget.waited} ` +
         `waited for a token, ${entry.budget.refused} refused, most tokens held at once ${entry.budget.maxInWindow}, ` +
         `upstream 429s seen ${entry.budget.throttledByUpstream}; CPU ${entry.cpu.seconds} s ` +
         `(${entry.cpu.percentOfOneCore} % of one core); peak RSS ${entry.peakRssMb ?? '–'} MB.`,
@@ -487,7 +508,7 @@ export function overheadSection(o: OverheadResult): string[] {
 }
 
 export function memorySection(m: Results['memory']): string[] {
-  const at1000 = m.peakRssByRate.find((entry) => entry.rate === 1000);
+  const at1000 = m.peakRssByRate.find((entry) => entry.rate === 1000 && entry.arrivals === 'poisson');
   return [
     '## 6. Memory',
     '',
@@ -500,8 +521,8 @@ export function memorySection(m: Results['memory']): string[] {
     ...m.peakRssByRate.map((entry) =>
       row([
         m.peakResetWorked
-          ? `**peak RSS during the ${entry.rate}/s load** (VmHWM, reset before it)`
-          : `peak RSS (VmHWM since start) after the ${entry.rate}/s load`,
+          ? `**peak RSS during the ${entry.rate}/s load${arrivalNote(entry.arrivals)}** (VmHWM, reset before it)`
+          : `peak RSS (VmHWM since start) after the ${entry.rate}/s load${arrivalNote(entry.arrivals)}`,
         `**${entry.peakRssMb ?? '–'}** (sampled every 250 ms: ${entry.sampledPeakRssMb})`,
       ]),
     ),
@@ -517,16 +538,17 @@ export function memorySection(m: Results['memory']): string[] {
         ]
       : []),
     '',
-    'What holds the memory (heap snapshots of the backend after a 1000/s load, `--heapsnapshot-signal`): the live ' +
-      'heap is about 30 MB (13 MB at start): the code, the catalog and quote caches, and some thousands of ' +
-      'undici `Request` abort listeners waiting for their FinalizationRegistry (the adapter turns each POST into a full ' +
-      '`Request` to read its body). The peak is not live data: it is V8 letting the heap grow while ' +
-      'hundreds of requests are in flight on a starved machine (the young generation alone may take 3 × 16 MB). ' +
-      'Capping the semi-spaces (`NODE_OPTIONS=--max-semi-space-size=2`) trades a little GC time for that memory; ' +
-      'the README recommends it for containers of 128 MB. Measured apart from this run (same day, same machine): ' +
-      'the process idles at 90–106 MB once it has served one catalog (Node, the code and its dependencies, ' +
-      "libsql's native SQLite among them), the first catalog read peaks at 134 MB (the upstream lists parsed), " +
-      'and 1000 open keep-alive connections add about 17 MB: the 120 MB goal leaves the load itself little room.',
+    'What holds the memory (a heap snapshot of the backend right after a 1000/s load, `--heapsnapshot-signal`, ' +
+      'summed by kind; measured on 2026-11-25 apart from this run): the live heap is about 20 MB, of which compiled ' +
+      'code 7.3 MB, strings 4.4 MB (the upstream lists, the OpenAPI document), arrays 2.7 MB and object shapes ' +
+      "1.6 MB; the quote engine's and the catalog's caches are small. (Before issue 11's body-limit change, " +
+      "thousands of undici `Request` objects and their abort listeners waited there too: Hono's `bodyLimit` made " +
+      'the adapter build one for every POST.) The rest of the RSS is what V8 reserves, not what it holds: Node with ' +
+      "the backend's code loaded idles at about 80 MB before its first request (Node alone: 39 MB), and the young " +
+      'generation grows to its default cap (two 16 MB semi-spaces) as soon as the process is busy. Capping it ' +
+      '(`--max-semi-space-size=2`) keeps it at 4 MB for a little more GC time; V8 takes that only as a flag of the ' +
+      'process (`v8.setFlagsFromString` after start leaves the heap as it was configured: checked), so the ' +
+      "README's Deploying section sets it in `NODE_OPTIONS`.",
     '',
     `Goal: peak RSS under the 1000/s load ≤ 120 MB — with Node's defaults ` +
       `${yes((at1000?.peakRssMb ?? Number.POSITIVE_INFINITY) <= 120)} (${at1000?.peakRssMb ?? '–'} MB)` +

@@ -25,7 +25,7 @@ import {
   sleep,
   startServer,
 } from './lib.ts';
-import { buildCombos, type Combo, type LoadRun, runLoad } from './load.ts';
+import { type ArrivalPattern, buildCombos, type Combo, type LoadRun, runLoad } from './load.ts';
 import { measureOverhead } from './overhead.ts';
 import { profileRoute } from './profile.ts';
 import {
@@ -44,8 +44,15 @@ import { measureTtfq } from './ttfq.ts';
 import { measureWeight } from './weight.ts';
 
 const LOAD_RATE = 1000;
-/** The backend is also loaded at this rate (the pass-through proxy only at LOAD_RATE). */
-const LOAD_RATES = [LOAD_RATE, 5000];
+/**
+ * The backend's load steps: shoppers arriving independently (Poisson) at LOAD_RATE and at 5000/s, then LOAD_RATE
+ * as autocannon sends it (the whole second's requests at once). The pass-through proxy: LOAD_RATE, Poisson.
+ */
+const LOAD_STEPS: { rate: number; arrivals: ArrivalPattern }[] = [
+  { rate: LOAD_RATE, arrivals: 'poisson' },
+  { rate: 5000, arrivals: 'poisson' },
+  { rate: LOAD_RATE, arrivals: 'burst' },
+];
 const LOAD_SECONDS = 20;
 /** The markup the accuracy step's backend prices with, so the markup is part of what is compared. */
 const ACCURACY_MARKUP = 1;
@@ -107,7 +114,7 @@ async function measureLoadAndMemory(
   };
   const runs: BackendLoad[] = [];
   let peakReset = true;
-  for (const rate of LOAD_RATES) {
+  for (const { rate, arrivals } of LOAD_STEPS) {
     await sleep(1500); // the budget's window empties
     peakReset = resetPeakRss(backend.pid) && peakReset;
     const budgetBefore = await getJson<Record<string, number>>(`${backend.url}/__bench/budget`);
@@ -116,14 +123,21 @@ async function measureLoadAndMemory(
       sampledPeakRssMb = Math.max(sampledPeakRssMb, procMemory(backend.pid)?.rssMb ?? 0);
     }, 250);
     const cpuBefore = procCpuSeconds(backend.pid);
-    log(`load: ${rate} quote requests/s for ${LOAD_SECONDS} s through the backend…`);
-    const run: LoadRun = await runLoad({ ...loadOptions, rate, label: 'backend', url: backend.url });
+    log(`load: ${rate} quote requests/s (${arrivals}) for ${LOAD_SECONDS} s through the backend…`);
+    const run: LoadRun = await runLoad({
+      ...loadOptions,
+      rate,
+      arrivals,
+      label: 'backend',
+      url: backend.url,
+    });
     const cpuSeconds = procCpuSeconds(backend.pid) - cpuBefore;
     clearInterval(sampler);
     const budgetAfter = await getJson<Record<string, number>>(`${backend.url}/__bench/budget`);
     const delta = (key: string) => (budgetAfter[key] ?? 0) - (budgetBefore[key] ?? 0);
     runs.push({
       rate,
+      arrivals,
       run,
       budget: {
         perSecond: budgetAfter.perSecond,
@@ -173,6 +187,7 @@ async function measureLoadAndMemory(
       rssBeforeLoadMb: memoryBeforeLoad?.rssMb ?? null,
       peakRssByRate: runs.map((entry) => ({
         rate: entry.rate,
+        arrivals: entry.arrivals,
         peakRssMb: entry.peakRssMb,
         sampledPeakRssMb: entry.sampledPeakRssMb,
       })),

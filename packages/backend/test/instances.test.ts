@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { type Cluster, type Instance, shopOrigin, startCluster } from './instance-cluster.ts';
+import { waitFor } from './servers.ts';
 import { testSecrets } from './support.ts';
 
 let cluster: Cluster;
@@ -169,13 +170,21 @@ describe('three instances on one PostgreSQL and one Redis', () => {
       }
     };
     const workers = Array.from({ length: 6 }, (_, w) => worker(w));
-    // Crash once the load is well under way (a condition, not a time).
-    while (acknowledged.length < 30) await new Promise((resolve) => setTimeout(resolve, 10));
-    await victim.crash();
-    const atCrash = acknowledged.length;
-    while (acknowledged.length < atCrash + 30) await new Promise((resolve) => setTimeout(resolve, 10));
-    stop = true;
-    await Promise.all(workers);
+    const acknowledgedAtLeast = (count: number) => async () =>
+      assert.ok(acknowledged.length >= count, `${acknowledged.length} acknowledged`);
+    try {
+      // Crash once the load is well under way (a condition, not a time), then go on until 30 more are in.
+      await waitFor(acknowledgedAtLeast(30), 'thirty orders acknowledged before the crash');
+      await victim.crash();
+      await waitFor(
+        acknowledgedAtLeast(acknowledged.length + 30),
+        'thirty more acknowledged after the crash',
+      );
+    } finally {
+      // Stopped whatever happened, so a failed wait cannot leave the load running.
+      stop = true;
+      await Promise.all(workers);
+    }
     assert.deepEqual(othersFailed, [], `the surviving instances failed ${othersFailed.length} of ${sent}`);
 
     await victim.start();

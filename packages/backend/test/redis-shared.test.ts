@@ -9,7 +9,7 @@ import { AppError } from '../src/errors.ts';
 import { connectShared, type SharedState } from '../src/shared/redis.ts';
 import type { Release } from '../src/upstream/budget.ts';
 import { RedisBudget } from '../src/upstream/redis-budget.ts';
-import { type Redis as RedisServer, startRedis } from './servers.ts';
+import { type Redis as RedisServer, startRedis, waitFor } from './servers.ts';
 import { mostInWindow, startStack } from './support.ts';
 
 let server: RedisServer;
@@ -143,15 +143,17 @@ describe('Redis away', () => {
       await server.start();
     }
     // Back: the shared budget grants again once the client has reconnected (a condition, awaited).
-    for (;;) {
+    // Until then a refusal is SERVICE_UNAVAILABLE; anything else ends the wait and fails below.
+    let unexpected: unknown;
+    await waitFor(async () => {
       try {
         (await strict.acquire())();
-        break;
       } catch (error) {
-        assert.ok(error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE');
-        await sleep(50);
+        if (error instanceof AppError && error.code === 'SERVICE_UNAVAILABLE') throw error;
+        unexpected = error;
       }
-    }
+    }, 'the shared budget granting again after Redis came back');
+    assert.equal(unexpected, undefined);
     strict.close();
     divided.close();
     await shared.close();

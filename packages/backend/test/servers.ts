@@ -39,7 +39,7 @@ export async function waitFor(
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  throw new Error(`${what} did not come up: ${(last as Error)?.message ?? last}`);
+  throw new Error(`${what}: not so after ${timeoutMs} ms (${(last as Error)?.message ?? last})`);
 }
 
 const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { ensurePackagesBuilt } from '../../../scripts/ensure.mjs';
 import { createSqlStore } from '../src/store/sql-store.ts';
 import { createOrder, productsFile } from './order-fixtures.ts';
-import { createDatabase, freePort, type Postgres, startPostgres } from './servers.ts';
+import { createDatabase, freePort, type Postgres, startPostgres, waitFor } from './servers.ts';
 import { type Stack, startStack } from './support.ts';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -124,16 +124,15 @@ describe('PostgreSQL going away while the backend runs', () => {
       await postgres.start();
     }
     // Back: the pool reconnects by itself (awaited as a condition).
+    // Until then a read is 503; any other status ends the wait and fails below.
     let status = 0;
-    while (status !== 200) {
+    await waitFor(async () => {
       const response = await read();
-      status = response.status;
       await response.body?.cancel();
-      if (status !== 200) {
-        assert.equal(status, 503);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
+      status = response.status;
+      if (status === 503) throw new Error('still 503');
+    }, 'orders readable again after PostgreSQL came back');
+    assert.equal(status, 200);
     const again = await stack.api('/api/orders', {
       method: 'POST',
       headers: { origin: 'https://shop.example', 'idempotency-key': 'outage-key-1' },

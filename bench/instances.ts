@@ -1,18 +1,18 @@
 /**
  * The three-instance series: three backends (the built CLI, one process each) on one PostgreSQL and one Redis,
- * 1,000 quote requests/s spread round-robin over them (one autocannon stream of 333/s per instance, the same
- * shopper mix as the single-instance load). Counted at the upstream (the sandbox, behind a 20–80 ms transit):
+ * 1,000 quote requests/s spread over them (one Poisson stream of 333/s per instance, bench/open-loop.ts, the
+ * same shopper mix as the single-instance load). Counted at the upstream (the sandbox, behind a 20–80 ms transit):
  * the busiest sliding second and its 429s. The goal: at most UPSTREAM_BUDGET (90) calls in any second, 0 429s.
  *
  * `npm run bench -- instances` runs it alone; it writes bench/instances-results.json and .md.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon, { type Result } from 'autocannon';
 import { type Cluster, startCluster } from '../packages/backend/test/instance-cluster.ts';
 import { mostInWindow } from '../packages/backend/test/support.ts';
 import { benchDir, round, sleep } from './lib.ts';
 import { amountOf, buildCombos, type Combo } from './load.ts';
+import { openLoop } from './open-loop.ts';
 import { prng } from './prng.ts';
 
 const RATE = 1000;
@@ -29,6 +29,7 @@ export interface InstancesResult {
   goalMet: boolean;
 }
 
+/** One instance's share of the shoppers: a Poisson stream at `rate` (bench/open-loop.ts), answers counted by kind. */
 async function stream(
   url: string,
   combos: Combo[],
@@ -37,40 +38,33 @@ async function stream(
   answers: Map<string, number>,
 ) {
   const random = prng(seed);
-  const next = () => {
-    const combo = combos[Math.floor(random() * combos.length)] as Combo;
-    return JSON.stringify({ ...combo, fiatAmount: amountOf(random) });
-  };
-  const run = autocannon({
+  const arrivals = await openLoop({
     url,
+    method: 'POST',
+    path: '/api/quotes/buy',
+    headers: { 'content-type': 'application/json' },
+    rate,
+    durationS: SECONDS,
     connections: 300,
-    overallRate: rate,
-    duration: SECONDS,
-    timeout: 15,
-    requests: [
-      {
-        method: 'POST',
-        path: '/api/quotes/buy',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (request) => ({ ...request, body: next() }),
-        onResponse: (status, body) => {
-          let key = String(status);
-          if (status >= 300) {
-            try {
-              key = `${status} ${(JSON.parse(body) as { error?: { code?: string } }).error?.code ?? '?'}`;
-            } catch {
-              key = `${status} non-json`;
-            }
-          }
-          answers.set(key, (answers.get(key) ?? 0) + 1);
-        },
-      },
-    ],
+    seed: seed + 1,
+    body: () => {
+      const combo = combos[Math.floor(random() * combos.length)] as Combo;
+      return JSON.stringify({ ...combo, fiatAmount: amountOf(random) });
+    },
   });
-  return new Promise<Result>((resolve, reject) => {
-    run.on('done', resolve);
-    run.on('error', reject);
-  });
+  for (const { status, body } of arrivals) {
+    if (status === 0) continue;
+    let key = String(status);
+    if (status >= 300) {
+      try {
+        key = `${status} ${(JSON.parse(body) as { error?: { code?: string } }).error?.code ?? '?'}`;
+      } catch {
+        key = `${status} non-json`;
+      }
+    }
+    answers.set(key, (answers.get(key) ?? 0) + 1);
+  }
+  return { sent: arrivals.length, errors: arrivals.filter((arrival) => arrival.status === 0).length };
 }
 
 export async function measureInstances(log: (line: string) => void): Promise<InstancesResult> {
@@ -85,7 +79,7 @@ export async function measureInstances(log: (line: string) => void): Promise<Ins
     await sleep(1100);
     cluster.ramp.arrivals.length = 0;
     cluster.ramp.throttled = 0;
-    log(`instances: ${RATE} quote requests/s for ${SECONDS} s, round-robin over ${INSTANCES} instances…`);
+    log(`instances: ${RATE} quote requests/s for ${SECONDS} s, a third to each of ${INSTANCES} instances…`);
     const answers = new Map<string, number>();
     const results = await Promise.all(
       cluster.instances.map((instance, index) =>
@@ -110,7 +104,7 @@ export async function measureInstances(log: (line: string) => void): Promise<Ins
         transitMs: '20–80 (uniform) before each ramp call reaches the sandbox',
       },
       answers: Object.fromEntries([...answers].sort()),
-      sent: results.reduce((sum, result) => sum + result.requests.sent, 0),
+      sent: results.reduce((sum, result) => sum + result.sent, 0),
       answered: [...answers.values()].reduce((sum, count) => sum + count, 0),
       socketErrors: results.reduce((sum, result) => sum + result.errors, 0),
       upstream: {
@@ -131,7 +125,7 @@ export function instancesMarkdown(result: InstancesResult): string {
   return [
     '## Three instances on one PostgreSQL and one Redis',
     '',
-    `${settings.rate} quote requests/s for ${settings.durationS} s, round-robin over ${settings.instances} instances ` +
+    `${settings.rate} quote requests/s for ${settings.durationS} s, a Poisson stream of a third of it to each of ${settings.instances} instances ` +
       `(the built CLI, one process each; UPSTREAM_BUDGET ${settings.upstreamBudget}); transit ${settings.transitMs}.`,
     '',
     '| measure | value | goal |',

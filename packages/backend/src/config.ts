@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { FulfilmentEvent } from './events/fulfilment-events.ts';
 import { loadProductsSync } from './products.ts';
+import type { EngineSettings } from './quotes/engine.ts';
 
 const upstreamVars = [
   'RAMP_API_URL',
@@ -154,14 +155,7 @@ export interface Config {
   upstreamBudget: number;
   upstreamTimeoutMs: number;
   /** The quote engine (quotes/engine.ts). */
-  quoteEngine: {
-    enabled: boolean;
-    freshMs: number;
-    maxStaleMs: number;
-    refreshShare: number;
-    samplerShare: number;
-    driftThreshold: number;
-  };
+  quoteEngine: EngineSettings;
   rateLimitPerMinute: number;
   accessLog: boolean;
   ramp: { apiUrl: string; widgetUrl: string; publicKey: string; secretKey: string };

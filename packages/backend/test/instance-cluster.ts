@@ -22,7 +22,7 @@ import {
   startRedis,
   waitFor,
 } from './servers.ts';
-import { testSecrets } from './support.ts';
+import { sandboxUpstreamEnv } from './support.ts';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const productsFile = fileURLToPath(new URL('./fixtures/products.json', import.meta.url));
@@ -112,15 +112,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       PORT: String(port),
       PUBLIC_URL: url,
       ALLOWED_ORIGINS: shopOrigin,
-      CHECKOUT_TOKEN_SECRET: testSecrets.checkoutTokenSecret,
-      ADMIN_TOKEN: testSecrets.adminToken,
-      RAMP_API_URL: `${sandboxUrl}/ramp`,
-      RAMP_WIDGET_URL: `${sandboxUrl}/ramp`,
-      RAMP_PUBLIC_KEY: testSecrets.rampPublicKey,
-      RAMP_SECRET_KEY: testSecrets.rampSecretKey,
-      PAY_API_URL: `${sandboxUrl}/pay-api`,
-      PAY_API_KEY: testSecrets.payApiKey,
-      PAY_WEBHOOK_SECRET: testSecrets.payWebhookSecret,
+      ...sandboxUpstreamEnv(sandboxUrl),
       PRODUCTS_FILE: productsFile,
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,

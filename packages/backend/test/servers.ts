@@ -69,7 +69,8 @@ function stopped(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   });
 }
 
-export interface Postgres {
+/** A database server the tests started on loopback, with its own data directory. */
+export interface ServerProcess {
   url: string;
   port: number;
   /** Stops the server, keeping its data (for a restart with `start`). */
@@ -78,6 +79,40 @@ export interface Postgres {
   start(): Promise<void>;
   /** Stops it and removes its data. */
   stop(): Promise<void>;
+}
+
+export type Postgres = ServerProcess;
+export type Redis = ServerProcess;
+
+/**
+ * Starts a server with `launch` (which spawns it and waits until it answers) and gives the handle the tests use:
+ * `halt` stops it with `signal`, `start` launches it again, `stop` halts it and removes `dir`.
+ */
+async function serverProcess(options: {
+  url: string;
+  port: number;
+  dir: string;
+  signal: NodeJS.Signals;
+  launch: () => Promise<ChildProcess>;
+}): Promise<ServerProcess> {
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = await options.launch();
+  };
+  await start();
+  const halt = async () => {
+    if (child) await stopped(child, options.signal);
+  };
+  return {
+    url: options.url,
+    port: options.port,
+    halt,
+    start,
+    async stop() {
+      await halt();
+      rmSync(options.dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export async function startPostgres(): Promise<Postgres> {
@@ -90,9 +125,8 @@ export async function startPostgres(): Promise<Postgres> {
     { stdio: 'pipe', cwd: dir, ...postgresUser() },
   );
   const port = await freePort();
-  let child: ChildProcess | undefined;
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const start = async () => {
+  const launch = async () => {
     const args = [
       '-D',
       data,
@@ -107,7 +141,7 @@ export async function startPostgres(): Promise<Postgres> {
       '-c',
       'max_connections=200',
     ];
-    child = spawn(path.join(postgresBin, 'postgres'), args, {
+    const child = spawn(path.join(postgresBin, 'postgres'), args, {
       stdio: ['ignore', 'ignore', 'pipe'],
       cwd: dir,
       ...postgresUser(),
@@ -118,36 +152,16 @@ export async function startPostgres(): Promise<Postgres> {
     });
     const { default: pg } = await import('pg');
     await waitFor(async () => {
-      if (child?.exitCode !== null) throw new Error(`postgres exited: ${log}`);
+      if (child.exitCode !== null) throw new Error(`postgres exited: ${log}`);
       const client = new pg.Client({ connectionString: url });
       client.on('error', () => undefined);
       await client.connect();
       await client.end();
     }, 'PostgreSQL');
+    return child;
   };
-  await start();
   // `smart` shutdown waits for clients; `fast` (SIGINT) ends their sessions, as a real outage would.
-  const halt = async () => {
-    if (child) await stopped(child, 'SIGINT');
-  };
-  return {
-    url,
-    port,
-    halt,
-    start,
-    async stop() {
-      await halt();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-export interface Redis {
-  url: string;
-  port: number;
-  stop(): Promise<void>;
-  halt(): Promise<void>;
-  start(): Promise<void>;
+  return serverProcess({ url, port, dir, signal: 'SIGINT', launch });
 }
 
 export async function startRedis(): Promise<Redis> {
@@ -155,9 +169,8 @@ export async function startRedis(): Promise<Redis> {
   const dir = mkdtempSync(path.join(tmpdir(), 'cc-redis-'));
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
-  let child: ChildProcess | undefined;
-  const start = async () => {
-    child = spawn(
+  const launch = async () => {
+    const child = spawn(
       redisServer,
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
       { stdio: 'ignore' },
@@ -177,21 +190,9 @@ export async function startRedis(): Promise<Redis> {
         client.disconnect();
       }
     }, 'Redis');
+    return child;
   };
-  await start();
-  const halt = async () => {
-    if (child) await stopped(child, 'SIGTERM');
-  };
-  return {
-    url,
-    port,
-    halt,
-    start,
-    async stop() {
-      await halt();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return serverProcess({ url, port, dir, signal: 'SIGTERM', launch });
 }
 
 /** A fresh database on a running server, so each test file (or suite) has its own. */

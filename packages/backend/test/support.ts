@@ -24,6 +24,19 @@ export const testSecrets = {
   payWebhookSecret: 'whsec_sandbox_test',
 } as const;
 
+/** The secrets and upstream addresses of a backend in live mode against the sandbox at `sandboxUrl`. */
+export const sandboxUpstreamEnv = (sandboxUrl: string) => ({
+  CHECKOUT_TOKEN_SECRET: testSecrets.checkoutTokenSecret,
+  ADMIN_TOKEN: testSecrets.adminToken,
+  RAMP_API_URL: `${sandboxUrl}/ramp`,
+  RAMP_WIDGET_URL: `${sandboxUrl}/ramp`,
+  RAMP_PUBLIC_KEY: testSecrets.rampPublicKey,
+  RAMP_SECRET_KEY: testSecrets.rampSecretKey,
+  PAY_API_URL: `${sandboxUrl}/pay-api`,
+  PAY_API_KEY: testSecrets.payApiKey,
+  PAY_WEBHOOK_SECRET: testSecrets.payWebhookSecret,
+});
+
 export const allowedOrigin = 'https://shop.example';
 
 export interface StackOptions {
@@ -121,15 +134,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       PORT: '0',
       PUBLIC_URL: backendUrl,
       ALLOWED_ORIGINS: allowedOrigin,
-      CHECKOUT_TOKEN_SECRET: testSecrets.checkoutTokenSecret,
-      ADMIN_TOKEN: testSecrets.adminToken,
-      RAMP_API_URL: `${sandboxUrl}/ramp`,
-      RAMP_WIDGET_URL: `${sandboxUrl}/ramp`,
-      RAMP_PUBLIC_KEY: testSecrets.rampPublicKey,
-      RAMP_SECRET_KEY: testSecrets.rampSecretKey,
-      PAY_API_URL: `${sandboxUrl}/pay-api`,
-      PAY_API_KEY: testSecrets.payApiKey,
-      PAY_WEBHOOK_SECRET: testSecrets.payWebhookSecret,
+      ...sandboxUpstreamEnv(sandboxUrl),
       DATA_DIR: '/nonexistent-memory-store-is-used',
       ACCESS_LOG: 'off',
       RATE_LIMIT_PER_MINUTE: '100000',

@@ -132,7 +132,7 @@ export function basisFor(side: Side, terms: FeeTerms, total: Decimal): Decimal |
       best = { basis, total: value };
     }
   }
-  return best && best.total.gt(0) ? best.basis : undefined;
+  return best?.total.gt(0) ? best.basis : undefined;
 }
 
 const min = (a: Decimal, b: Decimal) => (a.lt(b) ? a : b);

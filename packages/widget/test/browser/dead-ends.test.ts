@@ -2,7 +2,7 @@
 import { expect, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { resetSandbox, setBackendDown, shadowQuery, waitForEvent } from '../support.ts';
-import { mountReady, typeInto } from './checkout-helpers.ts';
+import { moneyEn, mountReady, termsOf, typeInto } from './checkout-helpers.ts';
 
 describe('no dead ends', () => {
   beforeEach(resetSandbox);

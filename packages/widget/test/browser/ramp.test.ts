@@ -343,7 +343,7 @@ describe('buy mode', () => {
     expect(shadowQuery(el, 'label[for="fiat"]').textContent).to.equal('Sie zahlen (EUR)');
     expect(shadowQuery(el, '[part~="button"]').textContent).to.equal('Weiter');
     expect(shadowQuery(el, '.methods small').textContent)
-      .to.match(/7,00\s€/)
+      .to.match(/ · \d+,\d\d\s€–\d{1,3}(\.\d{3})*,\d\d\s€$/)
       .and.match(/\d,\d+\s%/);
     el.locale = 'pt-BR';
     await el.updateComplete;

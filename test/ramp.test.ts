@@ -65,14 +65,16 @@ test('buy: either amount fills the other, method and country change the quote, C
   // The initial amount (attribute amount="100") is priced.
   const first = await nextQuote(page, 0);
   assert.equal(first.input, 'fiat');
-  assert.equal(Number(first.fiat.amount), 100);
+  // Fees inside: the 100 typed is the total paid.
+  assert.equal(Number(first.fiat.total), 100);
+  assert.ok(Number(first.fiat.amount) < 100, 'the amount before fees is less');
   assert.ok((await fieldNumber(page, 'crypto')) > 0, 'the crypto amount is filled');
   await shot(page, 'buy-initial-quote');
 
   // Typing a fiat amount fills the crypto amount.
   let seen = (await quotes(page)).length;
   await fiat.fill('250');
-  const fromFiat = await nextQuote(page, seen, (q) => q.input === 'fiat' && Number(q.fiat.amount) === 250);
+  const fromFiat = await nextQuote(page, seen, (q) => q.input === 'fiat' && Number(q.fiat.total) === 250);
   await fieldShows(page, 'crypto', Number(fromFiat.crypto.amount));
 
   // And the reverse: typing a crypto amount fills the fiat amount.
@@ -83,13 +85,13 @@ test('buy: either amount fills the other, method and country change the quote, C
     seen,
     (q) => q.input === 'crypto' && Number(q.crypto.amount) === 120,
   );
-  await fieldShows(page, 'fiat', Number(fromCrypto.fiat.amount));
+  await fieldShows(page, 'fiat', Number(fromCrypto.fiat.total));
   await shot(page, 'buy-typed-crypto');
 
   // Another payment method: a new quote for it.
   seen = (await quotes(page)).length;
   await fiat.fill('200');
-  const before = await nextQuote(page, seen, (q) => q.input === 'fiat' && Number(q.fiat.amount) === 200);
+  const before = await nextQuote(page, seen, (q) => q.input === 'fiat' && Number(q.fiat.total) === 200);
   const methods = checkout.locator('fieldset.methods input[type="radio"]');
   assert.ok((await methods.count()) >= 2, 'the country offers at least two payment methods');
   const unchecked = checkout

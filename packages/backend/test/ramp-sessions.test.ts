@@ -35,12 +35,31 @@ describe('POST /api/ramp-sessions', () => {
     const url = new URL(body.url);
     assert.equal(url.pathname, '/ramp/');
     assert.equal(url.searchParams.get('apiKey'), stack.config.ramp.publicKey);
-    assert.equal(url.searchParams.get('baseCurrencyAmount'), '50.00');
+    // Fees inside: the page is handed the amount before fees whose total is the €50.00 the shopper pays.
+    const quote = await json<{ fiat: { amount: string; total: string } }>(
+      await stack.api('/api/quotes/buy', {
+        method: 'POST',
+        json: {
+          paymentMethod: 'creditcard',
+          country: 'DE',
+          fiat: 'EUR',
+          crypto: 'USDC_BASE',
+          fiatAmount: '50',
+        },
+      }),
+    );
+    assert.equal(quote.fiat.total, '50.00');
+    assert.ok(Number(quote.fiat.amount) < 50);
+    assert.equal(url.searchParams.get('baseCurrencyAmount'), quote.fiat.amount);
     assert.equal(url.searchParams.get('responseUrl'), `${stack.backendUrl}/api/webhooks/ramp`);
     assert.ok(body.url.includes('&signature='));
     assert.ok(body.url.lastIndexOf('&signature=') > body.url.lastIndexOf('&responseUrl='), 'signature last');
     assert.equal((await fetch(body.url)).status, 200);
-    const tampered = body.url.replace('baseCurrencyAmount=50.00', 'baseCurrencyAmount=5000.00');
+    const tampered = body.url.replace(
+      `baseCurrencyAmount=${quote.fiat.amount}`,
+      'baseCurrencyAmount=5000.00',
+    );
+    assert.notEqual(tampered, body.url);
     assert.equal((await fetch(tampered)).status, 403);
   });
 
@@ -57,6 +76,28 @@ describe('POST /api/ramp-sessions', () => {
     );
     assert.equal(new URL(body.url).pathname, '/ramp/sell');
     assert.equal((await fetch(body.url)).status, 200);
+  });
+
+  test('a sell by what the shopper receives hands the page the value whose payout is that amount', async () => {
+    const body = await json<Session>(
+      await session({
+        side: 'sell',
+        method: 'bank-transfer',
+        country: 'DE',
+        fiat: 'EUR',
+        crypto: 'ETH',
+        fiatAmount: '100',
+      }),
+    );
+    const quote = await json<{ fiat: { amount: string; total: string } }>(
+      await stack.api('/api/quotes/sell', {
+        method: 'POST',
+        json: { payoutMethod: 'bank-transfer', country: 'DE', fiat: 'EUR', crypto: 'ETH', fiatAmount: '100' },
+      }),
+    );
+    assert.equal(quote.fiat.total, '100.00');
+    assert.equal(new URL(body.url).searchParams.get('fiatCurrencyAmount'), quote.fiat.amount);
+    assert.ok(Number(quote.fiat.amount) > 100);
   });
 
   test('crypto amounts go into the URL as the shopper typed them, without float noise', async () => {

@@ -101,7 +101,7 @@ export class CryptoCheckout extends LitElement {
   fiat = '';
   /** Crypto code (`USDC_BASE`) or symbol; the catalog's default when empty. Updated when the shopper picks one. */
   crypto = '';
-  /** Initial fiat amount, a decimal string (buy, sell). */
+  /** Initial fiat amount, a decimal string (buy, sell): what the shopper pays (buy) or receives (sell), fees inside. */
   amount = '';
   /** ISO country code; the backend guesses it when empty. Updated when the shopper picks one. */
   country = '';

@@ -129,10 +129,19 @@ describe('checkLimits', () => {
     min: '7',
     max: '100000',
     limits: { currency: 'EUR', min: '7', max: '100000' },
+    terms: [],
     currencies: ['EUR', 'USD'],
     icon: null,
     iconLight: null,
     isDefault: true,
+  };
+  /** As the backend sends it: limits as totals in each currency, converted ones approximate. */
+  const withTerms: Method = {
+    ...card,
+    terms: [
+      { currency: 'EUR', fixedFee: '0.35', min: '7.60', max: '101750.35', converted: false },
+      { currency: 'USD', fixedFee: '0.40', min: '8.25', max: '110000.00', converted: true },
+    ],
   };
 
   it('flags amounts outside the method limits in the limit currency', () => {
@@ -153,6 +162,16 @@ describe('checkLimits', () => {
   it('leaves other currencies to the backend', () => {
     assert.equal(checkLimits(card, 'USD', '1'), null);
     assert.equal(checkLimits(undefined, 'EUR', '1'), null);
+  });
+
+  it("checks the backend's totals in the currency, and leaves converted (approximate) ones to the backend", () => {
+    assert.deepEqual(checkLimits(withTerms, 'EUR', '7.59'), {
+      code: 'AMOUNT_TOO_LOW',
+      limit: '7.60',
+      currency: 'EUR',
+    });
+    assert.equal(checkLimits(withTerms, 'EUR', '7.60'), null);
+    assert.equal(checkLimits(withTerms, 'USD', '1'), null);
   });
 });
 
@@ -206,9 +225,16 @@ describe('messages', () => {
 describe('limitRange', () => {
   const money = (amount: string, currency: string) => formatMoney(amount, currency, 'en');
   it('shows both bounds, the one a method has, or none: a missing limit never reads as 0', () => {
-    assert.equal(limitRange({ currency: 'EUR', min: '7.00', max: '100.00' }, money), ' · €7.00–€100.00');
-    assert.equal(limitRange({ currency: 'EUR', min: '7.00', max: null }, money), ' · ≥ €7.00');
-    assert.equal(limitRange({ currency: 'EUR', min: null, max: '100.00' }, money), ' · ≤ €100.00');
-    assert.equal(limitRange({ currency: 'EUR', min: null, max: null }, money), '');
+    const eur = { currency: 'EUR', converted: false };
+    assert.equal(limitRange({ ...eur, min: '7.00', max: '100.00' }, money), ' · €7.00–€100.00');
+    assert.equal(limitRange({ ...eur, min: '7.00', max: null }, money), ' · ≥ €7.00');
+    assert.equal(limitRange({ ...eur, min: null, max: '100.00' }, money), ' · ≤ €100.00');
+    assert.equal(limitRange({ ...eur, min: null, max: null }, money), '');
+  });
+
+  it('marks converted limits with ≈', () => {
+    const usd = { currency: 'USD', converted: true };
+    assert.equal(limitRange({ ...usd, min: '8.25', max: '110000.00' }, money), ' · ≈ $8.25–$110,000.00');
+    assert.equal(limitRange({ ...usd, min: '8.25', max: null }, money), ' · ≥ ≈ $8.25');
   });
 });

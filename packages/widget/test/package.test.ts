@@ -21,14 +21,16 @@ const bundlePath = join(dist, 'crypto-checkout.js');
  * without a method, the picker's "no results" row, the hint of an empty amount, the offline quote, amounts read in
  * the locale's decimal mark and with exponents) added about 650 B to what a buy or sell page downloads first
  * (initial 19,500 → 20,150): the buy and sell views 4,800 → 4,850, the element 14,800 → 15,060 (so the pay and
- * deposit pages' initial 17,800 → 18,050, 16,300 → 16,550).
+ * deposit pages' initial 17,800 → 18,050, 16,300 → 16,550). Its fees-inside money (the method line's fee and
+ * limits in the chosen currency, ≈ when converted) added 40 B to the buy and sell views (4,850 → 4,890) and 71 B
+ * to what a buy or sell page downloads first (20,150 → 20,221).
  */
 const budgets = {
   loader: 600,
   element: 15_060,
-  view: { buy: 4_850, sell: 4_850, pay: 2_800, deposit: 1_400 },
+  view: { buy: 4_890, sell: 4_890, pay: 2_800, deposit: 1_400 },
   language: 750,
-  initial: { buy: 20_150, sell: 20_150, pay: 18_050, deposit: 16_550 },
+  initial: { buy: 20_221, sell: 20_221, pay: 18_050, deposit: 16_550 },
   npmEntry: 22_000,
 } as const;
 const goalGzip = 14_000;

@@ -30,8 +30,18 @@ export type Amount =
   | { fiatAmount: string; cryptoAmount?: undefined }
   | { cryptoAmount: string; fiatAmount?: undefined };
 
+/** What the fees of an amount are reckoned from (a reference's, or the catalog's for an estimate). */
+export interface FeeTerms {
+  /** The method's fixed fee in the fiat (to the cent). */
+  baseFee: Decimal;
+  /** The least processing fee, in the fiat. */
+  minFee: Decimal;
+  feePercent: Decimal;
+  markupPercent: Decimal;
+}
+
 /** The amount-independent parts of one upstream quote, checked against the catalog's fees. */
-export interface Reference<Q> {
+export interface Reference<Q> extends FeeTerms {
   side: Side;
   quote: Q;
   fiat: string;
@@ -41,11 +51,6 @@ export interface Reference<Q> {
   networkFee: Decimal;
   /** EUR per unit of the fiat, as the reference's EUR and local amounts tell. */
   eurPerUnit: Decimal;
-  /** The method's fixed fee in the fiat (to the cent), as the reference confirms it. */
-  baseFee: Decimal;
-  minFee: Decimal;
-  feePercent: Decimal;
-  markupPercent: Decimal;
   /** Digits the crypto is counted in. */
   cryptoDigits: number;
 }
@@ -61,7 +66,7 @@ export class OutsideLimits extends Error {
 const cents = (value: Decimal, mode = HALF_UP) => value.round(CENTS, mode as 0 | 1 | 2 | 3);
 const orZero = (value: number | null | undefined) => decimal(value ?? 0);
 
-function charges(ref: Reference<unknown>, amount: Decimal) {
+function charges(ref: FeeTerms, amount: Decimal) {
   const fee = amount.times(ref.feePercent).div(100).plus(ref.baseFee);
   return {
     processing: cents(fee.gt(ref.minFee) ? fee : ref.minFee),
@@ -73,6 +78,88 @@ function charges(ref: Reference<unknown>, amount: Decimal) {
 function checkLimits(method: RampMethod, amountEur: Decimal): void {
   if (method.minEur !== null && amountEur.lt(method.minEur)) throw new OutsideLimits('low');
   if (method.maxEur !== null && amountEur.gt(method.maxEur)) throw new OutsideLimits('high');
+}
+
+/**
+ * What the shopper pays (buy) or receives (sell) for a basis amount (buy: the amount before fees, what the
+ * upstream's `fiat_amount` means on a buy; sell: the value of the crypto, its `fiat_amount` on a sell).
+ */
+export function totalOf(side: Side, terms: FeeTerms, basis: Decimal): Decimal {
+  const { processing, markup } = charges(terms, basis);
+  return side === 'buy' ? basis.plus(processing).plus(markup) : basis.minus(processing).minus(markup);
+}
+
+/** Cents either side of the linear estimate searched for the exact basis (rounding moves it by at most two). */
+const SEARCH_CENTS = 5;
+
+/**
+ * The basis whose total (`totalOf`) is `total`: the upstream request amount that makes what the shopper pays
+ * (buy) or receives (sell) the amount they typed, fees inside. Undefined when no positive basis gives it.
+ *
+ * The fee parts are rounded to the cent, so on a buy a one-cent step of the basis sometimes moves the total by
+ * two or three cents and a few totals (about 3 % with a 3 % fee) cannot be reached. Then the cents go the
+ * shopper's way: the largest basis whose total is below, so they pay a cent or two less than typed, never more.
+ * A sell's total moves by at most one cent per cent of value, so it is met exactly (the rule, were it not: the
+ * least total above, from the smallest basis). The quote built from the basis says the true total either way.
+ */
+export function basisFor(side: Side, terms: FeeTerms, total: Decimal): Decimal | undefined {
+  const target = cents(total);
+  const share = terms.feePercent.plus(terms.markupPercent).div(100);
+  const markupShare = terms.markupPercent.div(100);
+  if (side === 'sell' && !share.lt(1)) return undefined;
+  // The total is the larger (buy) or smaller (sell) of the percentage-fee and the minimum-fee lines: solve both.
+  const estimate =
+    side === 'buy'
+      ? min(
+          target.minus(terms.baseFee).div(share.plus(1)),
+          target.minus(terms.minFee).div(markupShare.plus(1)),
+        )
+      : max(
+          target.plus(terms.baseFee).div(decimal(1).minus(share)),
+          target.plus(terms.minFee).div(decimal(1).minus(markupShare)),
+        );
+  const start = cents(estimate, DOWN);
+  let best: { basis: Decimal; total: Decimal } | undefined;
+  for (let step = -SEARCH_CENTS; step <= SEARCH_CENTS; step += 1) {
+    const basis = start.plus(decimal(step).div(100));
+    if (!basis.gt(0)) continue;
+    const value = totalOf(side, terms, basis);
+    if (side === 'buy') {
+      // The largest basis not paying more than typed (the total grows with the basis).
+      if (value.lte(target) && (!best || basis.gt(best.basis))) best = { basis, total: value };
+    } else if (value.gte(target) && (!best || value.lt(best.total))) {
+      // The least total not receiving less than typed, from the smallest basis (the least crypto to send).
+      best = { basis, total: value };
+    }
+  }
+  return best?.total.gt(0) ? best.basis : undefined;
+}
+
+const min = (a: Decimal, b: Decimal) => (a.lt(b) ? a : b);
+const max = (a: Decimal, b: Decimal) => (a.gt(b) ? a : b);
+
+/**
+ * The fees the catalog states for a method in a fiat, before any quote confirms them: the fixed fee listed for
+ * the fiat, else the EUR one converted at `eurPerUnit` (the reference may find it a cent off).
+ */
+export function catalogTerms(
+  method: RampMethod,
+  fiat: string,
+  eurPerUnit: Decimal,
+  markupPercent: number,
+): FeeTerms {
+  const listed = method.fixedFeeByCurrency[fiat];
+  return {
+    feePercent: decimal(method.feePercent),
+    minFee: method.minFeeEur ? cents(decimal(method.minFeeEur).div(eurPerUnit)) : decimal(0),
+    baseFee:
+      listed !== undefined
+        ? decimal(listed)
+        : method.fixedFeeEur
+          ? cents(decimal(method.fixedFeeEur).div(eurPerUnit))
+          : decimal(0),
+    markupPercent: decimal(markupPercent),
+  };
 }
 
 export function deriveBuy(ref: Reference<RampBuyQuote>, method: RampMethod, amount: Amount): RampBuyQuote {
@@ -198,15 +285,7 @@ export function learnReference<Q extends RampBuyQuote | RampSellQuote>(
       : orZero(quote.network_fee);
   if (side === 'buy' && (quote as RampBuyQuote).network_fee_local == null && quote.network_fee)
     return undefined;
-  const feePercent = decimal(method.feePercent);
-  const minFee = method.minFeeEur ? cents(decimal(method.minFeeEur).div(eurPerUnit)) : decimal(0);
-  const listed = method.fixedFeeByCurrency[fiat];
-  const guess =
-    listed !== undefined
-      ? decimal(listed)
-      : method.fixedFeeEur
-        ? cents(decimal(method.fixedFeeEur).div(eurPerUnit))
-        : decimal(0);
+  const terms = catalogTerms(method, fiat, eurPerUnit, context.markupPercent);
   const base = {
     side,
     quote,
@@ -215,14 +294,12 @@ export function learnReference<Q extends RampBuyQuote | RampSellQuote>(
     unitPrice: decimal(quote.crypto_unit_price),
     networkFee,
     eurPerUnit,
-    minFee,
-    feePercent,
-    markupPercent: decimal(context.markupPercent),
+    ...terms,
     cryptoDigits: Math.max(digitsOf(context.crypto, 'crypto'), decimalsOf(decimal(quote.crypto_amount))),
   };
   // The base fee converted with a rate read from rounded amounts may be a cent off: the reference says which.
   for (const step of [0, -1, 1, -2, 2]) {
-    const ref: Reference<Q> = { ...base, baseFee: guess.plus(decimal(step).div(100)) };
+    const ref: Reference<Q> = { ...base, baseFee: terms.baseFee.plus(decimal(step).div(100)) };
     if (ref.baseFee.lt(0)) continue;
     if (reproduces(ref, method)) return ref;
   }

@@ -19,10 +19,12 @@
  */
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
+import { decimal } from '../money.ts';
 import type { RampBuyQuote, RampMethod, RampSellQuote } from '../schemas/upstream-ramp.ts';
 import type { BuyQuoteRequest, RampClient, SellQuoteRequest } from '../upstream/ramp-client.ts';
 import {
   type Amount,
+  basisFor,
   deriveBuy,
   deriveSell,
   learnReference,
@@ -133,6 +135,12 @@ export interface QuoteEngine {
     request: S extends 'buy' ? BuyQuoteRequest : SellQuoteRequest,
     method: RampMethod,
   ): EngineQuote<S extends 'buy' ? RampBuyQuote : RampSellQuote> | undefined;
+  /**
+   * The request amount (`fiatAmount`) whose total is `total` (buy: paid, sell: received, fees inside), solved
+   * with a fresh reference of the combination (derive.ts `basisFor`); undefined without one (no upstream call),
+   * null when no amount gives that total.
+   */
+  basisFor(side: Side, request: AnyRequest, total: string): string | null | undefined;
   /** One refresher round: re-prices the busiest ageing references the budget has room for. */
   refresh(): Promise<number>;
   /** One drift sample (undefined when nothing was derived yet or the budget has no room). */
@@ -410,6 +418,12 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
       combo.demand += 1;
       // biome-ignore lint/suspicious/noExplicitAny: the side decides the quote's type
       return derived(combo, amountOf(request)) as any;
+    },
+    basisFor(side, request, total) {
+      if (!settings.enabled) return undefined;
+      const combo = combos.get(keyOf(side, request));
+      if (!combo || !usable(combo, settings.freshMs)) return undefined;
+      return basisFor(side, combo.reference as Reference<AnyQuote>, decimal(total))?.toFixed(2) ?? null;
     },
     refresh,
     sample,

@@ -4,11 +4,27 @@ import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
-import { amountString, ratioString } from '../money.ts';
+import { amountString, decimal, ratioString } from '../money.ts';
 import { errorResponses, jsonResponse, openApiRoutes } from '../openapi.ts';
+import { totalLimits } from '../quotes/totals.ts';
 import { depositChains, networkName } from '../schemas/chains.ts';
 import { countryCode } from '../schemas/codes.ts';
 import type { RampMethod, RampSupported } from '../schemas/upstream-ramp.ts';
+
+const termsSchema = z
+  .object({
+    currency: z.string(),
+    fixedFee: z.string().describe("The method's fixed fee in `currency`"),
+    min: z
+      .string()
+      .nullable()
+      .describe('The least total a shopper can type in `currency`: buy, pay; sell, receive (fees inside)'),
+    max: z.string().nullable().describe('The most total a shopper can type in `currency` (fees inside)'),
+    converted: z
+      .boolean()
+      .describe('The figures were converted from EUR at a current rate: approximate (show them with ≈)'),
+  })
+  .meta({ id: 'MethodTerms' });
 
 export const methodSchema = z
   .object({
@@ -19,6 +35,9 @@ export const methodSchema = z
     min: z.string().nullable().describe('EUR'),
     max: z.string().nullable().describe('EUR'),
     limits: z.object({ currency: z.literal('EUR'), min: z.string().nullable(), max: z.string().nullable() }),
+    terms: z
+      .array(termsSchema)
+      .describe('The fixed fee and limits in each currency the method takes that a rate is known for'),
     currencies: z.array(z.string()),
     icon: z.string().nullable(),
     iconLight: z.string().nullable(),
@@ -104,8 +123,37 @@ export function countryFromHeaders(c: Context): string | undefined {
   return undefined;
 }
 
+/** What converts a method's EUR figures: the rates known per fiat, and the markup (part of every total). */
+export interface Pricing {
+  fx(fiat: string): { eurPerUnit: number } | undefined;
+  markup: number;
+}
+
+/**
+ * A method's fixed fee and limits in each currency it takes (quotes/totals.ts): limits as totals the shopper
+ * types, the least rounded up and the most down; figures other than EUR's are converted, so approximate.
+ */
+function termsOf(method: RampMethod, side: 'buy' | 'sell', pricing: Pricing): Method['terms'] {
+  return method.currencies.flatMap((currency) => {
+    const rate = pricing.fx(currency)?.eurPerUnit;
+    if (!rate) return [];
+    const eurPerUnit = decimal(rate);
+    const { min, max } = totalLimits(side, method, currency, eurPerUnit, pricing.markup);
+    const listed = method.fixedFeeByCurrency[currency];
+    return [
+      {
+        currency,
+        fixedFee: amountString(listed ?? decimal(method.fixedFeeEur).div(eurPerUnit), currency),
+        min: min && amountString(min, currency, { mode: 'up' }),
+        max: max && amountString(max, currency, { mode: 'down' }),
+        converted: currency !== 'EUR',
+      },
+    ];
+  });
+}
+
 /** A ramp method as API.md's `Method`; `id` is the group for buy and the slug for sell. */
-export function toMethod(method: RampMethod, side: 'buy' | 'sell'): Method {
+export function toMethod(method: RampMethod, side: 'buy' | 'sell', pricing?: Pricing): Method {
   const min = method.minEur === null ? null : amountString(method.minEur, 'EUR');
   const max = method.maxEur === null ? null : amountString(method.maxEur, 'EUR');
   return {
@@ -116,6 +164,7 @@ export function toMethod(method: RampMethod, side: 'buy' | 'sell'): Method {
     min,
     max,
     limits: { currency: 'EUR', min, max },
+    terms: pricing ? termsOf(method, side, pricing) : [],
     currencies: method.currencies,
     icon: method.icon,
     iconLight: method.iconLight,
@@ -124,7 +173,7 @@ export function toMethod(method: RampMethod, side: 'buy' | 'sell'): Method {
 }
 
 /** Enabled methods, one per id (a group may have several slugs), default first, then the upstream's order. */
-export function offered(methods: readonly RampMethod[], side: 'buy' | 'sell'): Method[] {
+export function offered(methods: readonly RampMethod[], side: 'buy' | 'sell', pricing?: Pricing): Method[] {
   const byId = new Map<string, Method>();
   const sorted = methods
     .filter((method) => !method.disabled)
@@ -134,7 +183,7 @@ export function offered(methods: readonly RampMethod[], side: 'buy' | 'sell'): M
         (a.order ?? Number.MAX_SAFE_INTEGER) - (b.order ?? Number.MAX_SAFE_INTEGER),
     );
   for (const method of sorted) {
-    const normalised = toMethod(method, side);
+    const normalised = toMethod(method, side, pricing);
     if (!byId.has(normalised.id)) byId.set(normalised.id, normalised);
   }
   return [...byId.values()];
@@ -169,7 +218,11 @@ const catalogSources = (deps: AppDeps, country: string): Promise<CatalogSources>
   Promise.all([deps.ramp.supported(), deps.ramp.paymentMethods(country), deps.ramp.payoutMethods(country)]);
 
 /** A country's catalog from the upstream lists (pure). */
-export function assembleCatalog(country: string, [supported, payment, payout]: CatalogSources): Catalog {
+export function assembleCatalog(
+  country: string,
+  [supported, payment, payout]: CatalogSources,
+  pricing?: Pricing,
+): Catalog {
   const countries = supported.supported_countries.map((entry) => ({
     code: entry.iso.toUpperCase(),
     name: entry.name ?? entry.iso,
@@ -180,8 +233,8 @@ export function assembleCatalog(country: string, [supported, payment, payout]: C
     name: entry.name ?? entry.iso,
   }));
   const cryptos = cryptosOf(supported);
-  const paymentMethods = offered(payment, 'buy');
-  const payoutMethods = offered(payout, 'sell');
+  const paymentMethods = offered(payment, 'buy', pricing);
+  const payoutMethods = offered(payout, 'sell', pricing);
   const home = countries.find((entry) => entry.code === country);
   // The country's own currency when its methods take it; else the first currency its default method takes.
   const firstMethod = paymentMethods[0];
@@ -211,6 +264,8 @@ export function assembleCatalog(country: string, [supported, payment, payout]: C
 /** A country's catalog as sent: serialised once, with its ETag, for as long as its sources stay the same. */
 interface RenderedCatalog {
   sources: CatalogSources;
+  /** The rates the methods' terms were converted at. */
+  rates: string;
   body: string;
   etag: string;
   /** Whether the ramp serves the country (else a header-derived country falls back to the default). */
@@ -234,15 +289,24 @@ export function catalogRoutes(deps: AppDeps) {
   // its upstream lists (minutes). So each country's response is built and serialised once per refresh and
   // served as a string; a refresh brings new source objects, which is what invalidates the entry.
   const rendered = new Map<string, RenderedCatalog>();
+  const pricing: Pricing = { fx: (fiat) => deps.ramp.fx(fiat), markup: deps.config.markup };
+  /** The rates of every currency the methods take, as one string to compare. */
+  const ratesOf = ([, payment, payout]: CatalogSources) =>
+    [...new Set([...payment, ...payout].flatMap((method) => method.currencies))]
+      .map((code) => `${code}:${pricing.fx(code)?.eurPerUnit ?? ''}`)
+      .join(',');
 
   async function render(country: string): Promise<RenderedCatalog> {
     const sources = await catalogSources(deps, country);
     const hit = rendered.get(country);
-    if (hit?.sources.every((source, index) => source === sources[index])) return hit;
-    const catalog = assembleCatalog(country, sources);
+    // Quotes reveal exact rates after the fee tables' rough ones: the terms are converted again then.
+    const rates = ratesOf(sources);
+    if (hit?.rates === rates && hit.sources.every((source, index) => source === sources[index])) return hit;
+    const catalog = assembleCatalog(country, sources, pricing);
     const body = JSON.stringify(catalog);
     const entry: RenderedCatalog = {
       sources,
+      rates,
       body,
       etag: `"${createHash('sha1').update(body).digest('base64url')}"`, // a content tag, not a secret
       served: catalog.countries.some((entry) => entry.code === country),

@@ -2,6 +2,10 @@
  * `POST /api/quotes/buy` and `/sell`: validated input, the method checked against the country's catalog, limits
  * checked before any upstream call, markup from config only, and one normalised quote out.
  *
+ * Fees inside: `fiatAmount` is what the shopper pays (buy) or receives (sell); the amount the upstream is asked
+ * to price is solved from it (quotes/totals.ts). The limits are checked on that total: the method's EUR limits
+ * apply to the amount before fees (buy) or the crypto's value (sell), turned into totals in the fiat.
+ *
  * FX for the limit check (method limits are EUR): EUR is exact; other fiats use the rate the ramp's own
  * quotes revealed (`fiat_amount_excl_fees` EUR ÷ `_local`, learned from every quote in that fiat), else a
  * rough rate from the catalog's per-currency fee tables, checked with a tolerance so a rough rate never refuses
@@ -16,6 +20,7 @@ import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../openap
 import { buyBreakdown, sellBreakdown } from '../quotes/breakdown.ts';
 import { OutsideLimits } from '../quotes/derive.ts';
 import type { EngineQuote } from '../quotes/engine.ts';
+import { priceTotal, totalLimits } from '../quotes/totals.ts';
 import { countryCode, cryptoCode, currencyCode, methodId } from '../schemas/codes.ts';
 import {
   isOffered,
@@ -49,7 +54,12 @@ const quoteFields = {
   country: countryCode,
   fiat: currencyCode,
   crypto: cryptoCode,
-  fiatAmount: positiveDecimal.optional().describe('What the shopper typed, in `fiat` (a decimal string)'),
+  fiatAmount: positiveDecimal
+    .optional()
+    .describe(
+      'What the shopper typed, in `fiat`, fees inside: buy, what they pay in total; sell, what they receive ' +
+        '(a decimal string)',
+    ),
   cryptoAmount: positiveDecimal.optional().describe('What the shopper typed, in `crypto` (a decimal string)'),
 };
 
@@ -70,8 +80,15 @@ export const quoteSchema = z
     estimate: z.boolean(),
     fiat: z.object({
       currency: z.string(),
-      amount: z.string().describe('Before fees'),
-      total: z.string().describe('buy: paid incl. fees; sell: received after fees'),
+      amount: z
+        .string()
+        .describe("What the ramp prices: buy, the amount before fees; sell, the crypto's value before fees"),
+      total: z
+        .string()
+        .describe(
+          'What the shopper pays (buy) or receives (sell), fees inside: the `fiatAmount` asked for (on a buy, ' +
+            'a cent or two less where fee rounding steps over it); for a crypto amount, its true total',
+        ),
     }),
     crypto: z.object({ currency: z.string(), amount: z.string() }),
     rate: z.string().describe('Price of 1 crypto unit in fiat'),
@@ -167,16 +184,31 @@ interface Limits {
   };
 }
 
-/** The method's EUR limits, and in the shopper's fiat when a rate is known (the least up, the most down). */
-function limitDetails(method: RampMethod, fiat: string, eurPerUnit: number | undefined): Limits['details'] {
+/**
+ * The method's limits: in EUR on the amount the upstream prices (`minEur`, `maxEur`), and as totals the shopper
+ * may type in their fiat when a rate is known (`min`, `max`; quotes/totals.ts), else the EUR ones.
+ */
+function limitDetails(
+  side: 'buy' | 'sell',
+  method: RampMethod,
+  fiat: string,
+  eurPerUnit: number | undefined,
+  markup: number,
+): Limits['details'] {
   const eur = (limit: number | null) => (limit === null ? null : amountString(limit, 'EUR'));
-  const inFiat = (limit: number | null, mode: 'up' | 'down') =>
-    limit === null || !eurPerUnit ? null : amountString(decimal(limit).div(eurPerUnit), fiat, { mode });
-  const known = eurPerUnit !== undefined;
+  if (eurPerUnit === undefined)
+    return {
+      min: eur(method.minEur),
+      max: eur(method.maxEur),
+      currency: 'EUR',
+      minEur: eur(method.minEur),
+      maxEur: eur(method.maxEur),
+    };
+  const totals = totalLimits(side, method, fiat, decimal(eurPerUnit), markup);
   return {
-    min: known ? inFiat(method.minEur, 'up') : eur(method.minEur),
-    max: known ? inFiat(method.maxEur, 'down') : eur(method.maxEur),
-    currency: known ? fiat : 'EUR',
+    min: totals.min && amountString(totals.min, fiat, { mode: 'up' }),
+    max: totals.max && amountString(totals.max, fiat, { mode: 'down' }),
+    currency: fiat,
     minEur: eur(method.minEur),
     maxEur: eur(method.maxEur),
   };
@@ -199,29 +231,30 @@ const tooHigh = (details: Limits['details']) => outOfLimits('high', details);
 export function quoteRoutes(deps: AppDeps) {
   const { ramp, config, clock, quotes } = deps;
 
-  /** Refuses a fiat amount outside the method's EUR limits, when a rate tells us (see the file comment). */
-  function checkLimits(method: RampMethod, fiat: string, amount: string): void {
+  const details = (side: 'buy' | 'sell', method: RampMethod, fiat: string) =>
+    limitDetails(side, method, fiat, ramp.fx(fiat)?.eurPerUnit, config.markup);
+
+  /** Refuses a total outside the method's limits, when a rate tells us (see the file comment). */
+  function checkLimits(side: 'buy' | 'sell', method: RampMethod, fiat: string, amount: string): void {
     const fx = ramp.fx(fiat);
     if (!fx) return;
-    const eur = decimal(amount).times(fx.eurPerUnit);
+    const limits = totalLimits(side, method, fiat, decimal(fx.eurPerUnit), config.markup);
+    const value = decimal(amount);
     const slack = fx.exact ? 0 : ROUGH_FX_TOLERANCE;
     // The details (limits in the shopper's fiat) only for a refusal: most amounts pass.
-    const details = () => limitDetails(method, fiat, fx.eurPerUnit);
-    if (method.minEur !== null && eur.lt(decimal(method.minEur).times(1 - slack))) throw tooLow(details());
-    if (method.maxEur !== null && eur.gt(decimal(method.maxEur).times(1 + slack))) throw tooHigh(details());
+    if (limits.min && value.lt(limits.min.times(1 - slack))) throw tooLow(details(side, method, fiat));
+    if (limits.max && value.gt(limits.max.times(1 + slack))) throw tooHigh(details(side, method, fiat));
   }
 
   /** An upstream refusal to price: its limits → our limit codes, anything else → QUOTE_UNAVAILABLE. */
-  function mapRefusal(error: unknown, method: RampMethod, fiat: string): never {
+  function mapRefusal(error: unknown, side: 'buy' | 'sell', method: RampMethod, fiat: string): never {
     if (error instanceof OutsideLimits) {
-      const details = limitDetails(method, fiat, ramp.fx(fiat)?.eurPerUnit);
-      throw error.side === 'low' ? tooLow(details) : tooHigh(details);
+      throw error.side === 'low' ? tooLow(details(side, method, fiat)) : tooHigh(details(side, method, fiat));
     }
     if (error instanceof UpstreamRefusal && error.upstreamStatus < 500) {
       const kind = refusalKind(error.upstreamMessage);
-      const details = limitDetails(method, fiat, ramp.fx(fiat)?.eurPerUnit);
-      if (kind === 'amount_too_low') throw tooLow(details);
-      if (kind === 'amount_too_high') throw tooHigh(details);
+      if (kind === 'amount_too_low') throw tooLow(details(side, method, fiat));
+      if (kind === 'amount_too_high') throw tooHigh(details(side, method, fiat));
       throw new AppError(
         'QUOTE_UNAVAILABLE',
         'This quote is not available right now; try another amount or method.',
@@ -328,21 +361,22 @@ export function quoteRoutes(deps: AppDeps) {
       const body = c.req.valid('json');
       const [methods] = await Promise.all([ramp.paymentMethods(body.country), checkCrypto(body.crypto)]);
       const method = pickMethod(methods, body.paymentMethod, body.fiat, 'buy');
-      if (body.fiatAmount !== undefined) checkLimits(method, body.fiat, body.fiatAmount);
-      const quote = await quotes
-        .buy(
-          {
-            method: method.group,
-            region: body.country,
-            fiat: body.fiat,
-            crypto: body.crypto,
-            fiatAmount: body.fiatAmount,
-            cryptoAmount: body.cryptoAmount,
-            markup: config.markup,
-          },
-          method,
-        )
-        .catch((error: unknown) => mapRefusal(error, method, body.fiat));
+      const request = {
+        method: method.group,
+        region: body.country,
+        fiat: body.fiat,
+        crypto: body.crypto,
+        markup: config.markup,
+      };
+      const fiatAmount = body.fiatAmount;
+      if (fiatAmount !== undefined) checkLimits('buy', method, body.fiat, fiatAmount);
+      const quote = await (fiatAmount !== undefined
+        ? priceTotal('buy', { ...request, fiatAmount }, method, {
+            quotes,
+            eurPerUnit: ramp.fx(body.fiat)?.eurPerUnit,
+          })
+        : quotes.buy({ ...request, cryptoAmount: body.cryptoAmount }, method)
+      ).catch((error: unknown) => mapRefusal(error, 'buy', method, body.fiat));
       return c.json(
         buyView(quote, method, body.fiat, body.crypto, body.fiatAmount !== undefined ? 'fiat' : 'crypto'),
         200,
@@ -353,15 +387,16 @@ export function quoteRoutes(deps: AppDeps) {
       const [methods] = await Promise.all([ramp.payoutMethods(body.country), checkCrypto(body.crypto)]);
       const method = pickMethod(methods, body.payoutMethod, body.fiat, 'sell');
       const request = { method: method.slug, fiat: body.fiat, crypto: body.crypto, markup: config.markup };
-      const price = (fiatAmount: string) =>
-        quotes
-          .sell({ ...request, fiatAmount }, method)
-          .catch((error: unknown) => mapRefusal(error, method, body.fiat));
+      const refused = (error: unknown) => mapRefusal(error, 'sell', method, body.fiat);
+      const price = (fiatAmount: string) => quotes.sell({ ...request, fiatAmount }, method).catch(refused);
 
       if (body.fiatAmount !== undefined) {
-        checkLimits(method, body.fiat, body.fiatAmount);
-        const quote = await price(body.fiatAmount);
-        return c.json(sellView(quote, body.fiatAmount, method, body.fiat, body.crypto, 'fiat'), 200);
+        checkLimits('sell', method, body.fiat, body.fiatAmount);
+        const quote = await priceTotal('sell', { ...request, fiatAmount: body.fiatAmount }, method, {
+          quotes,
+          eurPerUnit: ramp.fx(body.fiat)?.eurPerUnit,
+        }).catch(refused);
+        return c.json(sellView(quote, quote.basis, method, body.fiat, body.crypto, 'fiat'), 200);
       }
       // A crypto amount: price a reference fiat amount (shared by every shopper for a few seconds), derive the
       // fiat the crypto is worth, check the limits, then price that amount so the fees are the real ones.
@@ -372,7 +407,7 @@ export function quoteRoutes(deps: AppDeps) {
         try {
           return quotes.deriveOnly('sell', { ...request, cryptoAmount }, method);
         } catch (error) {
-          return mapRefusal(error, method, body.fiat);
+          return refused(error);
         }
       };
       const fx = ramp.fx(body.fiat);
@@ -402,9 +437,7 @@ export function quoteRoutes(deps: AppDeps) {
       const worth = amountString(sent.gt(0) ? sent.times(reference.quote.crypto_unit_price) : 0, body.fiat, {
         mode: 'down',
       });
-      if (!decimal(worth).gt(0))
-        throw tooLow(limitDetails(method, body.fiat, ramp.fx(body.fiat)?.eurPerUnit));
-      checkLimits(method, body.fiat, worth);
+      if (!decimal(worth).gt(0)) throw tooLow(details('sell', method, body.fiat));
       const quote = await price(worth);
       return c.json(sellView(quote, worth, method, body.fiat, body.crypto, 'crypto', cryptoAmount), 200);
     });

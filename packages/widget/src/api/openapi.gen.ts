@@ -567,10 +567,23 @@ export interface components {
                 min: string | null;
                 max: string | null;
             };
+            /** @description The fixed fee and limits in each currency the method takes that a rate is known for */
+            terms: components["schemas"]["MethodTerms"][];
             currencies: string[];
             icon: string | null;
             iconLight: string | null;
             isDefault: boolean;
+        };
+        MethodTerms: {
+            currency: string;
+            /** @description The method's fixed fee in `currency` */
+            fixedFee: string;
+            /** @description The least total a shopper can type in `currency`: buy, pay; sell, receive (fees inside) */
+            min: string | null;
+            /** @description The most total a shopper can type in `currency` (fees inside) */
+            max: string | null;
+            /** @description The figures were converted from EUR at a current rate: approximate (show them with ≈) */
+            converted: boolean;
         };
         Chain: {
             id: string;
@@ -584,9 +597,9 @@ export interface components {
             estimate: boolean;
             fiat: {
                 currency: string;
-                /** @description Before fees */
+                /** @description What the ramp prices: buy, the amount before fees; sell, the crypto's value before fees */
                 amount: string;
-                /** @description buy: paid incl. fees; sell: received after fees */
+                /** @description What the shopper pays (buy) or receives (sell), fees inside: the `fiatAmount` asked for (on a buy, a cent or two less where fee rounding steps over it); for a crypto amount, its true total */
                 total: string;
             };
             crypto: {
@@ -619,7 +632,7 @@ export interface components {
             country: string;
             fiat: string;
             crypto: string;
-            /** @description What the shopper typed, in `fiat` (a decimal string) */
+            /** @description What the shopper typed, in `fiat`, fees inside: buy, what they pay in total; sell, what they receive (a decimal string) */
             fiatAmount?: string | number;
             /** @description What the shopper typed, in `crypto` (a decimal string) */
             cryptoAmount?: string | number;
@@ -630,7 +643,7 @@ export interface components {
             country: string;
             fiat: string;
             crypto: string;
-            /** @description What the shopper typed, in `fiat` (a decimal string) */
+            /** @description What the shopper typed, in `fiat`, fees inside: buy, what they pay in total; sell, what they receive (a decimal string) */
             fiatAmount?: string | number;
             /** @description What the shopper typed, in `crypto` (a decimal string) */
             cryptoAmount?: string | number;
@@ -651,6 +664,7 @@ export interface components {
             country?: string;
             fiat: string;
             crypto: string;
+            /** @description What the shopper pays (buy) or receives (sell), fees inside, as quoted (`Quote.fiat.total`); with a `method`, the page is handed the amount that gives this total */
             fiatAmount?: string | number;
             cryptoAmount?: string | number;
             /** @description Required to buy: where the crypto goes */
@@ -1500,7 +1514,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_FAILED, METHOD_UNAVAILABLE, RETURN_URL_NOT_ALLOWED */
+            /** @description VALIDATION_FAILED, METHOD_UNAVAILABLE, AMOUNT_TOO_LOW, AMOUNT_TOO_HIGH, RETURN_URL_NOT_ALLOWED */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -8,17 +8,32 @@ export interface LimitBreach {
   currency: string;
 }
 
-/** A method's limits; an upstream that sends only `min`/`max` states them in EUR. */
-export const limitsOf = (m: Method): Method['limits'] =>
-  m.limits ?? { currency: 'EUR', min: m.min, max: m.max };
+export type Terms = Method['terms'][number];
 
 /**
- * Checks a fiat amount against the method's limits. Limits are stated in one currency (EUR); an amount in
- * another currency cannot be checked here and passes (the backend answers AMOUNT_TOO_LOW/HIGH then).
+ * A method's fixed fee and limits in `fiat` as the backend converted them (limits as totals the shopper types,
+ * fees inside), else in EUR as the upstream states them (a backend without `terms`).
+ */
+export function termsOf(m: Method, fiat: string): Terms {
+  const limits = m.limits ?? { currency: 'EUR', min: m.min, max: m.max };
+  return (
+    m.terms?.find((t) => t.currency === fiat) ?? {
+      currency: 'EUR',
+      fixedFee: m.fixedFee,
+      min: limits.min,
+      max: limits.max,
+      converted: false,
+    }
+  );
+}
+
+/**
+ * Checks a fiat amount against the method's limits in that currency. Converted limits are approximate and an
+ * amount in another currency cannot be checked here: both pass (the backend answers AMOUNT_TOO_LOW/HIGH then).
  */
 export function checkLimits(method: Method | undefined, fiat: string, amount: string): LimitBreach | null {
-  const limits = method && limitsOf(method);
-  if (!limits || limits.currency !== fiat) return null;
+  const limits = method && termsOf(method, fiat);
+  if (!limits || limits.currency !== fiat || limits.converted) return null;
   const value = Number(amount);
   if (limits.min && value < Number(limits.min))
     return { code: 'AMOUNT_TOO_LOW', limit: limits.min, currency: limits.currency };
@@ -28,14 +43,16 @@ export function checkLimits(method: Method | undefined, fiat: string, amount: st
 }
 
 /**
- * A method's limits as the text after its fees: ` · 7,00 €–100.000,00 €`, or the one bound it has (`≥`, `≤`), or
+ * A method's limits as the text after its fees: ` · 7,00 €–100.000,00 €` (` · ≈ $7.80–$27,000.00` when
+ * converted), or the one bound it has (`≥`, `≤`), or
  * nothing: the backend sends null for a limit the upstream left out, and null must not read as 0.
  */
 export function limitRange(
-  { min, max, currency }: Method['limits'],
+  { min, max, currency, converted }: Pick<Terms, 'min' | 'max' | 'currency' | 'converted'>,
   money: (amount: string, currency: string) => string,
 ): string {
-  if (min !== null && max !== null) return ` · ${money(min, currency)}–${money(max, currency)}`;
-  if (min !== null) return ` · ≥ ${money(min, currency)}`;
-  return max !== null ? ` · ≤ ${money(max, currency)}` : '';
+  const about = converted ? '≈ ' : '';
+  if (min !== null && max !== null) return ` · ${about}${money(min, currency)}–${money(max, currency)}`;
+  if (min !== null) return ` · ≥ ${about}${money(min, currency)}`;
+  return max !== null ? ` · ≤ ${about}${money(max, currency)}` : '';
 }

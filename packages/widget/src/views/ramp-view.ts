@@ -18,7 +18,7 @@ import {
   parseAmount,
   toInputValue,
 } from '../internal/format.ts';
-import { checkLimits, type LimitBreach, limitRange, limitsOf } from '../internal/limits.ts';
+import { checkLimits, type LimitBreach, limitRange, termsOf } from '../internal/limits.ts';
 import type { MessageKey } from '../internal/messages.ts';
 import { Picker, type PickerItem } from '../picker/picker.ts';
 import { flagIcon } from './flag.ts';
@@ -183,7 +183,8 @@ export abstract class RampView extends View {
 
   override onQuote(q: Quote): void {
     if (q.input === 'fiat') this.cryptoText = toInputValue(q.crypto.amount, this.ctx.loc);
-    else this.fiatText = toInputValue(q.fiat.amount, this.ctx.loc);
+    // The fiat field says what is paid (buy) or received (sell), fees inside: the quote's total.
+    else this.fiatText = toInputValue(q.fiat.total, this.ctx.loc);
     this.host.dispatchEvent(new CheckoutQuoteEvent(q));
   }
 
@@ -207,7 +208,8 @@ export abstract class RampView extends View {
         country: c.country,
         fiat: q.fiat.currency,
         crypto: q.crypto.currency,
-        ...(q.input === 'fiat' ? { fiatAmount: q.fiat.amount } : { cryptoAmount: q.crypto.amount }),
+        // Fees inside: the total the shopper saw; the backend hands the ramp page the amount that gives it.
+        ...(q.input === 'fiat' ? { fiatAmount: q.fiat.total } : { cryptoAmount: q.crypto.amount }),
         ...extras,
         ...this.ctx.returnTo(),
       });
@@ -329,7 +331,7 @@ export abstract class RampView extends View {
         !stale && !c.countries.some((x) => x.code === c.country)
           ? this._renderNotServed(c)
           : methods.length
-            ? html`${this._renderMethods(c, methods, method)}
+            ? html`${this._renderMethods(c, methods, method, fiat)}
             <div class="row">${sell ? [cryptoField, fiatField] : [fiatField, cryptoField]}</div>
             <p id="amount-msg" class=${hint ? 'hint' : 'msg'} role="alert">${message || hint}</p>
             ${this._renderQuote(crypto)}
@@ -395,7 +397,12 @@ export abstract class RampView extends View {
       }`;
   }
 
-  private _renderMethods(c: Catalog, methods: Method[], method: Method | undefined): TemplateResult {
+  private _renderMethods(
+    c: Catalog,
+    methods: Method[],
+    method: Method | undefined,
+    fiat: string,
+  ): TemplateResult {
     const legend = this.t(this.side === 'sell' ? 'payoutMethod' : 'paymentMethod');
     const pick = (id: string) => {
       this.pickedMethod = id;
@@ -403,7 +410,7 @@ export abstract class RampView extends View {
     if (methods.length <= MAX_METHOD_RADIOS)
       return html`<fieldset class="methods">
         <legend>${legend}</legend>
-        ${methods.map((m) => this._method(m, m === method, pick))}
+        ${methods.map((m) => this._method(m, m === method, pick, fiat))}
       </fieldset>`;
     // A long list is a picker, the default first: the amount, the quote and Continue stay in sight on a phone.
     const first = this.defaultMethod(c) ?? methods.find((m) => m.isDefault)?.id;
@@ -413,20 +420,20 @@ export abstract class RampView extends View {
       text: m.name,
       search: `${m.name} ${m.id}`,
       icon: this._methodIcons(m),
-      body: html`<span>${m.name}</span><small>${this._methodTerms(m)}</small>`,
+      body: html`<span>${m.name}</span><small>${this._methodTerms(m, fiat)}</small>`,
     }));
     return html`<div class="methods">
       ${this._methodPicker.render(legend, items, method?.id, pick, this.t('noResults'))}
-      ${method ? html`<small class="terms">${this._methodTerms(method)}</small>` : nothing}
+      ${method ? html`<small class="terms">${this._methodTerms(method, fiat)}</small>` : nothing}
     </div>`;
   }
 
-  private _method(m: Method, checked: boolean, pick: (id: string) => void): TemplateResult {
+  private _method(m: Method, checked: boolean, pick: (id: string) => void, fiat: string): TemplateResult {
     return html`<label class="method">
       <input type="radio" name="method" .checked=${checked} @change=${() => pick(m.id)} />
       ${this._methodIcons(m)}
       <span>${m.name}</span>
-      <small>${this._methodTerms(m)}</small>
+      <small>${this._methodTerms(m, fiat)}</small>
     </label>`;
   }
 
@@ -438,11 +445,15 @@ export abstract class RampView extends View {
     return html`${img(m.icon, m.iconLight ? 'lt' : '')}${m.iconLight ? img(m.iconLight, 'dk') : nothing}`;
   }
 
-  /** Fees and limits: `1.5% + €0.50 · €10–€5,000` (or the one bound a method has). */
-  protected _methodTerms(m: Method): string {
-    const l = limitsOf(m);
-    const loc = this.ctx.loc;
-    return `${formatPercent(m.feePercent, loc)} + ${this.money(m.fixedFee, 'EUR')}${limitRange(l, (a, c) => this.money(a, c))}`;
+  /**
+   * Fees and limits in the chosen currency: `1.5% + €0.50 · €10–€5,000`, or `3% + ≈ $0.65 · ≈ $7.80–$27,000`
+   * where the backend converted them from EUR (or the one bound a method has).
+   */
+  protected _methodTerms(m: Method, fiat: string): string {
+    const t = termsOf(m, fiat);
+    const money = (a: string, c: string) => this.money(a, c);
+    const fee = `${t.converted ? '≈ ' : ''}${money(t.fixedFee, t.currency)}`;
+    return `${formatPercent(m.feePercent, this.ctx.loc)} + ${fee}${limitRange(t, money)}`;
   }
 
   /**

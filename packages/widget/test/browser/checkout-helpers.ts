@@ -53,3 +53,28 @@ export function captureNavigation(el: CryptoCheckout): string[] {
   };
   return urls;
 }
+
+/** A method's fee and limits in `fiat` as the catalog states them (what the method line and messages show). */
+export async function termsOf(
+  country: string,
+  fiat: string,
+  { side = 'buy', method }: { side?: 'buy' | 'sell'; method?: string } = {},
+): Promise<{
+  currency: string;
+  fixedFee: string;
+  min: string | null;
+  max: string | null;
+  converted: boolean;
+}> {
+  const catalog = await (await fetch(`/api/catalog?country=${country}`)).json();
+  const methods: Array<{ id: string; terms: Array<{ currency: string }> }> =
+    side === 'buy' ? catalog.paymentMethods : catalog.payoutMethods;
+  const found = methods.find((m) => (method ? m.id === method : m.terms.some((t) => t.currency === fiat)));
+  const terms = found?.terms.find((t) => t.currency === fiat);
+  if (!terms) throw new Error(`no terms for ${method ?? side} in ${fiat} in ${country}`);
+  return terms as never;
+}
+
+/** An amount as the element writes it in English (`€7.88`, `$27,777.77`). */
+export const moneyEn = (amount: string, currency: string) =>
+  new Intl.NumberFormat('en', { style: 'currency', currency }).format(Number(amount));

@@ -15,8 +15,10 @@ import {
 import {
   captureNavigation,
   internals,
+  moneyEn,
   mountReady,
   requestsTo,
+  termsOf,
   textOf,
   typeInto,
 } from './checkout-helpers.ts';
@@ -40,7 +42,14 @@ describe('buy mode', () => {
     expect(shadowQuery<HTMLInputElement>(el, '#crypto-search').value).to.equal('USDC · Base');
     const methods = await methodEntries(el);
     expect(methods.length).to.be.greaterThan(1);
-    expect(methods[0]!.textContent).to.contain('Card').and.contain('%').and.contain('€7.00');
+    // The least a shopper can pay with the card, fees inside (the method's €7.00 before fees, plus its fees).
+    const card = await termsOf('DE', 'EUR', { method: 'creditcard' });
+    expect(Number(card.min)).to.be.above(7);
+    expect(methods[0]!.textContent)
+      .to.contain('Card')
+      .and.contain('%')
+      .and.contain(moneyEn(card.min!, 'EUR'));
+    expect(methods[0]!.textContent).not.to.contain('≈');
     await expect(el).to.be.accessible();
   });
 
@@ -52,7 +61,7 @@ describe('buy mode', () => {
     await typeInto(el, '#fiat', '51');
     const { detail } = await quote;
     expect(detail).to.include({ side: 'buy', input: 'fiat' });
-    expect(detail.fiat).to.include({ currency: 'EUR', amount: '51.00' });
+    expect(detail.fiat).to.include({ currency: 'EUR', total: '51.00' });
     expect(detail.crypto.amount).to.match(/^\d+\.\d+$/);
     expect(JSON.parse(JSON.stringify(detail))).to.deep.equal(detail);
     await el.updateComplete;
@@ -76,7 +85,7 @@ describe('buy mode', () => {
     expect(detail.input).to.equal('crypto');
     expect(detail.crypto.amount).to.match(/^25(\.0+)?$/);
     await el.updateComplete;
-    expect(shadowQuery<HTMLInputElement>(el, '#fiat').value).to.equal(detail.fiat.amount);
+    expect(shadowQuery<HTMLInputElement>(el, '#fiat').value).to.equal(detail.fiat.total);
   });
 
   it('debounces typing: one request for a burst of keystrokes', async () => {
@@ -91,7 +100,7 @@ describe('buy mode', () => {
     }
     await waitUntil(() => events.events.length === 1, 'no quote', { timeout: 5000 });
     expect(requestsTo('/api/quotes/buy') - before).to.equal(1);
-    expect(events.events[0]!.detail.fiat.amount).to.equal('333.00');
+    expect(events.events[0]!.detail.fiat.total).to.equal('333.00');
   });
 
   it('shows only the latest answer when an older one arrives later', async () => {
@@ -105,7 +114,7 @@ describe('buy mode', () => {
     await typeInto(el, '#fiat', '42');
     await waitUntil(() => events.events.length > 0, 'no quote', { timeout: 5000 });
     await delay(1600); // the slow answer for 41 would have arrived by now
-    expect(events.events.map((e) => e.detail.fiat.amount)).to.deep.equal(['42.00']);
+    expect(events.events.map((e) => e.detail.fiat.total)).to.deep.equal(['42.00']);
     expect(shadowQuery<HTMLInputElement>(el, '#crypto').value).to.equal(
       events.events[0]!.detail.crypto.amount,
     );
@@ -119,13 +128,14 @@ describe('buy mode', () => {
     await typeInto(el, '#fiat', '3');
     await aTimeout(500);
     const message = shadowQuery(el, '#amount-msg');
-    expect(message.textContent).to.equal('Minimum: €7.00');
+    const { min, max } = await termsOf('DE', 'EUR', { method: 'creditcard' });
+    expect(message.textContent).to.equal(`Minimum: ${moneyEn(min!, 'EUR')}`);
     expect(shadowQuery(el, '#fiat').getAttribute('aria-invalid')).to.equal('true');
     expect(shadowQuery<HTMLButtonElement>(el, '[part~="button"]').disabled).to.equal(true);
     await expect(el).to.be.accessible();
     await typeInto(el, '#fiat', '200000');
     await aTimeout(500);
-    expect(message.textContent).to.equal('Maximum: €100,000.00');
+    expect(message.textContent).to.equal(`Maximum: ${moneyEn(max!, 'EUR')}`);
     await typeInto(el, '#fiat', 'abc');
     await aTimeout(400);
     expect(message.textContent).to.equal('Enter a valid amount.');
@@ -166,7 +176,7 @@ describe('buy mode', () => {
     await clearFaults();
     const quote = waitForEvent(el, 'checkout-quote', { timeout: 8000 });
     alert.querySelector('button')!.click();
-    expect((await quote).detail.fiat.amount).to.equal('57.00');
+    expect((await quote).detail.fiat.total).to.equal('57.00');
   });
 
   it('asks nothing while the tab is hidden, and refreshes a stale quote when it is shown again', async () => {
@@ -190,14 +200,14 @@ describe('buy mode', () => {
       expect(events.events).to.have.length(0);
       const shown = waitForEvent(el, 'checkout-quote');
       visibility(false);
-      expect((await shown).detail.fiat.amount).to.equal('56.00');
+      expect((await shown).detail.fiat.total).to.equal('56.00');
       // A quote past its expiry when the tab comes back is asked again at once.
       const quotes = (internals(el)._view as unknown as { quotes: { quote: { expiresAt: string } } }).quotes;
       visibility(true);
       quotes.quote.expiresAt = new Date(Date.now() - 1000).toISOString();
       const refreshed = waitForEvent(el, 'checkout-quote');
       visibility(false);
-      expect((await refreshed).detail.fiat.amount).to.equal('56.00');
+      expect((await refreshed).detail.fiat.total).to.equal('56.00');
       expect(requestsTo('/api/quotes/buy') - before).to.equal(2);
     } finally {
       delete (document as { hidden?: boolean }).hidden;
@@ -333,7 +343,7 @@ describe('buy mode', () => {
     expect(shadowQuery(el, 'label[for="fiat"]').textContent).to.equal('Sie zahlen (EUR)');
     expect(shadowQuery(el, '[part~="button"]').textContent).to.equal('Weiter');
     expect(shadowQuery(el, '.methods small').textContent)
-      .to.match(/7,00\s€/)
+      .to.match(/ · \d+,\d\d\s€–\d{1,3}(\.\d{3})*,\d\d\s€$/)
       .and.match(/\d,\d+\s%/);
     el.locale = 'pt-BR';
     await el.updateComplete;
@@ -526,8 +536,8 @@ describe('buy mode', () => {
     const qb = waitForEvent(b, 'checkout-quote');
     await typeInto(a, '#fiat', '71');
     await typeInto(b, '#fiat', '72');
-    expect((await qa).detail.fiat.amount).to.equal('71.00');
-    expect((await qb).detail.fiat.amount).to.equal('72.00');
+    expect((await qa).detail.fiat.total).to.equal('71.00');
+    expect((await qb).detail.fiat.total).to.equal('72.00');
     await a.updateComplete;
     expect(shadowQuery<HTMLInputElement>(a, '#fiat').value).to.equal('71');
     expect(shadowQuery(b, '[part~="button"]').textContent).to.equal('Weiter');
@@ -606,7 +616,7 @@ describe('time to first quote', () => {
       catalog!.responseEnd,
     );
     expect(seen).to.deep.equal(['ready', 'quote']);
-    expect(detail.fiat).to.include({ currency: 'EUR', amount: '64.00' });
+    expect(detail.fiat).to.include({ currency: 'EUR', total: '64.00' });
     await el.updateComplete;
     expect(shadowQuery(el, '[part~="quote"]').textContent).to.contain(`€${detail.fiat.total}`);
     expect(shadowQuery<HTMLInputElement>(el, '#crypto').value).to.equal(detail.crypto.amount);
@@ -619,7 +629,8 @@ describe('time to first quote', () => {
     );
     await aTimeout(500);
     events.stop();
-    expect(shadowQuery(el, '#amount-msg').textContent).to.equal('Minimum: €7.00');
+    const { min } = await termsOf('FR', 'EUR', { method: 'creditcard' });
+    expect(shadowQuery(el, '#amount-msg').textContent).to.equal(`Minimum: ${moneyEn(min!, 'EUR')}`);
     expect(el.shadowRoot!.querySelector('[part~="quote"] dl')!.textContent!.trim()).to.equal('');
     expect(events.events.map((e) => e.type)).to.deep.equal([]);
   });
@@ -644,7 +655,7 @@ describe('time to first quote', () => {
     const changed = performance.now();
     const next = waitForEvent(el, 'checkout-quote');
     el.amount = '54';
-    expect((await next).detail.fiat.amount).to.equal('54.00');
+    expect((await next).detail.fiat.total).to.equal('54.00');
     const [request] = requestsSince('/api/quotes/buy', changed);
     expect(request!.startTime - changed).to.be.below(300);
   });
@@ -678,7 +689,7 @@ describe('sell mode', () => {
     const { detail } = await quote;
     expect(detail.side).to.equal('sell');
     await el.updateComplete;
-    expect(shadowQuery<HTMLInputElement>(el, '#fiat').value).to.equal(detail.fiat.amount);
+    expect(shadowQuery<HTMLInputElement>(el, '#fiat').value).to.equal(detail.fiat.total);
     await expect(el).to.be.accessible();
   });
 

@@ -61,6 +61,7 @@ export const styles = css`
   .msg, .error { color: var(--_danger); }
   .hint { opacity: 0.8; }
   .error, .status { justify-content: space-between; }
+  .error button { flex: none; }
   p { margin: 0; }
   .name, .price, dl div:last-child { font-weight: 700; }
   .product img, .qr, iframe { border-radius: var(--_r); object-fit: cover; }

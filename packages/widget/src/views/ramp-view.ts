@@ -283,7 +283,7 @@ export abstract class RampView extends View {
     const { crypto } = this.selection(c);
     const money = this.money(parseAmount(this.fiatText, loc) || '0', fiat);
     const coins = formatCrypto(parseAmount(this.cryptoText, loc) || '0', crypto?.symbol ?? '', loc);
-    const country = localNames([{ code: c.country, name: c.country }], loc, 'region')[0]?.name;
+    const country = this._regionName(c.country);
     const amounts = this.side === 'sell' ? `${coins} → ${money}` : `${money} → ${coins}`;
     return [amounts, method?.name, country].filter(Boolean).join(' · ');
   }
@@ -316,7 +316,11 @@ export abstract class RampView extends View {
     const message = this._amountMessage();
     // Nothing typed yet: say what Continue waits for (it is off, and the fields only show a placeholder).
     const hint = !message && !this.fiatText.trim() && !this.cryptoText.trim() ? this.t('enterAmount') : '';
-    const [countries, fiats, cryptos] = this._pickerItems(c);
+    const [listed, fiats, cryptos] = this._pickerItems(c);
+    // A country that is not served is still named in its field (the message below says so), not left blank.
+    const countries = listed.some((x) => x.code === c.country)
+      ? listed
+      : [...listed, this._unlisted(c.country)];
     const amount = (which: 'fiat' | 'crypto', key: MessageKey, unit: string, value: string) =>
       field(
         which,
@@ -403,10 +407,27 @@ export abstract class RampView extends View {
       }
     });
     const near = [...regions, c.defaults.country].find((r) => r && served.has(r));
-    const name = (code: string) =>
-      localNames([{ code, name: code }], this.ctx.loc, 'region')[0]?.name ?? code;
+    const name = (code: string) => this._regionName(code);
     return html`<p class="empty" role="status">${this.t('notServed', name(c.country))}</p>
       ${near ? this._wayOut(this.t('useInstead', name(near)), () => this._pickCountry(near)) : nothing}`;
+  }
+
+  /** A country's name in the element's locale. */
+  private _regionName(code: string): string {
+    return localNames([{ code, name: code }], this.ctx.loc, 'region')[0]?.name ?? code;
+  }
+
+  /** The entry of a country the catalog does not list: its name and flag in the field, absent from the list. */
+  private _unlisted(code: string): PickerItem {
+    const name = this._regionName(code);
+    return {
+      code,
+      text: name,
+      search: '',
+      fieldIcon: flagIcon(this.host.api, code, name),
+      body: name,
+      unlisted: true,
+    };
   }
 
   /** A one-click way out of a dead end. */

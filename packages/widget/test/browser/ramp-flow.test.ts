@@ -197,3 +197,20 @@ describe('on a phone (390 × 844)', () => {
     await expect(el).to.be.accessible();
   });
 });
+
+describe('a country that is not served', () => {
+  beforeEach(resetSandbox);
+
+  it('is named in its field (with its flag) but never offered in the list', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="KP" locale="en-US"></crypto-checkout>`,
+    );
+    const country = shadowQuery<HTMLInputElement>(el, '#country');
+    expect(country.value).to.equal('North Korea');
+    expect(shadowQuery<HTMLImageElement>(el, '.combo-input img.flag').alt).to.equal('North Korea');
+    country.focus();
+    await typeInto(el, '#country', 'north');
+    const rows = [...el.shadowRoot!.querySelectorAll('#country-list [role="option"]')];
+    expect(rows.map((r) => r.textContent!.trim())).to.not.include('North Korea');
+  });
+});

@@ -21,14 +21,17 @@ const bundlePath = join(dist, 'crypto-checkout.js');
  * without a method, the picker's "no results" row, the hint of an empty amount, the offline quote, amounts read in
  * the locale's decimal mark and with exponents) added about 650 B to what a buy or sell page downloads first
  * (initial 19,500 → 20,150): the buy and sell views 4,800 → 4,850, the element 14,800 → 15,060 (so the pay and
- * deposit pages' initial 17,800 → 18,050, 16,300 → 16,550).
+ * deposit pages' initial 17,800 → 18,050, 16,300 → 16,550). One flow (the form's summary line with Change above
+ * the inline ramp page, addresses wrapped whole, the catalog's retry when back online, an unserved country named in
+ * its field) added about 640 B (measured 20,787 B for buy): the buy and sell views 4,850 → 5,350, the element
+ * 15,060 → 15,170, the initial buy and sell 20,150 → 20,790, pay 18,050 → 18,120, deposit 16,550 → 16,660.
  */
 const budgets = {
   loader: 600,
-  element: 15_060,
-  view: { buy: 4_850, sell: 4_850, pay: 2_800, deposit: 1_400 },
+  element: 15_170,
+  view: { buy: 5_350, sell: 5_350, pay: 2_800, deposit: 1_400 },
   language: 750,
-  initial: { buy: 20_150, sell: 20_150, pay: 18_050, deposit: 16_550 },
+  initial: { buy: 20_790, sell: 20_790, pay: 18_120, deposit: 16_660 },
   npmEntry: 22_000,
 } as const;
 const goalGzip = 14_000;

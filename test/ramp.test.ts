@@ -179,11 +179,11 @@ test('sell: a quote for a payout method, then the sell widget', async () => {
 
 async function depositAddress(page: Page): Promise<string> {
   const checkout = page.locator('crypto-checkout');
-  const address = checkout.locator('input#address');
+  const address = checkout.locator('#address');
   await address.waitFor();
   await page.waitForFunction(
     () =>
-      document.querySelector('crypto-checkout')?.shadowRoot?.querySelector<HTMLInputElement>('#address')
+      document.querySelector('crypto-checkout')?.shadowRoot?.querySelector<HTMLTextAreaElement>('#address')
         ?.value,
   );
   return address.inputValue();
@@ -212,7 +212,7 @@ test('deposit: the same customer sees the same address on a second visit, with a
     await chains.nth(1).click();
     await page.waitForFunction(
       (previous) =>
-        document.querySelector('crypto-checkout')?.shadowRoot?.querySelector<HTMLInputElement>('#address')
+        document.querySelector('crypto-checkout')?.shadowRoot?.querySelector<HTMLTextAreaElement>('#address')
           ?.value !== previous,
       first,
     );

@@ -3,8 +3,12 @@ import { attachEventLog } from './lib/event-log.ts';
 
 attachEventLog();
 
-const wallet = document.querySelector<HTMLInputElement>('#wallet')!;
+// A textarea so that the whole address shows on a phone (wrapped); it is one line of text all the same.
+const wallet = document.querySelector<HTMLTextAreaElement>('#wallet')!;
 const checkout = document.querySelector<HTMLElement>('#checkout')!;
+wallet.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter') e.preventDefault();
+});
 wallet.addEventListener('input', () => {
   checkout.setAttribute('wallet-address', wallet.value.trim());
 });

@@ -31,8 +31,10 @@ export const styles = css`
   .row { display: grid; grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 12px; }
   .field { display: grid; gap: 4px; position: relative; }
   label, legend { font-size: 13px; font-weight: 600; }
-  input, button { font: inherit; color: inherit; box-sizing: border-box; min-height: 40px; border-radius: var(--_r); }
-  input { width: 100%; padding: 8px 10px; background: var(--_surface); border: 1px solid var(--_line); }
+  input, textarea, button { font: inherit; color: inherit; box-sizing: border-box; min-height: 40px; border-radius: var(--_r); }
+  input, textarea { width: 100%; padding: 8px 10px; background: var(--_surface); border: 1px solid var(--_line); }
+  /* An address is shown whole (wrapped, never scrolled out of sight): a shopper checks it before sending. */
+  .address { display: block; font: 13px/1.65 ui-monospace, monospace; word-break: break-all; resize: none; field-sizing: content; }
   [aria-invalid=true] { border-color: var(--_danger); }
   button { cursor: pointer; padding: 8px 14px; border: 1px solid var(--_line); background: none; }
   .primary { background: var(--_accent); border-color: var(--_accent); color: #fff; font-weight: 600; }
@@ -59,6 +61,7 @@ export const styles = css`
   .msg, .error { color: var(--_danger); }
   .hint { opacity: 0.8; }
   .error, .status { justify-content: space-between; }
+  .error button { flex: none; }
   p { margin: 0; }
   .name, .price, dl div:last-child { font-weight: 700; }
   .product img, .qr, iframe { border-radius: var(--_r); object-fit: cover; }

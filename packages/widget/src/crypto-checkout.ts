@@ -46,7 +46,7 @@ const flatStyles = (styles: CSSResultGroup | undefined): CSSResultOrNative[] =>
  * @fires {CheckoutStatusEvent} checkout-status - The order's status changed.
  * @fires {CheckoutCompleteEvent} checkout-complete - The checkout ended; cancelable (stays instead of going to `return-url`).
  * @fires {CheckoutErrorEvent} checkout-error - Something failed: `{ code, message, retryable }`.
- * @fires {CheckoutCloseEvent} checkout-close - The modal was closed.
+ * @fires {CheckoutCloseEvent} checkout-close - The modal or the inline ramp page was closed (by the shopper, or the page asked).
  *
  * @csspart base - The wrapper of everything.
  * @csspart form - The form of the current mode.
@@ -57,6 +57,7 @@ const flatStyles = (styles: CSSResultGroup | undefined): CSSResultOrNative[] =>
  * @csspart dialog - The modal dialog around the frame.
  * @csspart dialog-title - The modal's title.
  * @csspart switch - The way out of a dead end: another currency or country that has a method.
+ * @csspart summary - Buy, sell: the one-line summary the form collapses into while the ramp page is open inline, with "Change" (which closes that page and brings the form back).
  *
  * @cssprop [--checkout-accent=#4f46e5] - Buttons, focus rings and selection.
  * @cssprop [--checkout-radius=10px] - Corner radius.

@@ -52,7 +52,7 @@ export interface CheckoutErrorDetail {
 }
 
 export interface CheckoutCloseDetail {
-  /** `user` (close button or Esc) or `page` (the embedded page asked to close). */
+  /** `user` (close button, Esc, or "Change" above an inline ramp page) or `page` (the embedded page asked to close). */
   reason: 'user' | 'page';
 }
 

@@ -22,15 +22,17 @@ const bundlePath = join(dist, 'crypto-checkout.js');
  * the locale's decimal mark and with exponents) added about 650 B to what a buy or sell page downloads first
  * (initial 19,500 → 20,150): the buy and sell views 4,800 → 4,850, the element 14,800 → 15,060 (so the pay and
  * deposit pages' initial 17,800 → 18,050, 16,300 → 16,550). Its fees-inside money (the method line's fee and
- * limits in the chosen currency, ≈ when converted) added 40 B to the buy and sell views (4,850 → 4,890) and 71 B
- * to what a buy or sell page downloads first (20,150 → 20,221).
+ * limits in the chosen currency, ≈ when converted) added about 70 B, and one flow (the form's summary line with
+ * Change above the inline ramp page, addresses wrapped whole, the catalog's retry when back online, an unserved
+ * country named in its field) about 640 B: together the buy and sell views 4,850 → 5,431, the element
+ * 15,060 → 15,163, the initial buy and sell 20,150 → 20,872, pay 18,050 → 18,120, deposit 16,550 → 16,660.
  */
 const budgets = {
   loader: 600,
-  element: 15_060,
-  view: { buy: 4_890, sell: 4_890, pay: 2_800, deposit: 1_400 },
+  element: 15_170,
+  view: { buy: 5_440, sell: 5_440, pay: 2_800, deposit: 1_400 },
   language: 750,
-  initial: { buy: 20_221, sell: 20_221, pay: 18_050, deposit: 16_550 },
+  initial: { buy: 20_880, sell: 20_880, pay: 18_120, deposit: 16_660 },
   npmEntry: 22_000,
 } as const;
 const goalGzip = 14_000;

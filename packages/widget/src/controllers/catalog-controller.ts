@@ -3,10 +3,10 @@
  * `@lit/task`: a new country aborts the old request and only the latest answer settles. It remembers which
  * country each catalog was asked for, so a view can tell, from the very update in which the shopper picks
  * another country, that the catalog it holds is the previous one's (`isStale`), before the new request is
- * even sent.
+ * even sent. A catalog that failed is asked again by itself when the connection comes back (`online`).
  */
-import { Task, type TaskStatus } from '@lit/task';
-import type { ReactiveControllerHost } from 'lit';
+import { Task, TaskStatus } from '@lit/task';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { getCatalog } from '../api/client.ts';
 import type { Catalog } from '../api/types.ts';
 
@@ -25,7 +25,7 @@ interface Loaded {
   asked: string;
 }
 
-export class CatalogController {
+export class CatalogController implements ReactiveController {
   private _task: Task<[string, string, boolean, string], Loaded | undefined>;
 
   constructor(
@@ -46,7 +46,21 @@ export class CatalogController {
       },
       onError,
     });
+    host.addController(this);
   }
+
+  hostConnected(): void {
+    window.addEventListener('online', this._onOnline);
+  }
+
+  hostDisconnected(): void {
+    window.removeEventListener('online', this._onOnline);
+  }
+
+  /** The connection is back: the catalog that failed (the shopper sees "No connection") is asked again. */
+  private _onOnline = (): void => {
+    if (this._task.status === TaskStatus.ERROR) this.run();
+  };
 
   /** The latest catalog, kept while another loads. */
   get value(): Catalog | undefined {

@@ -36,6 +36,7 @@ const en = {
   done: 'Done. Thank you!',
   newTab: 'Not showing? Open it in a new tab',
   close: 'Close',
+  change: 'Change',
   checkout: 'Checkout',
   chain: 'Network',
   address: 'Deposit address',

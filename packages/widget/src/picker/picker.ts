@@ -18,6 +18,8 @@ export interface PickerItem {
   icon?: unknown;
   fieldIcon?: unknown;
   body: unknown;
+  /** Shown in the closed field when it is the value, never offered in the list (a country that is not served). */
+  unlisted?: boolean;
 }
 
 type Host = ReactiveControllerHost & { renderRoot: ParentNode };
@@ -62,7 +64,9 @@ export class Picker {
       const s = ` ${x.search}`.toLowerCase();
       return s.includes(` ${q}`) ? 0 : s.includes(q) ? 1 : 2;
     };
-    const list = open ? items.filter((x) => rank(x) < 2).sort((a, b) => rank(a) - rank(b)) : [];
+    const list = open
+      ? items.filter((x) => !x.unlisted && rank(x) < 2).sort((a, b) => rank(a) - rank(b))
+      : [];
     const active = Math.min(this._active, list.length - 1);
     const selected = items.find((x) => x.code === value);
     const pick = (x?: PickerItem) => {

@@ -33,13 +33,20 @@ export class BuyView extends RampView {
     return field(
       'wallet',
       this.t('wallet'),
-      html`<input id="wallet" required autocomplete="off" spellcheck="false" .value=${this._wallet}
-        aria-invalid=${String(this._walletMissing)} aria-describedby="wallet-msg"
+      // A textarea that wraps: the whole address stays in sight on a phone (an input scrolled its start away).
+      html`<textarea id="wallet" class="address" rows="1" required autocomplete="off" spellcheck="false"
+        .value=${this._wallet} aria-invalid=${String(this._walletMissing)} aria-describedby="wallet-msg"
+        @keydown=${(e: KeyboardEvent) => {
+          // One line of text: Enter submits, as in any other field of the form.
+          if (e.key !== 'Enter' || e.isComposing) return;
+          e.preventDefault();
+          (e.target as HTMLTextAreaElement).form?.requestSubmit();
+        }}
         @input=${(e: Event) => {
-          this._wallet = (e.target as HTMLInputElement).value;
+          this._wallet = (e.target as HTMLTextAreaElement).value;
           this._walletMissing = false;
           this.host.requestUpdate();
-        }} />
+        }}></textarea>
       <p id="wallet-msg" class="msg" role="alert">${this._walletMissing ? this.t('walletMissing') : ''}</p>`,
     );
   }
@@ -50,7 +57,7 @@ export class BuyView extends RampView {
     if (wallet) return { walletAddress: wallet };
     this._walletMissing = true;
     this.host.requestUpdate();
-    this.host.renderRoot.querySelector<HTMLInputElement>('#wallet')?.focus();
+    this.host.renderRoot.querySelector<HTMLTextAreaElement>('#wallet')?.focus();
     return undefined;
   }
 }

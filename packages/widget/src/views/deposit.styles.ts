@@ -2,6 +2,6 @@ import { css } from 'lit';
 
 // Deposit: the address, the memo and the QR code.
 export const depositStyles = css`
-  .copy input, #memo { font: 13px ui-monospace, monospace; }
+  #memo { font: 13px ui-monospace, monospace; }
   .qr { justify-self: center; background: #fff; padding: 8px; }
 `;

@@ -41,7 +41,7 @@ export class DepositView extends View {
       await navigator.clipboard.writeText(address);
     } catch {
       // No Clipboard API (insecure context, permissions): copy from the selected field instead.
-      const input = this.host.renderRoot.querySelector<HTMLInputElement>('#address');
+      const input = this.host.renderRoot.querySelector<HTMLTextAreaElement>('#address');
       input?.select();
       document.execCommand('copy');
     }
@@ -80,7 +80,7 @@ export class DepositView extends View {
                 'address',
                 this.t('address'),
                 html`<div class="copy">
-                  <input id="address" readonly .value=${a.address} />
+                  <textarea id="address" class="address" readonly rows="1" .value=${a.address}></textarea>
                   <button type="button" part="button" @click=${() => this._copy(a.address)}>${this.t('copy')}</button>
                 </div>`,
               )}

@@ -4,7 +4,6 @@ import { css } from 'lit';
 export const rampStyles = css`
   fieldset { border: 0; padding: 0; gap: 6px; }
   .method { flex-wrap: wrap; border: 1px solid var(--_line); font-weight: 400; }
-  /* A narrow element puts the fees and limits on a line of their own, under the logo and name. */
   /* A narrow element (a phone) shows only the picked method's fees and limits, on a line of their own. */
   @container (width<=400px) {
     .method small { flex-basis: 100%; padding-inline-start: 21px; }
@@ -23,4 +22,9 @@ export const rampStyles = css`
   .method small { margin-inline-start: auto; }
   .terms { padding-inline-start: 2px; }
   dl div:last-child { font-weight: 700; }
+  /* The form collapsed above the inline ramp page: one line of what is being bought or sold, and Change. */
+  .summary { display: grid; grid-template-columns: 1fr auto; align-items: center; gap: 12px; padding: 8px 8px 8px 12px; border: 1px solid var(--_line); border-radius: var(--_r); }
+  .summary p { font-weight: 600; font-variant-numeric: tabular-nums; }
+  /* A phone: country and currency each take the whole width, so a name is read whole and its list is wide. */
+  @container (width<=400px) { .pickers { grid-template-columns: 1fr; } }
 `;

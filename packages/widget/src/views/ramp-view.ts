@@ -9,7 +9,7 @@ import { type ApiError, createRampSession, toApiError } from '../api/client.ts';
 import type { Catalog, Crypto, Method, Quote, Side } from '../api/types.ts';
 import type { FrameMessage } from '../controllers/frame-controller.ts';
 import type { QuoteRequest } from '../controllers/quote-controller.ts';
-import { CheckoutOrderEvent, CheckoutQuoteEvent } from '../events.ts';
+import { CheckoutCloseEvent, CheckoutOrderEvent, CheckoutQuoteEvent } from '../events.ts';
 import {
   formatAgo,
   formatCrypto,
@@ -54,6 +54,8 @@ export abstract class RampView extends View {
   /** The ramp's page said the order went through. */
   protected done = false;
   private _rampOrderId?: string;
+  /** What the ramp page was opened for, in one line: the form collapses into it while that page is inline. */
+  private _summary = '';
   /** The locale the amount fields' texts are written in. */
   private _textLoc = '';
   /** The pickers' entries (countries, currencies, cryptos) for the catalog and locale they were made for. */
@@ -123,6 +125,11 @@ export abstract class RampView extends View {
     if (changed.has('amount') && host.hasUpdated) {
       this.fiatText = host.amount ? toInputValue(host.amount, loc) : '';
       this.input = 'fiat';
+    }
+    // The ramp page has its own quote: none is asked (nor announced) here while it is open inline.
+    if (this._collapsed) {
+      this.quotes.set(undefined);
+      return;
     }
     // The quote request follows the current choices; the controller ignores a request it already has.
     // Before the catalog, a request the attributes fully specify flies beside it and shows once it confirms.
@@ -214,8 +221,11 @@ export abstract class RampView extends View {
         ...this.ctx.returnTo(),
       });
       this._rampOrderId = undefined;
+      this._summary = this._summaryOf(c, q.fiat.currency, method);
       host.dispatchEvent(new CheckoutOrderEvent({ kind: this.side, url: s.url, expiresAt: s.expiresAt }));
       this.ctx.open(s.url, [s.origin || new URL(s.url).origin]);
+      // The button pressed is gone with the form: the shopper goes on in the ramp page, not at the page's top.
+      if (this._collapsed) host.updateComplete.then(() => this.ctx.frame.frame?.focus());
     } catch (err) {
       this.actionError = toApiError(err);
       this.ctx.emitError(err);
@@ -260,7 +270,44 @@ export abstract class RampView extends View {
   }
 
   override render(): TemplateResult {
-    return this.loaded(this.catalog, (c) => this._renderForm(c));
+    return this._collapsed ? this._renderSummary() : this.loaded(this.catalog, (c) => this._renderForm(c));
+  }
+
+  /** The ramp page is open inline: the form is a summary above it, so there is one place to act. */
+  private get _collapsed(): boolean {
+    const f = this.ctx.frame;
+    return !!this._summary && !!f.url && f.display === 'inline';
+  }
+
+  /** `€100.00 → 0.00123 BTC · Card · Germany` (a sale the other way round): the amounts as the fields show them. */
+  private _summaryOf(c: Catalog, fiat: string, method: Method | undefined): string {
+    const loc = this.ctx.loc;
+    const { crypto } = this.selection(c);
+    const money = this.money(parseAmount(this.fiatText, loc) || '0', fiat);
+    const coins = formatCrypto(parseAmount(this.cryptoText, loc) || '0', crypto?.symbol ?? '', loc);
+    const country = this._regionName(c.country);
+    const amounts = this.side === 'sell' ? `${coins} → ${money}` : `${money} → ${coins}`;
+    return [amounts, method?.name, country].filter(Boolean).join(' · ');
+  }
+
+  private _renderSummary(): TemplateResult {
+    return html`<div part="summary" class="summary">
+        <p id="summary">${this._summary}</p>
+        ${this.done ? nothing : html`<button type="button" aria-describedby="summary" @click=${() => this._change()}>${this.t('change')}</button>`}
+      </div>
+      ${this.done ? html`<p part="status" class="status paid" role="status">${this.t('done')}</p>` : nothing}`;
+  }
+
+  /**
+   * "Change": the ramp page is closed (the session it was signed for is dropped: its amount cannot change) and
+   * the form comes back as it was, the amount typed kept and a fresh quote asked for; Continue signs a new one.
+   */
+  private _change(): void {
+    const host = this.host;
+    this._summary = '';
+    this.ctx.frame.close();
+    host.dispatchEvent(new CheckoutCloseEvent({ reason: 'user' }));
+    host.updateComplete.then(() => host.renderRoot.querySelector<HTMLElement>(`#${this.input}`)?.focus());
   }
 
   private _renderForm(c: Catalog): TemplateResult {
@@ -271,7 +318,11 @@ export abstract class RampView extends View {
     const message = this._amountMessage();
     // Nothing typed yet: say what Continue waits for (it is off, and the fields only show a placeholder).
     const hint = !message && !this.fiatText.trim() && !this.cryptoText.trim() ? this.t('enterAmount') : '';
-    const [countries, fiats, cryptos] = this._pickerItems(c);
+    const [listed, fiats, cryptos] = this._pickerItems(c);
+    // A country that is not served is still named in its field (the message below says so), not left blank.
+    const countries = listed.some((x) => x.code === c.country)
+      ? listed
+      : [...listed, this._unlisted(c.country)];
     const amount = (which: 'fiat' | 'crypto', key: MessageKey, unit: string, value: string) =>
       field(
         which,
@@ -300,7 +351,7 @@ export abstract class RampView extends View {
     const none = this.t('noResults');
     return html`<form part="form" novalidate @submit=${(e: Event) => this._continue(e)} aria-busy=${String(this.catalog.status === TaskStatus.PENDING || stale)}>
       ${this.failed(this.catalog)}
-      <div class="row">
+      <div class="row pickers">
         ${this._country.render(
           this.t('country'),
           countries,
@@ -358,10 +409,27 @@ export abstract class RampView extends View {
       }
     });
     const near = [...regions, c.defaults.country].find((r) => r && served.has(r));
-    const name = (code: string) =>
-      localNames([{ code, name: code }], this.ctx.loc, 'region')[0]?.name ?? code;
+    const name = (code: string) => this._regionName(code);
     return html`<p class="empty" role="status">${this.t('notServed', name(c.country))}</p>
       ${near ? this._wayOut(this.t('useInstead', name(near)), () => this._pickCountry(near)) : nothing}`;
+  }
+
+  /** A country's name in the element's locale. */
+  private _regionName(code: string): string {
+    return localNames([{ code, name: code }], this.ctx.loc, 'region')[0]?.name ?? code;
+  }
+
+  /** The entry of a country the catalog does not list: its name and flag in the field, absent from the list. */
+  private _unlisted(code: string): PickerItem {
+    const name = this._regionName(code);
+    return {
+      code,
+      text: name,
+      search: '',
+      fieldIcon: flagIcon(this.host.api, code, name),
+      body: name,
+      unlisted: true,
+    };
   }
 
   /** A one-click way out of a dead end. */

@@ -32,6 +32,7 @@ Die Zahlung ist fehlgeschlagen.
 Fertig. Danke!
 Nichts zu sehen? In neuem Tab öffnen
 Schließen
+Ändern
 Bezahlung
 Netzwerk
 Einzahlungsadresse

@@ -32,6 +32,7 @@ El pago ha fallado.
 Listo. ¡Gracias!
 ¿No se ve? Ábrelo en una pestaña nueva
 Cerrar
+Cambiar
 Pago
 Red
 Dirección de depósito

@@ -32,6 +32,7 @@ Le paiement a échoué.
 Terminé. Merci !
 Rien ne s’affiche ? Ouvrez un nouvel onglet
 Fermer
+Modifier
 Paiement
 Réseau
 Adresse de dépôt

@@ -32,6 +32,7 @@ O pagamento falhou.
 Concluído. Obrigado!
 Não aparece? Abra em uma nova aba
 Fechar
+Alterar
 Pagamento
 Rede
 Endereço de depósito

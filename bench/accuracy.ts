@@ -24,6 +24,8 @@ export interface AccuracyResult {
   p99RelativeDiff: number;
   meanRelativeDiff: number;
   worst: { combo: Combo; amount: Record<string, string>; ours: string[]; theirs: string[] } | null;
+  /** Fiat amounts typed (a total, fees inside): totals equal to it, totals over it (never expected), most cents short. */
+  typedTotals: { asked: number; exact: number; over: number; maxCentsShort: number };
 }
 
 interface QuoteView {
@@ -89,6 +91,8 @@ export async function measureAccuracy(options: {
     }
 
     const diffs: number[] = [];
+    /** Fiat typed: how often the total is exactly what was typed, and by how many cents it falls short otherwise. */
+    const typedTotals = { asked: 0, exact: 0, over: 0, maxCentsShort: 0 };
     let worst: AccuracyResult['worst'] = null;
     let worstDiff = -1;
     for (const { combo, amount, view } of derived) {
@@ -99,7 +103,9 @@ export async function measureAccuracy(options: {
         fiat_currency: combo.fiat,
         crypto_currency: combo.crypto,
         markup: options.markup,
-        ...(amount.fiatAmount ? { fiat_amount: Number(amount.fiatAmount) } : {}),
+        // A fiat amount typed is what the shopper pays, fees inside: the upstream is asked for the amount before
+        // fees the backend priced it from (fiat.amount), and every figure of the two answers must agree.
+        ...(amount.fiatAmount ? { fiat_amount: Number(view.fiat.amount) } : {}),
         ...(amount.cryptoAmount ? { crypto_amount: Number(amount.cryptoAmount) } : {}),
       };
       const theirs = await postJson<SandboxQuote>(`${options.sandboxUrl}/ramp/api/v1/merchant/pricing`, body)
@@ -118,6 +124,13 @@ export async function measureAccuracy(options: {
         ),
       );
       diffs.push(diff);
+      if (amount.fiatAmount) {
+        typedTotals.asked += 1;
+        const short = Math.round((Number(amount.fiatAmount) - Number(view.fiat.total)) * 100);
+        if (short === 0) typedTotals.exact += 1;
+        typedTotals.maxCentsShort = Math.max(typedTotals.maxCentsShort, short);
+        if (short < 0) typedTotals.over += 1;
+      }
       if (diff > worstDiff) {
         worstDiff = diff;
         worst = { combo, amount, ours: pairs.map(([a]) => a), theirs: pairs.map(([, b]) => String(b)) };
@@ -137,6 +150,7 @@ export async function measureAccuracy(options: {
       p99RelativeDiff: quantile(diffs, 0.99),
       meanRelativeDiff: diffs.length ? diffs.reduce((a, b) => a + b, 0) / diffs.length : Number.NaN,
       worst,
+      typedTotals,
     };
   } finally {
     await getJson(`${options.sandboxUrl}/control/clock`, {

@@ -363,8 +363,9 @@ export function accuracySection(a: AccuracyResult): string[] {
     `The sandbox's clock pinned at ${a.pinnedAt} (its price feed stands still); a fresh backend (MARKUP=${a.markup}) ` +
       `priced each of the ${a.combinations} combinations once upstream, then ${a.asked} other amounts (three in four ` +
       'free fiat amounts, one in four crypto amounts); each answer marked `derived` was compared with the ' +
-      "sandbox's own quote for the same amount at the same clock, asked directly. Relative difference: the " +
-      'largest over the crypto amount, the fiat before fees and the fiat paid.',
+      "sandbox's own quote for the same amount at the same clock, asked directly. A fiat amount typed is what the " +
+      'shopper pays, fees inside, so the sandbox is asked for the amount before fees the backend priced it from. ' +
+      'Relative difference: the largest over the crypto amount, the fiat before fees and the fiat paid.',
     '',
     row(['', 'value']),
     row(['---', '---:']),
@@ -374,6 +375,11 @@ export function accuracySection(a: AccuracyResult): string[] {
     row(['identical in every figure', `${a.exact} (${share(a.exact, a.compared)})`]),
     row(['**max relative difference**', `**${pct(a.maxRelativeDiff)}**`]),
     row(['p99 / mean relative difference', `${pct(a.p99RelativeDiff)} / ${pct(a.meanRelativeDiff)}`]),
+    row([
+      'fiat typed: total paid equal to it / over it',
+      `${a.typedTotals.exact} of ${a.typedTotals.asked} (${share(a.typedTotals.exact, a.typedTotals.asked)}) / ${a.typedTotals.over}`,
+    ]),
+    row(['fiat typed: most cents short of it otherwise', a.typedTotals.maxCentsShort]),
     '',
     a.worst && a.maxRelativeDiff > 0
       ? `Largest difference: ${JSON.stringify(a.worst.combo)} ${JSON.stringify(a.worst.amount)} → ours ` +

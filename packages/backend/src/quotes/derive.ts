@@ -22,6 +22,8 @@ const HALF_UP = 1;
 const UP = 3;
 /** The upstream writes every fiat amount with 2 decimals (JPY and VND included: sandbox README). */
 const CENTS = 2;
+/** Percent to a share, and cents to an amount: multiplied (exact, and cheaper than big.js's long division). */
+const HUNDREDTH = decimal('0.01');
 
 export type Side = 'buy' | 'sell';
 
@@ -67,10 +69,10 @@ const cents = (value: Decimal, mode = HALF_UP) => value.round(CENTS, mode as 0 |
 const orZero = (value: number | null | undefined) => decimal(value ?? 0);
 
 function charges(ref: FeeTerms, amount: Decimal) {
-  const fee = amount.times(ref.feePercent).div(100).plus(ref.baseFee);
+  const fee = amount.times(ref.feePercent).times(HUNDREDTH).plus(ref.baseFee);
   return {
     processing: cents(fee.gt(ref.minFee) ? fee : ref.minFee),
-    markup: cents(amount.times(ref.markupPercent).div(100)),
+    markup: cents(amount.times(ref.markupPercent).times(HUNDREDTH)),
   };
 }
 
@@ -91,6 +93,10 @@ export function totalOf(side: Side, terms: FeeTerms, basis: Decimal): Decimal {
 
 /** Cents either side of the linear estimate searched for the exact basis (rounding moves it by at most two). */
 const SEARCH_CENTS = 5;
+/** The cent steps of that search, from -SEARCH_CENTS to +SEARCH_CENTS. */
+const searchSteps = Array.from({ length: 2 * SEARCH_CENTS + 1 }, (_, i) =>
+  decimal(i - SEARCH_CENTS).times(HUNDREDTH),
+);
 
 /**
  * The basis whose total (`totalOf`) is `total`: the upstream request amount that makes what the shopper pays
@@ -104,8 +110,8 @@ const SEARCH_CENTS = 5;
  */
 export function basisFor(side: Side, terms: FeeTerms, total: Decimal): Decimal | undefined {
   const target = cents(total);
-  const share = terms.feePercent.plus(terms.markupPercent).div(100);
-  const markupShare = terms.markupPercent.div(100);
+  const share = terms.feePercent.plus(terms.markupPercent).times(HUNDREDTH);
+  const markupShare = terms.markupPercent.times(HUNDREDTH);
   if (side === 'sell' && !share.lt(1)) return undefined;
   // The total is the larger (buy) or smaller (sell) of the percentage-fee and the minimum-fee lines: solve both.
   const estimate =
@@ -120,8 +126,8 @@ export function basisFor(side: Side, terms: FeeTerms, total: Decimal): Decimal |
         );
   const start = cents(estimate, DOWN);
   let best: { basis: Decimal; total: Decimal } | undefined;
-  for (let step = -SEARCH_CENTS; step <= SEARCH_CENTS; step += 1) {
-    const basis = start.plus(decimal(step).div(100));
+  for (const step of searchSteps) {
+    const basis = start.plus(step);
     if (!basis.gt(0)) continue;
     const value = totalOf(side, terms, basis);
     if (side === 'buy') {
@@ -299,7 +305,7 @@ export function learnReference<Q extends RampBuyQuote | RampSellQuote>(
   };
   // The base fee converted with a rate read from rounded amounts may be a cent off: the reference says which.
   for (const step of [0, -1, 1, -2, 2]) {
-    const ref: Reference<Q> = { ...base, baseFee: terms.baseFee.plus(decimal(step).div(100)) };
+    const ref: Reference<Q> = { ...base, baseFee: terms.baseFee.plus(decimal(step).times(HUNDREDTH)) };
     if (ref.baseFee.lt(0)) continue;
     if (reproduces(ref, method)) return ref;
   }

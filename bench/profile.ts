@@ -6,7 +6,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon, { type Result } from 'autocannon';
+import autocannon, { type RequestSpec, type Result } from 'autocannon';
 import { round, startServer } from './lib.ts';
 
 export interface ProfileResult {
@@ -107,10 +107,19 @@ export function summarize(
   };
 }
 
+/** A POST to profile instead of a GET: its path, and the body of each request. */
+export interface ProfiledPost {
+  path: string;
+  body: () => string;
+  /** Called with the backend's URL before the profiled load (e.g. to find combinations it prices). */
+  prepare?: (backendUrl: string) => Promise<void>;
+}
+
 export async function profileRoute(
   sandboxUrl: string,
   route = '/api/catalog?country=DE',
   durationS = 6,
+  post?: ProfiledPost,
 ): Promise<ProfileResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-cpu-prof-'));
   const backend = await startServer('backend', { BENCH_SANDBOX_URL: sandboxUrl }, [
@@ -119,10 +128,25 @@ export async function profileRoute(
   ]);
   const connections = 10;
   try {
+    await post?.prepare?.(backend.url);
+    const requests: RequestSpec[] | undefined = post && [
+      {
+        method: 'POST',
+        path: post.path,
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: post.body() }),
+      },
+    ];
     const blast = (seconds: number) =>
       new Promise<Result>((resolve, reject) =>
-        autocannon({ url: `${backend.url}${route}`, duration: seconds, connections }, (error, result) =>
-          error ? reject(error) : resolve(result),
+        autocannon(
+          {
+            url: `${backend.url}${route}`,
+            duration: seconds,
+            connections,
+            ...(requests ? { requests } : {}),
+          },
+          (error, result) => (error ? reject(error) : resolve(result)),
         ),
       );
     await blast(1); // the catalog cached, the JIT warm

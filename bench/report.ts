@@ -48,6 +48,8 @@ export interface Results {
   profile: ProfileResult;
   /** The same profile of `/healthz` (the outer middleware only). */
   healthProfile: ProfileResult;
+  /** The same profile of POST /api/quotes/buy with the load step's mix. */
+  quoteProfile: ProfileResult;
   overhead: OverheadResult;
   memory: {
     rssAtStartMb: number | null;
@@ -391,6 +393,37 @@ export function accuracySection(a: AccuracyResult): string[] {
   ];
 }
 
+/** Where a quote's time goes: the profile of the load step's route, and what issue 11 changed from it. */
+export function quoteProfileSection(q: ProfileResult): string[] {
+  const pct = (value: number) => `${round1(value * 100)} %`;
+  return [
+    "### Where a quote's time goes (CPU profile)",
+    '',
+    `The same profiler on a backend of its own while autocannon posts the load step's mix (50 combinations, 60 % ` +
+      `round amounts) to \`/api/quotes/buy\` for ${q.durationS} s over ${q.connections} connections, closed loop: ` +
+      `${q.requestsPerSecond} quotes/s under the profiler; ${q.busyS} s of CPU sampled. Shares of the busy time:`,
+    '',
+    row(['where the code lives', 'share']),
+    row(['---', '---:']),
+    ...q.byPlace.map((entry) => row([entry.place, pct(entry.share)])),
+    '',
+    row(['functions by their own time (self)', 'share']),
+    row(['---', '---:']),
+    ...q.topSelf.map((entry) => row([`\`${entry.fn}\``, pct(entry.share)])),
+    '',
+    "What this profile found (issue 11, measured with this step, closed loop, 10 connections): Hono's `bodyLimit` " +
+      'reads `c.req.raw.body` to see whether there is a body, which makes the Node adapter build a full undici ' +
+      '`Request` (with its `AbortSignal`) for every POST, about a fifth of the CPU; a request that declares its ' +
+      "length is now judged by that header before Hono's middleware is asked (only a chunked body meets it), and " +
+      "the handler's `c.req.json()` reads straight off the socket: 2,065 → 3,007 quotes/s. After the fees-inside " +
+      "change, a method's limits as totals were worked out again for every quote (a sixth of the CPU) and big.js's " +
+      'long division stood in for multiplying by 0.01: the limits are now kept per method and inputs, and the ' +
+      "hundredths multiply: 2,589 → 3,043 quotes/s. What is left is the socket write (`writev`: the kernel's " +
+      "loopback TCP, one call per answer), the fee model's exact decimal arithmetic, and Hono's own middleware.",
+    '',
+  ];
+}
+
 export function profileSection(p: ProfileResult, o: OverheadResult, health?: ProfileResult): string[] {
   const pct = (value: number) => `${round1(value * 100)} %`;
   return [
@@ -586,6 +619,7 @@ export function renderMarkdown(r: Results): string {
     ...accuracySection(r.accuracy),
     ...overheadSection(r.overhead),
     ...profileSection(r.profile, r.overhead, r.healthProfile),
+    ...quoteProfileSection(r.quoteProfile),
     ...memorySection(r.memory),
   ];
   return `${lines.join('\n')}\n`;

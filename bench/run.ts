@@ -25,8 +25,9 @@ import {
   sleep,
   startServer,
 } from './lib.ts';
-import { type ArrivalPattern, buildCombos, type Combo, type LoadRun, runLoad } from './load.ts';
+import { type ArrivalPattern, amountOf, buildCombos, type Combo, type LoadRun, runLoad } from './load.ts';
 import { measureOverhead } from './overhead.ts';
+import { prng } from './prng.ts';
 import { profileRoute } from './profile.ts';
 import {
   accuracySection,
@@ -35,6 +36,7 @@ import {
   memorySection,
   overheadSection,
   profileSection,
+  quoteProfileSection,
   type Results,
   renderMarkdown,
   ttfqSection,
@@ -241,6 +243,22 @@ async function smallHeapStep(sandboxUrl: string): Promise<Results['memory']['sma
   }
 }
 
+/** A quote's CPU: POST /api/quotes/buy with the load step's mix, on a profiled backend of its own. */
+async function profileQuotes(sandboxUrl: string) {
+  let combos: Combo[] = [];
+  const random = prng(20_261_122);
+  return profileRoute(sandboxUrl, '', 6, {
+    path: '/api/quotes/buy',
+    prepare: async (backendUrl) => {
+      combos = await buildCombos(backendUrl);
+    },
+    body: () => {
+      const combo = combos[Math.floor(random() * combos.length)] as Combo;
+      return JSON.stringify({ ...combo, fiatAmount: amountOf(random) });
+    },
+  });
+}
+
 /** Accuracy on a backend of its own (a fresh engine, MARKUP set), with the sandbox's clock pinned. */
 async function accuracyStep(sandboxUrl: string, combos: Combo[]) {
   log('accuracy: a fresh backend, the sandbox clock pinned, derived quotes vs the sandbox…');
@@ -299,6 +317,9 @@ try {
     log('profile: node --cpu-prof on a backend of its own, cached catalog under autocannon…');
   const profile = wants('profile') ? await profileRoute(sandbox.url) : undefined;
   const healthProfile = wants('profile') ? await profileRoute(sandbox.url, '/healthz') : undefined;
+  if (wants('profile'))
+    log('profile: the same, POST /api/quotes/buy with the load mix (closed loop, 10 connections)…');
+  const quoteProfile = wants('profile') ? await profileQuotes(sandbox.url) : undefined;
 
   const needsCombos = wants('load') || wants('accuracy');
   if (needsCombos) log('load: 50 combinations (each priced once, paced)…');
@@ -317,13 +338,14 @@ try {
       ...(accuracy ? accuracySection(accuracy) : []),
       ...(overhead ? overheadSection(overhead) : []),
       ...(profile && overhead ? profileSection(profile, overhead, healthProfile) : []),
+      ...(quoteProfile ? quoteProfileSection(quoteProfile) : []),
       ...(loaded ? memorySection(loaded.memory) : []),
     ];
     if (profile && !overhead) console.log(JSON.stringify(profile, null, 2));
     console.log(`\n${sections.join('\n')}`);
     log(`done (${asked.join(', ')} only; bench/results.* left as they were)`);
   } else {
-    if (!weight || !ttfq || !overhead || !loaded || !accuracy || !profile || !healthProfile)
+    if (!weight || !ttfq || !overhead || !loaded || !accuracy || !profile || !healthProfile || !quoteProfile)
       throw new Error('a full run measures every part');
     const results: Results = {
       meta: {
@@ -345,6 +367,7 @@ try {
       accuracy,
       overhead,
       profile,
+      quoteProfile,
       healthProfile,
       memory: loaded.memory,
       combos,

@@ -7,6 +7,14 @@ import { UpstreamBudget } from '../src/upstream/budget.ts';
 import { createRampClient } from '../src/upstream/ramp-client.ts';
 import { json, type Stack, startStack, testSecrets } from './support.ts';
 
+interface Terms {
+  currency: string;
+  fixedFee: string;
+  min: string | null;
+  max: string | null;
+  converted: boolean;
+}
+
 interface Catalog {
   country: string;
   paymentMethods: Array<{
@@ -15,6 +23,7 @@ interface Catalog {
     fixedFee: string;
     currencies: string[];
     limits: { currency: string };
+    terms: Terms[];
   }>;
   payoutMethods: Array<{ id: string }>;
   cryptos: Array<{ code: string; symbol: string; networkFee: string }>;
@@ -153,13 +162,6 @@ describe('GET /api/catalog', () => {
 });
 
 describe("the methods' terms in each currency (issue 15)", () => {
-  interface Terms {
-    currency: string;
-    fixedFee: string;
-    min: string | null;
-    max: string | null;
-    converted: boolean;
-  }
   interface Priced {
     fiat: { total: string; currency: string };
   }
@@ -173,9 +175,7 @@ describe("the methods' terms in each currency (issue 15)", () => {
   after(() => stack.close());
 
   const card = async (country: string) => {
-    const catalog = await json<Catalog & { paymentMethods: Array<{ id: string; terms: Terms[] }> }>(
-      await stack.api(`/api/catalog?country=${country}`),
-    );
+    const catalog = await json<Catalog>(await stack.api(`/api/catalog?country=${country}`));
     const method = catalog.paymentMethods.find((m) => m.id === 'creditcard');
     assert.ok(method, `no card in ${country}`);
     return method;

@@ -369,7 +369,7 @@ export class CryptoCheckout extends LitElement {
     if (this._viewFailed)
       return errorBox(this._loc, new ApiError('NETWORK_ERROR'), () => this._showMode(this.mode));
     const c = this._catalog;
-    if (c.status === TaskStatus.ERROR) return errorBox(this._loc, c.error, () => c.run());
+    if (c.status === TaskStatus.ERROR) return errorBox(this._loc, c.error, () => c.run(), c.alwaysRetry);
     return skeleton(this._loc);
   }
 

@@ -104,7 +104,7 @@ export class CryptoCheckout extends LitElement {
   crypto = '';
   /** Initial fiat amount, a decimal string (buy, sell): what the shopper pays (buy) or receives (sell), fees inside. */
   amount = '';
-  /** ISO country code; the backend guesses it when empty. Updated when the shopper picks one. */
+  /** ISO country code; the backend guesses it when empty. Updated when the shopper picks one. One the ramp does not serve, or the backend refuses (`checkout-error` `VALIDATION_FAILED`), is named with the nearest served country as a one-click switch. */
   country = '';
   /** Payment method id (buy); the country's default when empty. */
   paymentMethod = '';

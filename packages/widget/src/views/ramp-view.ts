@@ -148,8 +148,9 @@ export abstract class RampView extends View {
     // Continue's refusal of the amount is about the amount typed then.
     if (this._typed && isLimit(this.actionError)) this.actionError = undefined;
     this._typed = false;
-    // The quote failed (offline, server down): the other field must not keep the amount of an older quote.
-    if (this.quotes.error && !isLimit(this.quotes.error)) {
+    // The quote failed (offline, server down, the amount outside the limits): the other field must not keep the
+    // amount of an older quote.
+    if (this.quotes.error) {
       if (this.input === 'fiat') this.cryptoText = '';
       else this.fiatText = '';
     }

@@ -151,8 +151,11 @@ describe('no dead ends', () => {
 
   it('in a converted currency the backend tells the limits: the line under the field says "Minimum: ≈ $…" or "Maximum: ≈ $…", not a generic error', async () => {
     const el = await mountReady(
-      html`<crypto-checkout mode="buy" country="US" fiat="USD" locale="en" payment-method="creditcard"></crypto-checkout>`,
+      html`<crypto-checkout mode="buy" country="US" fiat="USD" locale="en" payment-method="creditcard" amount="100"></crypto-checkout>`,
     );
+    await waitUntil(() => shadowQuery<HTMLInputElement>(el, '#crypto').value, 'no first quote', {
+      timeout: 8000,
+    });
     const line = () => shadowQuery(el, '#amount-msg').textContent;
     const refused = async (text: string, code: string) => {
       const failed = waitForEvent(el, 'checkout-error', { timeout: 8000 });
@@ -181,6 +184,7 @@ describe('no dead ends', () => {
     await refused('1', 'AMOUNT_TOO_LOW');
     const { min, max } = await limits('1');
     expect(line()).to.equal(`Minimum: ≈ ${moneyEn(min, 'USD')}`);
+    expect(shadowQuery<HTMLInputElement>(el, '#crypto').value, 'an older quote’s amount').to.equal('');
     expect(shadowQuery(el, '#fiat').getAttribute('aria-invalid')).to.equal('true');
     expect(el.shadowRoot!.querySelector('[part~="quote"] [role="alert"]')).to.equal(null);
     expect(textOf(el)).not.to.match(/check your details|Something went wrong/);

@@ -7,9 +7,10 @@
  * docs/screenshots/pay-flow-<display>-<width>.png; then the ramp journeys at both widths (light): buy and sell
  * through Continue to the ramp page open inline under the form's one-line summary
  * (docs/screenshots/<buy|sell>-flow-inline-<width>.png), and the dead ends with their way out
- * (docs/screenshots/dead-end-<sell-br-usd|country-kp|offline>-<width>.png).
+ * (docs/screenshots/dead-end-<sell-br-usd|country-kp|country-unknown|offline|limit-usd>-<width>.png).
  *
- * `npm run screenshots -- modes flow journeys` takes only the groups named (`flow`: the pay flow). Every shot
+ * `npm run screenshots -- modes flow journeys` takes only the groups named (`flow`: the pay flow); a journey's
+ * name (`-- journeys dead-end-limit-usd`) takes only the journeys named. Every shot
  * waits for what it shows (a condition with Playwright's deadline), never for a fixed time, so a run after a
  * change of wording or numbers takes the same pictures.
  */
@@ -51,6 +52,7 @@ const modes: {
 const groups = ['modes', 'flow', 'journeys'] as const;
 const asked = groups.filter((g) => process.argv.slice(2).includes(g));
 const take = (group: (typeof groups)[number]) => !asked.length || asked.includes(group);
+const named = process.argv.slice(2).filter((arg) => !(groups as readonly string[]).includes(arg));
 
 /** A light page of the demo at a width, motion reduced. */
 async function open(browser: Browser, width: number, path: string) {
@@ -133,6 +135,27 @@ const journeys: { name: string; path: string; steps: (page: Page, checkout: Loca
       },
     },
     {
+      name: 'dead-end-country-unknown',
+      path: '/buy',
+      steps: async (page: Page, checkout: Locator) => {
+        await checkout.locator('[part~="quote"] dl div').first().waitFor();
+        await setAttributes(page, { country: 'zzz' });
+        await checkout.locator('[part~="switch"]').waitFor();
+        await imagesLoaded(page);
+      },
+    },
+    {
+      name: 'dead-end-limit-usd',
+      path: '/buy',
+      steps: async (page: Page, checkout: Locator) => {
+        await checkout.locator('[part~="quote"] dl div').first().waitFor();
+        await setAttributes(page, { country: 'US', fiat: 'USD' });
+        await checkout.locator('input#fiat').fill('1');
+        await checkout.getByText(/^Minimum: ≈ /).waitFor();
+        await imagesLoaded(page);
+      },
+    },
+    {
       name: 'dead-end-offline',
       path: '/buy',
       steps: async (page: Page, checkout: Locator) => {
@@ -205,6 +228,7 @@ try {
     }
   }
   for (const { name, path, steps } of take('journeys') ? journeys : []) {
+    if (named.length && !named.includes(name)) continue;
     for (const width of [390, 1280]) {
       const { context, page, checkout } = await open(browser, width, path);
       await steps(page, checkout);

@@ -7,6 +7,14 @@ import { UpstreamBudget } from '../src/upstream/budget.ts';
 import { createRampClient } from '../src/upstream/ramp-client.ts';
 import { json, type Stack, startStack, testSecrets } from './support.ts';
 
+interface Terms {
+  currency: string;
+  fixedFee: string;
+  min: string | null;
+  max: string | null;
+  converted: boolean;
+}
+
 interface Catalog {
   country: string;
   paymentMethods: Array<{
@@ -15,6 +23,7 @@ interface Catalog {
     fixedFee: string;
     currencies: string[];
     limits: { currency: string };
+    terms: Terms[];
   }>;
   payoutMethods: Array<{ id: string }>;
   cryptos: Array<{ code: string; symbol: string; networkFee: string }>;
@@ -149,6 +158,74 @@ describe('GET /api/catalog', () => {
     } finally {
       await flat.close();
     }
+  });
+});
+
+describe("the methods' terms in each currency (issue 15)", () => {
+  interface Priced {
+    fiat: { total: string; currency: string };
+  }
+  interface Refused {
+    error: { code: string; details: { min: string; max: string; currency: string } };
+  }
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(() => stack.close());
+
+  const card = async (country: string) => {
+    const catalog = await json<Catalog>(await stack.api(`/api/catalog?country=${country}`));
+    const method = catalog.paymentMethods.find((m) => m.id === 'creditcard');
+    assert.ok(method, `no card in ${country}`);
+    return method;
+  };
+  const quote = (country: string, fiat: string, fiatAmount: string) =>
+    stack.api('/api/quotes/buy', {
+      method: 'POST',
+      json: { paymentMethod: 'creditcard', country, fiat, crypto: 'USDC_BASE', fiatAmount },
+    });
+
+  // USD has cents; JPY has none, so there the rounding of the exact bounds (totals to the cent) is visible.
+  for (const [country, fiat, digits] of [
+    ['US', 'USD', 2],
+    ['JP', 'JPY', 0],
+  ] as const) {
+    test(`${fiat}'s are converted from EUR, the least rounded up and the most down: both bounds are quoted, one unit past either is refused with the same figure`, async () => {
+      // A first quote teaches the backend the exact rate (until then it has the fee tables' rough one, if any).
+      assert.equal((await quote(country, fiat, digits ? '100' : '20000')).status, 200);
+      const terms = (await card(country)).terms.find((t) => t.currency === fiat);
+      assert.ok(terms?.min && terms.max, `the card states ${fiat} limits`);
+      assert.equal(terms.converted, true);
+      const shape = digits ? /^\d+\.\d{2}$/ : /^\d+$/;
+      for (const figure of [terms.min, terms.max, terms.fixedFee]) assert.match(figure, shape);
+
+      for (const bound of [terms.min, terms.max]) {
+        const response = await quote(country, fiat, bound);
+        assert.equal(response.status, 200, `${bound} ${fiat} is within the limits the catalog shows`);
+        assert.equal((await json<Priced>(response)).fiat.total, bound);
+      }
+      const step = (amount: string, units: number) => (Number(amount) + units / 10 ** digits).toFixed(digits);
+      const low = await quote(country, fiat, step(terms.min, -1));
+      assert.equal(low.status, 422);
+      const lowBody = await json<Refused>(low);
+      assert.equal(lowBody.error.code, 'AMOUNT_TOO_LOW');
+      assert.deepEqual([lowBody.error.details.min, lowBody.error.details.currency], [terms.min, fiat]);
+      const high = await quote(country, fiat, step(terms.max, 1));
+      assert.equal(high.status, 422);
+      const highBody = await json<Refused>(high);
+      assert.equal(highBody.error.code, 'AMOUNT_TOO_HIGH');
+      assert.deepEqual([highBody.error.details.max, highBody.error.details.currency], [terms.max, fiat]);
+    });
+  }
+
+  test("EUR's are the method's own figures, not marked converted", async () => {
+    const method = await card('DE');
+    const eur = method.terms.find((t) => t.currency === 'EUR');
+    assert.ok(eur, 'the card states EUR terms');
+    assert.equal(eur.converted, false);
+    assert.equal(eur.fixedFee, method.fixedFee);
+    assert.ok(method.terms.every((t) => t.converted === (t.currency !== 'EUR')));
   });
 });
 

@@ -104,7 +104,7 @@ export class CryptoCheckout extends LitElement {
   crypto = '';
   /** Initial fiat amount, a decimal string (buy, sell): what the shopper pays (buy) or receives (sell), fees inside. */
   amount = '';
-  /** ISO country code; the backend guesses it when empty. Updated when the shopper picks one. */
+  /** ISO country code; the backend guesses it when empty. Updated when the shopper picks one. One the ramp does not serve, or the backend refuses (`checkout-error` `VALIDATION_FAILED`), is named with the nearest served country as a one-click switch. */
   country = '';
   /** Payment method id (buy); the country's default when empty. */
   paymentMethod = '';
@@ -369,7 +369,7 @@ export class CryptoCheckout extends LitElement {
     if (this._viewFailed)
       return errorBox(this._loc, new ApiError('NETWORK_ERROR'), () => this._showMode(this.mode));
     const c = this._catalog;
-    if (c.status === TaskStatus.ERROR) return errorBox(this._loc, c.error, () => c.run());
+    if (c.status === TaskStatus.ERROR) return errorBox(this._loc, c.error, () => c.run(), c.alwaysRetry);
     return skeleton(this._loc);
   }
 

@@ -92,9 +92,14 @@ describe('formatting', () => {
     assert.equal(formatMoney('1.5', 'USDC', 'en'), '1.5 USDC');
   });
 
-  it('formats crypto with up to 8 decimals', () => {
-    assert.equal(formatCrypto('0.000123456789', 'BTC', 'en'), '0.00012346 BTC');
+  it('formats crypto to 4 significant digits or the cents, whichever is more, never adding digits', () => {
+    assert.equal(formatCrypto('0.000123456789', 'BTC', 'en'), '0.0001235 BTC');
+    assert.equal(formatCrypto('112.972777', 'USDC', 'en'), '112.97 USDC');
+    assert.equal(formatCrypto('64.884077', 'USDC', 'en'), '64.88 USDC');
+    assert.equal(formatCrypto('1.23456789', 'BTC', 'en'), '1.235 BTC');
+    assert.equal(formatCrypto('12345.678901', 'USDC', 'en'), '12,345.68 USDC');
     assert.equal(formatCrypto('1.5', 'ETH', 'de'), '1,5 ETH');
+    assert.equal(formatCrypto('50', 'USDC', 'en'), '50 USDC');
   });
 
   it('formats fee percentages in the locale', () => {

@@ -26,13 +26,17 @@ const bundlePath = join(dist, 'crypto-checkout.js');
  * Change above the inline ramp page, addresses wrapped whole, the catalog's retry when back online, an unserved
  * country named in its field) about 640 B: together the buy and sell views 4,850 → 5,431, the element
  * 15,060 → 15,163, the initial buy and sell 20,150 → 20,872, pay 18,050 → 18,120, deposit 16,550 → 16,660.
+ * Its last ways out (a country the backend refuses falls back to the shopper's own catalog with a switch, a
+ * catalog failure always retried, the backend's converted limits read with ≈, crypto to 4 significant digits)
+ * added about 200 B to the element (15,163 → 15,359) and 90 B to the buy and sell views (5,431 → 5,522): initial
+ * buy and sell 21,159, pay 18,314, deposit 16,846.
  */
 const budgets = {
   loader: 600,
-  element: 15_170,
-  view: { buy: 5_440, sell: 5_440, pay: 2_800, deposit: 1_400 },
+  element: 15_360,
+  view: { buy: 5_530, sell: 5_530, pay: 2_800, deposit: 1_400 },
   language: 750,
-  initial: { buy: 20_880, sell: 20_880, pay: 18_120, deposit: 16_660 },
+  initial: { buy: 21_160, sell: 21_160, pay: 18_320, deposit: 16_850 },
   npmEntry: 22_000,
 } as const;
 const goalGzip = 14_000;

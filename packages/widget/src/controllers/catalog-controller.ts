@@ -4,10 +4,13 @@
  * country each catalog was asked for, so a view can tell, from the very update in which the shopper picks
  * another country, that the catalog it holds is the previous one's (`isStale`), before the new request is
  * even sent. A catalog that failed is asked again by itself when the connection comes back (`online`).
+ * A country the backend refuses (`country="zzz"`: not a country code) is no dead end: the shopper's own catalog
+ * (the backend guesses the country from their address) comes back under the refused code, so the view says that
+ * country is unknown and offers the nearest served one, as for a country the ramp does not serve.
  */
 import { Task, TaskStatus } from '@lit/task';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { getCatalog } from '../api/client.ts';
+import { getCatalog, toApiError } from '../api/client.ts';
 import type { Catalog } from '../api/types.ts';
 
 export interface CatalogArgs {
@@ -23,6 +26,8 @@ export interface CatalogArgs {
 interface Loaded {
   catalog: Catalog;
   asked: string;
+  /** The backend refused the country asked for: `catalog` is the one it guessed, under the asked code. */
+  refused: boolean;
 }
 
 export class CatalogController implements ReactiveController {
@@ -35,8 +40,18 @@ export class CatalogController implements ReactiveController {
     onError: (e: unknown) => void,
   ) {
     this._task = new Task(host, {
-      task: async ([api, country, wanted], { signal }) =>
-        wanted ? { catalog: await getCatalog(api, country, signal), asked: country } : undefined,
+      task: async ([api, country, wanted], { signal }) => {
+        if (!wanted) return undefined;
+        try {
+          return { catalog: await getCatalog(api, country, signal), asked: country, refused: false };
+        } catch (e) {
+          if (!country || toApiError(e).code !== 'VALIDATION_FAILED') throw e;
+          // The page learns its attribute was refused; the shopper gets a catalog and a way on.
+          onError(e);
+          const guessed = await getCatalog(api, '', signal);
+          return { catalog: { ...guessed, country }, asked: country, refused: true };
+        }
+      },
       args: () => {
         const a = this._args();
         return [a.api, a.country, a.wanted, a.mode];
@@ -74,6 +89,14 @@ export class CatalogController implements ReactiveController {
   get error(): unknown {
     return this._task.error;
   }
+
+  /** Whether the backend refused the country of the catalog held (not a country it knows). */
+  get refused(): boolean {
+    return !!this._task.value?.refused;
+  }
+
+  /** A catalog is a read: trying again is always safe, whatever the error said. */
+  readonly alwaysRetry = true;
 
   run(): Promise<void> {
     return this._task.run();

@@ -11,9 +11,17 @@ export function formatMoney(amount: string, currency: string, locale: string): s
   }
 }
 
-/** A crypto amount with up to 8 decimals and its ticker: `0.0312 ETH`. */
+/**
+ * A crypto amount for reading, with its ticker: 4 significant digits, or the cents when that is more
+ * (`64.884077` → `64.88 USDC`, `0.000123456789` → `0.0001235 BTC`, `12345.678` → `12,345.68 USDC`). Rounding
+ * only drops digits: never more precision than the amount has (`50` → `50 USDC`). The fields keep every digit.
+ */
 export const formatCrypto = (amount: string, symbol: string, locale: string): string =>
-  `${formatNumber(amount, locale, 8)} ${symbol}`;
+  `${new Intl.NumberFormat(locale, {
+    maximumSignificantDigits: 4,
+    maximumFractionDigits: 2,
+    roundingPriority: 'morePrecision',
+  }).format(amount as Decimal)} ${symbol}`;
 
 /** A fee percentage from the backend (`'1.75'`) in the locale's way: `1.75%`, `1,75 %`. */
 export const formatPercent = (percent: string, locale: string): string =>

@@ -54,6 +54,7 @@ const en = {
   startOver: 'Start over',
   useInstead: 'Use {0} instead',
   notServed: '{0} is not served.',
+  unknownCountry: 'We could not find the country “{0}”.',
   noResults: 'No results',
   enterAmount: 'Enter an amount to see your quote.',
   eOffline: 'No connection. Check your network.',

@@ -13,11 +13,15 @@ export const skeleton = (loc: string): TemplateResult =>
 export const field = (id: string, label: string, control: TemplateResult): TemplateResult =>
   html`<div class="field"><label for=${id}>${label}</label>${control}</div>`;
 
-/** A failure in words, with a retry when trying again may help. */
-export function errorBox(loc: string, e: unknown, retry?: () => void): TemplateResult {
+/**
+ * A failure in words, with a retry when trying again may help. `always`: a read that failed, retried whatever
+ * the code; a refusal there is not the shopper's to fix, so it never reads "check your details".
+ */
+export function errorBox(loc: string, e: unknown, retry?: () => void, always = false): TemplateResult {
   const err = toApiError(e);
+  const key = errorKey(err.code);
   return html`<div class="error" role="alert">
-    <p>${msg(loc, errorKey(err.code))}</p>
-    ${retry && err.retryable ? html`<button type="button" @click=${retry}>${msg(loc, 'retry')}</button>` : nothing}
+    <p>${msg(loc, always && key === 'eInput' ? 'eRetry' : key)}</p>
+    ${retry && (always || err.retryable) ? html`<button type="button" @click=${retry}>${msg(loc, 'retry')}</button>` : nothing}
   </div>`;
 }

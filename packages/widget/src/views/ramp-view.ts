@@ -34,6 +34,10 @@ export interface Selection {
   method: Method | undefined;
 }
 
+/** The backend's answer to an amount outside the method's limits (its `details` carry the limits). */
+const isLimit = (e?: ApiError): e is ApiError =>
+  e?.code === 'AMOUNT_TOO_LOW' || e?.code === 'AMOUNT_TOO_HIGH';
+
 /** More methods than this collapse into a picker (the default first), so a phone still sees the quote. */
 export const MAX_METHOD_RADIOS = 4;
 
@@ -141,9 +145,12 @@ export abstract class RampView extends View {
       else this.fiatText = '';
     }
     this.quotes.set(request, this._typed, !this.catalog.value);
+    // Continue's refusal of the amount is about the amount typed then.
+    if (this._typed && isLimit(this.actionError)) this.actionError = undefined;
     this._typed = false;
-    // The quote failed (offline, server down): the other field must not keep the amount of an older quote.
-    if (this.quotes.error && !this._limitError()) {
+    // The quote failed (offline, server down, the amount outside the limits): the other field must not keep the
+    // amount of an older quote.
+    if (this.quotes.error) {
       if (this.input === 'fiat') this.cryptoText = '';
       else this.fiatText = '';
     }
@@ -153,8 +160,8 @@ export abstract class RampView extends View {
     const host = this.host;
     const c = this.catalog.value;
     const sell = this.side === 'sell';
-    // The catalog held is the previous country's: no quote leaves for it.
-    if (c && this.catalog.isStale) return undefined;
+    // The catalog held is the previous country's, or its country is not served: no quote leaves for it.
+    if (c && (this.catalog.isStale || !c.countries.some((x) => x.code === c.country))) return undefined;
     // With the catalog: the shopper's effective choices (checked against its limits); without: the attributes.
     const s = c && this.selection(c);
     const fiat = s ? s.fiat : host.fiat;
@@ -250,10 +257,14 @@ export abstract class RampView extends View {
     }
   }
 
-  /** The backend's AMOUNT_TOO_LOW/HIGH for a currency the widget could not check itself. */
+  /**
+   * The backend's AMOUNT_TOO_LOW/HIGH, from the quote or from Continue (the session's amount is checked again):
+   * the widget does not check converted limits itself (they are approximate), so these are how the shopper
+   * learns them.
+   */
   private _limitError(): ApiError | undefined {
     const e = this.quotes.error;
-    return e && (e.code === 'AMOUNT_TOO_LOW' || e.code === 'AMOUNT_TOO_HIGH') ? e : undefined;
+    return isLimit(e) ? e : isLimit(this.actionError) ? this.actionError : undefined;
   }
 
   /** What is wrong with the amount typed (invalid, or outside the method's limits), or ''. */
@@ -265,8 +276,10 @@ export abstract class RampView extends View {
     const low = (issue ?? e)?.code === 'AMOUNT_TOO_LOW';
     const limit = issue ? issue.limit : low ? d?.min : d?.max;
     const currency = issue ? issue.currency : d?.currency;
-    if (limit && currency) return this.t(low ? 'min' : 'max', this.money(limit, currency));
-    return e ? this.t('eInput') : '';
+    if (!limit || !currency) return e ? this.t('eInput') : '';
+    // The backend's figure outside EUR was converted from the method's EUR limits: about, as on the method line.
+    const about = !issue && currency !== 'EUR' ? '≈ ' : '';
+    return this.t(low ? 'min' : 'max', `${about}${this.money(limit, currency)}`);
   }
 
   override render(): TemplateResult {
@@ -387,7 +400,7 @@ export abstract class RampView extends View {
             <p id="amount-msg" class=${hint ? 'hint' : 'msg'} role="alert">${message || hint}</p>
             ${this._renderQuote(crypto)}
             ${this.extraFields()}
-            ${this.actionError ? this.error(this.actionError) : nothing}
+            ${this.actionError && this._limitError() !== this.actionError ? this.error(this.actionError) : nothing}
             <button part="button" class="primary" ?disabled=${!q.quote || this.busy} aria-describedby=${hint ? 'amount-msg' : nothing}>${this.t('continue')}</button>
             ${this.done ? html`<p part="status" class="status paid" role="status">${this.t('done')}</p>` : nothing}`
             : this._renderNoMethod(c, fiat)
@@ -410,7 +423,10 @@ export abstract class RampView extends View {
     });
     const near = [...regions, c.defaults.country].find((r) => r && served.has(r));
     const name = (code: string) => this._regionName(code);
-    return html`<p class="empty" role="status">${this.t('notServed', name(c.country))}</p>
+    const line = this.catalog.refused
+      ? this.t('unknownCountry', c.country)
+      : this.t('notServed', name(c.country));
+    return html`<p class="empty" role="status">${line}</p>
       ${near ? this._wayOut(this.t('useInstead', name(near)), () => this._pickCountry(near)) : nothing}`;
   }
 
@@ -566,7 +582,7 @@ export abstract class RampView extends View {
   private _renderQuote(crypto: Crypto | undefined): TemplateResult {
     const q = this.quotes;
     const quote = q.quote;
-    const err = this._limitError() ? undefined : q.error;
+    const err = isLimit(q.error) ? undefined : q.error;
     const row = (key: MessageKey, value: string) => html`<div><dt>${this.t(key)}</dt><dd>${value}</dd></div>`;
     const fee = (v: string) => (quote ? this.money(v, quote.fees.currency) : '');
     const symbol = crypto?.symbol ?? quote?.crypto.currency ?? '';

@@ -69,6 +69,8 @@ export interface Loadable<T> {
   status: TaskStatus;
   error: unknown;
   run(): unknown;
+  /** Offer a retry whatever the error (a read): a refusal the shopper cannot fix is still not a dead end. */
+  alwaysRetry?: boolean;
 }
 
 export abstract class View {
@@ -131,7 +133,9 @@ export abstract class View {
 
   /** The task's error with a retry, if its last run failed. */
   protected failed(task: Loadable<unknown>): TemplateResult | undefined {
-    return task.status === TaskStatus.ERROR ? this.error(task.error, () => task.run()) : undefined;
+    return task.status === TaskStatus.ERROR
+      ? errorBox(this.ctx.loc, task.error, () => task.run(), task.alwaysRetry)
+      : undefined;
   }
 
   protected error(e: unknown, retry?: () => void): TemplateResult {

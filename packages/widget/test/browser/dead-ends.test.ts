@@ -1,8 +1,8 @@
 // The ramp's dead ends (issue 15): each has a way out the shopper can see and take, against the real backend.
 import { expect, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { resetSandbox, setBackendDown, shadowQuery, waitForEvent } from '../support.ts';
-import { moneyEn, mountReady, termsOf, typeInto } from './checkout-helpers.ts';
+import { recordEvents, resetSandbox, setBackendDown, shadowQuery, waitForEvent } from '../support.ts';
+import { moneyEn, mountReady, termsOf, textOf, typeInto } from './checkout-helpers.ts';
 
 describe('no dead ends', () => {
   beforeEach(resetSandbox);
@@ -42,6 +42,30 @@ describe('no dead ends', () => {
     await waitUntil(() => el.shadowRoot!.querySelector('#fiat'), 'no amount after the switch');
     expect(el.country).to.equal('US');
     expect(shadowQuery<HTMLInputElement>(el, '#country').value).to.equal('United States');
+  });
+
+  it('a country the backend refuses (country="zzz") is named as not found, with the nearest served one a click away, and the page is told', async () => {
+    const errors = recordEvents(document, ['checkout-error']);
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="zzz" locale="en-US" amount="50"></crypto-checkout>`,
+    );
+    errors.stop();
+    expect(errors.events.map((e) => e.detail.code)).to.deep.equal(['VALIDATION_FAILED']);
+    expect(shadowQuery(el, '.empty').textContent).to.equal('We could not find the country “zzz”.');
+    expect(textOf(el)).not.to.contain('check your details');
+    expect(shadowQuery<HTMLInputElement>(el, '#country').value).to.equal('zzz');
+    const way = shadowQuery<HTMLButtonElement>(el, '[part~="switch"]');
+    expect(way.textContent).to.equal('Use United States instead');
+    await expect(el).to.be.accessible();
+    const quote = waitForEvent(el, 'checkout-quote', { timeout: 8000 });
+    way.click();
+    await waitUntil(() => el.shadowRoot!.querySelector('#fiat'), 'no amount after the switch');
+    expect(el.country).to.equal('US');
+    expect(shadowQuery<HTMLInputElement>(el, '#country').value).to.equal('United States');
+    expect(el.shadowRoot!.querySelector('.empty')).to.equal(null);
+    // The amount the page gave is quoted for the country switched to.
+    const { detail } = await quote;
+    expect([detail.fiat.total, detail.fiat.currency]).to.deep.equal(['50.00', 'USD']);
   });
 
   it('typing a country that is not served shows a "no results" row, and Enter keeps what was typed', async () => {
@@ -123,6 +147,59 @@ describe('no dead ends', () => {
     const { max } = await termsOf('DE', 'EUR', { method: 'creditcard' });
     expect(shadowQuery(el, '#amount-msg').textContent).to.equal(`Maximum: ${moneyEn(max!, 'EUR')}`);
     expect(shadowQuery(el, '#fiat').getAttribute('aria-invalid')).to.equal('true');
+  });
+
+  it('in a converted currency the backend tells the limits: the line under the field says "Minimum: ≈ $…" or "Maximum: ≈ $…", not a generic error', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="US" fiat="USD" locale="en" payment-method="creditcard" amount="100"></crypto-checkout>`,
+    );
+    await waitUntil(() => shadowQuery<HTMLInputElement>(el, '#crypto').value, 'no first quote', {
+      timeout: 8000,
+    });
+    const line = () => shadowQuery(el, '#amount-msg').textContent;
+    const refused = async (text: string, code: string) => {
+      const failed = waitForEvent(el, 'checkout-error', { timeout: 8000 });
+      await typeInto(el, '#fiat', text);
+      expect((await failed).detail.code).to.equal(code);
+      await el.updateComplete;
+    };
+    /** The limits the backend states when it refuses that amount (in USD, converted from the EUR limits). */
+    const limits = async (fiatAmount: string) => {
+      const body = {
+        paymentMethod: 'creditcard',
+        country: 'US',
+        fiat: 'USD',
+        crypto: 'USDC_BASE',
+        fiatAmount,
+      };
+      const init = {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      };
+      const answer = await (await fetch('/api/quotes/buy', init)).json();
+      return answer.error.details as { min: string; max: string; currency: string };
+    };
+    expect((await termsOf('US', 'USD', { method: 'creditcard' })).converted).to.equal(true);
+    await refused('1', 'AMOUNT_TOO_LOW');
+    const { min, max } = await limits('1');
+    expect(line()).to.equal(`Minimum: ≈ ${moneyEn(min, 'USD')}`);
+    expect(shadowQuery<HTMLInputElement>(el, '#crypto').value, 'an older quote’s amount').to.equal('');
+    expect(shadowQuery(el, '#fiat').getAttribute('aria-invalid')).to.equal('true');
+    expect(el.shadowRoot!.querySelector('[part~="quote"] [role="alert"]')).to.equal(null);
+    expect(textOf(el)).not.to.match(/check your details|Something went wrong/);
+    expect(shadowQuery<HTMLButtonElement>(el, '[part~="button"]').disabled).to.equal(true);
+    await expect(el).to.be.accessible();
+
+    await refused('1e9', 'AMOUNT_TOO_HIGH');
+    expect(line()).to.equal(`Maximum: ≈ ${moneyEn(max, 'USD')}`);
+
+    const quote = waitForEvent(el, 'checkout-quote', { timeout: 8000 });
+    await typeInto(el, '#fiat', '50');
+    await quote;
+    await el.updateComplete;
+    expect(line()).to.equal('');
+    expect(shadowQuery(el, '#fiat').getAttribute('aria-invalid')).to.equal('false');
   });
 
   it("reads 12,50 in the element's locale: 12.50 in German, not an amount in English", async () => {

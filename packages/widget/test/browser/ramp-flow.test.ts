@@ -31,6 +31,8 @@ describe('one flow: the form collapses above the inline ramp page', () => {
       html`<crypto-checkout mode="buy" country="DE" fiat="EUR" locale="en" amount="60" wallet-address=${wallet}></crypto-checkout>`,
     );
     const quote = await waitForEvent(el, 'checkout-quote');
+    await el.updateComplete;
+    const total = [...el.shadowRoot!.querySelectorAll('[part~="quote"] dd')].at(-1)!.textContent!;
     const frame = await openRamp(el);
     expect(el.shadowRoot!.querySelector('#fiat')).to.equal(null);
     expect(el.shadowRoot!.querySelector('#crypto')).to.equal(null);
@@ -39,6 +41,15 @@ describe('one flow: the form collapses above the inline ramp page', () => {
     const symbol = quote.detail.crypto.currency.split('_')[0];
     const line = summary.querySelector('p')!.textContent!;
     expect(line).to.match(new RegExp(`^€60\\.00 → [\\d.,]+ ${symbol} · .+ · Germany$`));
+    // The crypto reads as the quote's Total did, rounded for reading (a stablecoin's tens to the cent), not
+    // with every decimal the quote has, and never further from the quote than that rounding.
+    expect(line.startsWith(`${total} · `), `"${line}" does not start with the Total "${total}"`).to.equal(
+      true,
+    );
+    const coins = /→ ([\d.,]+) /.exec(line)![1]!;
+    expect(quote.detail.crypto.amount).to.match(/\.\d{3,}$/, 'a quote with more digits than a reader needs');
+    expect(coins).to.match(/^\d{2}(\.\d{1,2})?$/);
+    expect(Math.abs(Number(coins) - Number(quote.detail.crypto.amount))).to.be.at.most(0.005);
     // The summary sits above the ramp page, and the shopper is taken into that page.
     expect(summary.compareDocumentPosition(frame) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
     expect(el.shadowRoot!.activeElement).to.equal(frame);
@@ -67,11 +78,13 @@ describe('one flow: the form collapses above the inline ramp page', () => {
     await waitForEvent(el, 'checkout-quote');
     const priced = waitForEvent(el, 'checkout-quote', { timeout: 8000 });
     await typeInto(el, '#fiat', '75');
-    // €75 is what the shopper pays, fees inside; the ramp page is handed the amount before fees that totals it.
-    const { fiat: pricedFiat } = (await priced).detail;
-    expect(pricedFiat.total).to.equal('75.00');
+    // Fees inside: 75 is what the shopper pays; the ramp page is asked for the amount before fees that gives it.
+    const repriced = (await priced).detail;
+    expect(repriced.fiat.total).to.equal('75.00');
     const again = await openRamp(el);
-    expect(Number(new URL(again.src).searchParams.get('baseCurrencyAmount'))).to.equal(Number(pricedFiat.amount));
+    expect(Number(new URL(again.src).searchParams.get('baseCurrencyAmount'))).to.equal(
+      Number(repriced.fiat.amount),
+    );
     expect(shadowQuery(el, '[part~="summary"] p').textContent).to.match(/^€75\.00 → /);
   });
 

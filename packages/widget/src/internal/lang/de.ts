@@ -50,6 +50,7 @@ Zahlungsseite öffnen
 Neu beginnen
 Stattdessen {0} verwenden
 {0} wird nicht bedient.
+Das Land „{0}“ kennen wir nicht.
 Keine Treffer
 Geben Sie einen Betrag ein, um Ihr Angebot zu sehen.
 Keine Verbindung. Prüfen Sie Ihr Netzwerk.`;

@@ -50,6 +50,7 @@ Abrir la página de pago
 Empezar de nuevo
 Usar {0}
 {0} no está disponible.
+No encontramos el país «{0}».
 Sin resultados
 Introduce un importe para ver tu cotización.
 Sin conexión. Comprueba tu red.`;

@@ -50,6 +50,7 @@ Ouvrir la page de paiement
 Recommencer
 Utiliser {0}
 {0} n’est pas desservi.
+Nous ne trouvons pas le pays « {0} ».
 Aucun résultat
 Saisissez un montant pour voir votre devis.
 Pas de connexion. Vérifiez votre réseau.`;

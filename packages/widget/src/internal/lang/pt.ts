@@ -50,6 +50,7 @@ Abrir a página de pagamento
 Recomeçar
 Usar {0}
 {0} não é atendido.
+Não encontramos o país “{0}”.
 Nenhum resultado
 Digite um valor para ver sua cotação.
 Sem conexão. Verifique sua rede.`;

@@ -264,8 +264,8 @@ export function assembleCatalog(
 /** A country's catalog as sent: serialised once, with its ETag, for as long as its sources stay the same. */
 interface RenderedCatalog {
   sources: CatalogSources;
-  /** The rates the methods' terms were converted at. */
-  rates: string;
+  /** The ramp client's `fxVersion` when the methods' terms were converted. */
+  fxVersion: number;
   body: string;
   etag: string;
   /** Whether the ramp serves the country (else a header-derived country falls back to the default). */
@@ -290,23 +290,19 @@ export function catalogRoutes(deps: AppDeps) {
   // served as a string; a refresh brings new source objects, which is what invalidates the entry.
   const rendered = new Map<string, RenderedCatalog>();
   const pricing: Pricing = { fx: (fiat) => deps.ramp.fx(fiat), markup: deps.config.markup };
-  /** The rates of every currency the methods take, as one string to compare. */
-  const ratesOf = ([, payment, payout]: CatalogSources) =>
-    [...new Set([...payment, ...payout].flatMap((method) => method.currencies))]
-      .map((code) => `${code}:${pricing.fx(code)?.eurPerUnit ?? ''}`)
-      .join(',');
-
   async function render(country: string): Promise<RenderedCatalog> {
     const sources = await catalogSources(deps, country);
     const hit = rendered.get(country);
-    // Quotes reveal exact rates after the fee tables' rough ones: the terms are converted again then.
-    const rates = ratesOf(sources);
-    if (hit?.rates === rates && hit.sources.every((source, index) => source === sources[index])) return hit;
+    // Quotes reveal exact rates after the fee tables' rough ones, and rates move: the terms are converted again
+    // when the ramp client says its rates have moved enough to show (a counter, so each request only compares).
+    const fxVersion = deps.ramp.fxVersion();
+    if (hit?.fxVersion === fxVersion && hit.sources.every((source, index) => source === sources[index]))
+      return hit;
     const catalog = assembleCatalog(country, sources, pricing);
     const body = JSON.stringify(catalog);
     const entry: RenderedCatalog = {
       sources,
-      rates,
+      fxVersion,
       body,
       etag: `"${createHash('sha1').update(body).digest('base64url')}"`, // a content tag, not a secret
       served: catalog.countries.some((entry) => entry.code === country),

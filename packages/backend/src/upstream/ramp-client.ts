@@ -67,6 +67,11 @@ export interface RampClient {
   sellQuote(request: SellQuoteRequest): Promise<RampSellQuote>;
   /** The EUR value of one unit of `fiat`, as far as the quotes and catalog seen so far tell. */
   fx(fiat: string): FxRate | undefined;
+  /**
+   * Goes up when what `fx` tells has moved enough to show: a currency's first rate, or one that has moved more
+   * than 0.1 % since it last went up. What is built from the rates (the catalog's converted terms) is kept until then.
+   */
+  fxVersion(): number;
   /** A signed widget URL (facts.md §3.1): `params` in order, `apiKey` first, `signature` appended last. */
   signWidgetUrl(side: WidgetSide, params: Record<string, string | number | boolean | undefined>): string;
   /** Where the widget is served from (for postMessage origin checks). */
@@ -311,8 +316,20 @@ export function createRampClient(options: RampClientOptions): RampClient {
   const learnedFx = new Map<string, number>();
   let roughFx: Map<string, number> | undefined;
 
+  let fxVersion = 0;
+  /** Each currency's rate when `fxVersion` last went up for it. */
+  const shownFx = new Map<string, number>();
   const learn = (fiat: string, eur: number | null | undefined, local: number | null | undefined) => {
-    if (eur && local && eur > 0 && local > 0) learnedFx.set(fiat.toUpperCase(), eur / local);
+    if (!(eur && local && eur > 0 && local > 0)) return;
+    const code = fiat.toUpperCase();
+    const rate = eur / local;
+    learnedFx.set(code, rate);
+    // Every quote's rate differs a little (its figures are rounded to cents): only a real move counts.
+    const shown = shownFx.get(code);
+    if (shown === undefined || Math.abs(rate - shown) / shown > 0.001) {
+      shownFx.set(code, rate);
+      fxVersion += 1;
+    }
   };
 
   /** The body fields both pricing endpoints share; markup always comes from the caller (config). */
@@ -397,7 +414,10 @@ export function createRampClient(options: RampClientOptions): RampClient {
     paymentMethods: async (country) => {
       const byCountry = await paymentMethods.get();
       // A fee table per currency (base_fee {EUR: 0.35, USD: 0.4}) gives rough FX until a quote gives exact.
-      roughFx ??= roughFxFrom(byCountry);
+      if (!roughFx) {
+        roughFx = roughFxFrom(byCountry);
+        fxVersion += 1;
+      }
       if (!country || keyedByCountry(byCountry)) return methodsOf(byCountry, country);
       return methodsOf(
         await perCountry(paymentByCountry, 'get_payment_methods', 'country', country),
@@ -444,6 +464,8 @@ export function createRampClient(options: RampClientOptions): RampClient {
       const rough = roughFx?.get(code);
       return rough ? { eurPerUnit: rough, exact: false } : undefined;
     },
+
+    fxVersion: () => fxVersion,
 
     signWidgetUrl: (side, params) => signedWidgetUrl(options.widgetUrl, side, params, options.secretKey),
 

@@ -32,6 +32,7 @@ import { profileRoute } from './profile.ts';
 import {
   accuracySection,
   type BackendLoad,
+  type FreshBackendMemory,
   loadSection,
   memorySection,
   overheadSection,
@@ -200,25 +201,29 @@ async function measureLoadAndMemory(
   };
 }
 
-/** V8's young generation capped (2 MB semi-spaces instead of up to 16): the memory the same load needs then. */
+/** V8's young generation capped (2 MB semi-spaces instead of up to 16), as the README's Deploying section says. */
 const SMALL_HEAP_FLAGS = ['--max-semi-space-size=2'];
 
-/** The 1000/s load again on a backend of its own started with SMALL_HEAP_FLAGS: its peak RSS and answers. */
-async function smallHeapStep(sandboxUrl: string): Promise<Results['memory']['smallHeap']> {
-  log(`memory: a backend started with ${SMALL_HEAP_FLAGS.join(' ')}, ${LOAD_RATE}/s for ${LOAD_SECONDS} s…`);
-  const small = await startServer('backend', { BENCH_SANDBOX_URL: sandboxUrl }, SMALL_HEAP_FLAGS);
-  children.push(small);
+/**
+ * The 1000/s load again on a backend of its own that has had nothing else to do (the main backend has served the
+ * page loads and the overhead runs' thousands of catalogs before its loads): its peak RSS and answers.
+ */
+async function freshBackendStep(sandboxUrl: string, flags: string[]): Promise<FreshBackendMemory> {
+  const how = flags.length ? `started with ${flags.join(' ')}` : "on Node's defaults";
+  log(`memory: a fresh backend ${how}, ${LOAD_RATE}/s for ${LOAD_SECONDS} s…`);
+  const fresh = await startServer('backend', { BENCH_SANDBOX_URL: sandboxUrl }, flags);
+  children.push(fresh);
   try {
-    const combos = await buildCombos(small.url);
+    const combos = await buildCombos(fresh.url);
     await sleep(1500);
-    const reset = resetPeakRss(small.pid);
+    const reset = resetPeakRss(fresh.pid);
     let sampledPeakRssMb = 0;
     const sampler = setInterval(() => {
-      sampledPeakRssMb = Math.max(sampledPeakRssMb, procMemory(small.pid)?.rssMb ?? 0);
+      sampledPeakRssMb = Math.max(sampledPeakRssMb, procMemory(fresh.pid)?.rssMb ?? 0);
     }, 250);
     const run = await runLoad({
-      label: 'backend (small heap)',
-      url: small.url,
+      label: `backend (fresh, ${how})`,
+      url: fresh.url,
       sandboxUrl,
       combos,
       rate: LOAD_RATE,
@@ -227,11 +232,11 @@ async function smallHeapStep(sandboxUrl: string): Promise<Results['memory']['sma
       seed: 20_261_122,
     });
     clearInterval(sampler);
-    const memory = await getJson<{ heapUsed: number; heapTotal: number }>(`${small.url}/__bench/memory`);
+    const memory = await getJson<{ heapUsed: number; heapTotal: number }>(`${fresh.url}/__bench/memory`);
     return {
-      flags: SMALL_HEAP_FLAGS.join(' '),
+      flags: flags.join(' '),
       rate: LOAD_RATE,
-      peakRssMb: reset ? (procMemory(small.pid)?.hwmMb ?? null) : null,
+      peakRssMb: reset ? (procMemory(fresh.pid)?.hwmMb ?? null) : null,
       sampledPeakRssMb,
       answered: run.answered,
       ok2xx: run.ok2xx,
@@ -239,7 +244,7 @@ async function smallHeapStep(sandboxUrl: string): Promise<Results['memory']['sma
       heapTotalAfterMb: round(memory.heapTotal / 2 ** 20),
     };
   } finally {
-    await small.stop();
+    await fresh.stop();
   }
 }
 
@@ -328,7 +333,11 @@ try {
     ? await measureLoadAndMemory(backend, proxy, sandbox.url, memoryAtStart, combos)
     : undefined;
   const accuracy = wants('accuracy') ? await accuracyStep(sandbox.url, combos) : undefined;
-  if (loaded) loaded.memory.smallHeap = await smallHeapStep(sandbox.url);
+  if (loaded) {
+    loaded.memory.fresh = [];
+    for (const flags of [[], SMALL_HEAP_FLAGS])
+      loaded.memory.fresh.push(await freshBackendStep(sandbox.url, flags));
+  }
 
   if (!full) {
     const sections = [

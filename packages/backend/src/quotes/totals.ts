@@ -102,7 +102,10 @@ export function totalLimits(
     return total.gt(0) ? total : decimal('0.01');
   };
   const limits = { min: bound(method.minEur, 3), max: bound(method.maxEur, 0) };
-  if (!kept) limitsCache.set(method, (kept = new Map()));
+  if (!kept) {
+    kept = new Map();
+    limitsCache.set(method, kept);
+  }
   if (kept.size >= LIMITS_PER_METHOD) kept.clear();
   kept.set(key, limits);
   return limits;

@@ -403,9 +403,30 @@ export function accuracySection(a: AccuracyResult): string[] {
   ];
 }
 
+/** A profile's shares: by where the code lives, (optionally) inclusive for our code and Hono's, and self. */
+function profileTables(p: ProfileResult, { inclusive }: { inclusive: boolean }): string[] {
+  const pct = (value: number) => `${round1(value * 100)} %`;
+  const table = (heading: string, entries: Array<[string, number]>) => [
+    row([heading, 'share']),
+    row(['---', '---:']),
+    ...entries.map(([name, share]) => row([name, pct(share)])),
+    '',
+  ];
+  const fn = (entry: { fn: string; share: number }): [string, number] => [`\`${entry.fn}\``, entry.share];
+  return [
+    ...table(
+      'where the code lives',
+      p.byPlace.map((entry) => [entry.place, entry.share]),
+    ),
+    ...(inclusive
+      ? table("our code and Hono's, with what they call (inclusive)", p.topInclusive.map(fn))
+      : []),
+    ...table('functions by their own time (self)', p.topSelf.map(fn)),
+  ];
+}
+
 /** Where a quote's time goes: the profile of the load step's route, and what issue 11 changed from it. */
 export function quoteProfileSection(q: ProfileResult): string[] {
-  const pct = (value: number) => `${round1(value * 100)} %`;
   return [
     "### Where a quote's time goes (CPU profile)",
     '',
@@ -413,14 +434,7 @@ export function quoteProfileSection(q: ProfileResult): string[] {
       `round amounts) to \`/api/quotes/buy\` for ${q.durationS} s over ${q.connections} connections, closed loop: ` +
       `${q.requestsPerSecond} quotes/s under the profiler; ${q.busyS} s of CPU sampled. Shares of the busy time:`,
     '',
-    row(['where the code lives', 'share']),
-    row(['---', '---:']),
-    ...q.byPlace.map((entry) => row([entry.place, pct(entry.share)])),
-    '',
-    row(['functions by their own time (self)', 'share']),
-    row(['---', '---:']),
-    ...q.topSelf.map((entry) => row([`\`${entry.fn}\``, pct(entry.share)])),
-    '',
+    ...profileTables(q, { inclusive: false }),
     "What this profile found (issue 11, measured with this step, closed loop, 10 connections): Hono's `bodyLimit` " +
       'reads `c.req.raw.body` to see whether there is a body, which makes the Node adapter build a full undici ' +
       '`Request` (with its `AbortSignal`) for every POST, about a fifth of the CPU; a request that declares its ' +
@@ -444,18 +458,7 @@ export function profileSection(p: ProfileResult, o: OverheadResult, health?: Pro
       `under the profiler); ${p.busyS} s of CPU sampled, the process idle ${pct(p.idleShare)} of the time (the ` +
       'load generator shares the cores). Shares of the busy time:',
     '',
-    row(['where the code lives', 'share']),
-    row(['---', '---:']),
-    ...p.byPlace.map((entry) => row([entry.place, pct(entry.share)])),
-    '',
-    row(["our code and Hono's, with what they call (inclusive)", 'share']),
-    row(['---', '---:']),
-    ...p.topInclusive.map((entry) => row([`\`${entry.fn}\``, pct(entry.share)])),
-    '',
-    row(['functions by their own time (self)', 'share']),
-    row(['---', '---:']),
-    ...p.topSelf.map((entry) => row([`\`${entry.fn}\``, pct(entry.share)])),
-    '',
+    ...profileTables(p, { inclusive: true }),
     "What the profile found and what was done (issue 11): before, Hono's `cors` ran on every `/api` request and " +
       "wrote to `c.res` before the handler, so Hono rebuilt the handler's answer around its body: the adapter's " +
       "lightweight response became a real `Response` and the catalog's string went out through a web " +

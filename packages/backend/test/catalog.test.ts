@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { get as httpGet } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createApp } from '../src/app.ts';
 import { systemClock } from '../src/clock.ts';
 import type { RampSupported } from '../src/schemas/upstream-ramp.ts';
@@ -38,6 +40,41 @@ describe('GET /api/catalog', () => {
     stack = await startStack();
   });
   after(() => stack.close());
+
+  test('is sent brotli- or gzip-compressed to a client that accepts it, the same JSON as uncompressed', async () => {
+    // node:http, which (unlike fetch) neither asks for an encoding nor decodes one by itself.
+    const get = (acceptEncoding?: string) =>
+      new Promise<{ encoding: string | undefined; vary: string; body: Buffer }>((resolve, reject) => {
+        const request = httpGet(
+          `${stack.backendUrl}/api/catalog?country=DE`,
+          { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () =>
+              resolve({
+                encoding: response.headers['content-encoding'],
+                vary: String(response.headers.vary),
+                body: Buffer.concat(chunks),
+              }),
+            );
+          },
+        );
+        request.on('error', reject);
+      });
+    const plain = await get();
+    assert.equal(plain.encoding, undefined);
+    const catalog = JSON.parse(plain.body.toString()) as Catalog;
+    assert.equal(catalog.country, 'DE');
+    const brotli = await get('gzip, deflate, br');
+    assert.equal(brotli.encoding, 'br');
+    assert.match(brotli.vary, /Accept-Encoding/);
+    assert.ok(brotli.body.length < plain.body.length / 3, `${brotli.body.length} B of ${plain.body.length}`);
+    assert.deepEqual(JSON.parse(brotliDecompressSync(brotli.body).toString()), catalog);
+    const gzip = await get('gzip');
+    assert.equal(gzip.encoding, 'gzip');
+    assert.deepEqual(JSON.parse(gunzipSync(gzip.body).toString()), catalog);
+  });
 
   test("a country's methods, currencies and defaults, in API.md's shape", async () => {
     const response = await stack.api('/api/catalog?country=de');

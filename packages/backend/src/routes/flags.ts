@@ -7,12 +7,12 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { errorResponses, openApiRoutes, otherResponse } from '../openapi.ts';
+import { type Precompressed, precompress, sendPrecompressed } from '../precompressed.ts';
 
 /** The folder of flag-icons' 4:3 flags, `de.svg` and so on. */
 export const flagsDir = join(
@@ -36,25 +36,14 @@ const flagRoute = createRoute({
   },
 });
 
-interface Flag {
-  raw: Uint8Array<ArrayBuffer>;
-  gzip: Uint8Array<ArrayBuffer>;
-  brotli: Uint8Array<ArrayBuffer>;
-}
-
-async function loadFlag(file: string): Promise<Flag | undefined> {
+async function loadFlag(file: string): Promise<Precompressed | undefined> {
   const raw = await readFile(join(flagsDir, file)).catch(() => undefined);
-  if (!raw) return undefined;
-  return {
-    raw: new Uint8Array(raw),
-    gzip: new Uint8Array(gzipSync(raw, { level: 9 })),
-    brotli: new Uint8Array(brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })),
-  };
+  return raw && precompress(raw);
 }
 
 export function flagRoutes(_deps: AppDeps) {
   // Per app instance: some 270 small files at most.
-  const cache = new Map<string, Promise<Flag | undefined>>();
+  const cache = new Map<string, Promise<Precompressed | undefined>>();
   return openApiRoutes().openapi(flagRoute, async (c) => {
     // The regex allows no slash or dot-dot, so the name cannot leave the flags folder.
     const { file } = c.req.valid('param');
@@ -65,16 +54,11 @@ export function flagRoutes(_deps: AppDeps) {
     }
     const found = await flag;
     if (!found) throw new AppError('NOT_FOUND', 'No flag for this code.');
-    const headers: Record<string, string> = {
+    return sendPrecompressed(c, found, {
       'Content-Type': 'image/svg+xml',
       'Cache-Control': 'public, max-age=31536000, immutable',
-      Vary: 'Accept-Encoding',
       // An SVG opened directly must not run anything.
       'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
-    };
-    const accepts = (c.req.header('accept-encoding') ?? '').toLowerCase();
-    if (/\bbr\b/.test(accepts)) return c.body(found.brotli, 200, { ...headers, 'Content-Encoding': 'br' });
-    if (/\bgzip\b/.test(accepts)) return c.body(found.gzip, 200, { ...headers, 'Content-Encoding': 'gzip' });
-    return c.body(found.raw, 200, headers);
+    });
   });
 }

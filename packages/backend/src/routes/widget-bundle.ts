@@ -9,13 +9,13 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { createRoute } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { errorResponses, openApiRoutes, otherResponse } from '../openapi.ts';
+import { type Precompressed, precompress, sendPrecompressed } from '../precompressed.ts';
 
 /** The script-tag bundle of the installed `crypto-checkout` package (in this repository, packages/widget). */
 export const widgetBundleFile = fileURLToPath(import.meta.resolve('crypto-checkout/crypto-checkout.js'));
@@ -48,20 +48,15 @@ const chunkRoute = createRoute({
   },
 });
 
-interface Bundle {
+interface Bundle extends Precompressed {
   etag: string;
-  raw: Uint8Array<ArrayBuffer>;
-  gzip: Uint8Array<ArrayBuffer>;
-  brotli: Uint8Array<ArrayBuffer>;
 }
 
 async function loadBundle(file: string): Promise<Bundle> {
   const raw = await readFile(file);
   return {
     etag: `"${createHash('sha256').update(raw).digest('base64url').slice(0, 27)}"`,
-    raw: new Uint8Array(raw),
-    gzip: new Uint8Array(gzipSync(raw, { level: 9 })),
-    brotli: new Uint8Array(brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })),
+    ...precompress(raw),
   };
 }
 
@@ -95,7 +90,6 @@ export function widgetBundleRoutes(_deps: AppDeps, file = widgetBundleFile) {
     const headers: Record<string, string> = {
       'Content-Type': 'text/javascript; charset=utf-8',
       ETag: bundle.etag,
-      Vary: 'Accept-Encoding',
       'Cache-Control': immutable(bundle)
         ? 'public, max-age=31536000, immutable'
         : 'public, max-age=86400, stale-while-revalidate=604800',
@@ -104,12 +98,9 @@ export function widgetBundleRoutes(_deps: AppDeps, file = widgetBundleFile) {
     };
     const match = c.req.header('if-none-match');
     if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bundle.etag)) {
-      return c.body(null, 304, headers);
+      return c.body(null, 304, { ...headers, Vary: 'Accept-Encoding' });
     }
-    const accepts = (c.req.header('accept-encoding') ?? '').toLowerCase();
-    if (/\bbr\b/.test(accepts)) return c.body(bundle.brotli, 200, { ...headers, 'Content-Encoding': 'br' });
-    if (/\bgzip\b/.test(accepts)) return c.body(bundle.gzip, 200, { ...headers, 'Content-Encoding': 'gzip' });
-    return c.body(bundle.raw, 200, headers);
+    return sendPrecompressed(c, bundle, headers);
   };
 
   return openApiRoutes()

@@ -122,7 +122,7 @@ export interface paths {
         };
         /**
          * Countries, currencies and the payment and payout methods of a country
-         * @description The country comes from `?country`, else the `cf-ipcountry`, `x-vercel-ip-country`, `x-country` or `accept-language` headers, else DEFAULT_COUNTRY. Methods are those of that country only.
+         * @description The country comes from `?country`, else the `cf-ipcountry`, `x-vercel-ip-country`, `x-country` or `accept-language` headers, else DEFAULT_COUNTRY. Methods are those of that country only. ETag, max-age=60, brotli/gzip by Accept-Encoding (compressed once per build of the catalog).
          */
         get: operations["getApiCatalog"];
         put?: never;

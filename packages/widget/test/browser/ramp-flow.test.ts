@@ -155,7 +155,10 @@ describe('one flow: the form collapses above the inline ramp page', () => {
       expect(frame.contentDocument!.scrollingElement!.scrollHeight, 'the page scrolls inside').to.be.at.most(
         Math.ceil(frame.getBoundingClientRect().height),
       );
-      expect(Math.abs(amountStep - reserved), `the frame jumped from ${reserved} to ${amountStep}`).to.be.below(80);
+      expect(
+        Math.abs(amountStep - reserved),
+        `the frame jumped from ${reserved} to ${amountStep}`,
+      ).to.be.below(80);
 
       // The next step is shorter: the frame follows.
       await waitUntil(() => !frame.contentDocument!.querySelector<HTMLButtonElement>('#continue')!.disabled);

@@ -1,6 +1,7 @@
 /**
  * The hosted ramp widget's HTML: the buy and sell flow page and the refusal page. Server-rendered, with inline
- * CSS and a little inline JS that walks the steps and speaks the SWAPPED_* postMessage protocol (facts.md §3.5).
+ * CSS and a little inline JS that walks the steps and speaks the SWAPPED_* postMessage protocol (facts.md §3.5),
+ * plus `SWAPPED_RESIZE` (its height, as the payment page posts it), which the real ramp page may not send.
  */
 import { html, raw } from 'hono/html';
 import type { BuyQuote, SellQuote } from './quotes.ts';
@@ -178,6 +179,16 @@ const script = `
       requote({ method: event.data.method });
     }
   });
+  // The page's height, so the embedder can size its frame to it: {type, height} as the payment page posts it,
+  // to the embedder's origin only (never '*'), whenever it changes (each step has its own height).
+  var last = 0;
+  function resize() {
+    var height = Math.ceil(document.body.getBoundingClientRect().height);
+    if (height === last || !target || window.parent === window) return;
+    last = height;
+    window.parent.postMessage({ type: 'SWAPPED_RESIZE', height: height }, target);
+  }
+  if (typeof ResizeObserver === 'function') new ResizeObserver(resize).observe(document.body);
   post('SWAPPED_READY');
   show('EMPTY');
 })();

@@ -29,14 +29,16 @@ const bundlePath = join(dist, 'crypto-checkout.js');
  * Its last ways out (a country the backend refuses falls back to the shopper's own catalog with a switch, a
  * catalog failure always retried, the backend's converted limits read with ≈, crypto to 4 significant digits)
  * added about 200 B to the element (15,163 → 15,359) and 90 B to the buy and sell views (5,431 → 5,522): initial
- * buy and sell 21,159, pay 18,314, deposit 16,846.
+ * buy and sell 21,159, pay 18,314, deposit 16,846. One minimum on screen (the method line takes the limits a
+ * refusal stated) and the inline ramp frame's reserved height added about 150 B to the buy and sell views
+ * (5,516 → 5,666) and 4 B of chunk noise to the element (15,357 → 15,361): initial buy and sell 21,304.
  */
 const budgets = {
   loader: 600,
-  element: 15_360,
-  view: { buy: 5_530, sell: 5_530, pay: 2_800, deposit: 1_400 },
+  element: 15_365,
+  view: { buy: 5_670, sell: 5_670, pay: 2_800, deposit: 1_400 },
   language: 750,
-  initial: { buy: 21_160, sell: 21_160, pay: 18_320, deposit: 16_850 },
+  initial: { buy: 21_310, sell: 21_310, pay: 18_320, deposit: 16_850 },
   npmEntry: 22_000,
 } as const;
 const goalGzip = 14_000;

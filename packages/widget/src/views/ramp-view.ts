@@ -18,7 +18,7 @@ import {
   parseAmount,
   toInputValue,
 } from '../internal/format.ts';
-import { checkLimits, type LimitBreach, limitRange, termsOf } from '../internal/limits.ts';
+import { checkLimits, type LimitBreach, limitRange, type Terms, termsOf } from '../internal/limits.ts';
 import type { MessageKey } from '../internal/messages.ts';
 import { Picker, type PickerItem } from '../picker/picker.ts';
 import { flagIcon } from './flag.ts';
@@ -62,6 +62,13 @@ export abstract class RampView extends View {
   private _summary = '';
   /** The locale the amount fields' texts are written in. */
   private _textLoc = '';
+  /**
+   * The limits the backend stated when it refused an amount, by `method currency`, for the catalog they came
+   * with. They are the truth: a catalog's converted limits may use a rough rate the backend has since replaced
+   * with the exact one its quotes taught it, and the method line must not show another minimum than the refusal.
+   */
+  private _stated = new Map<string, Pick<Terms, 'min' | 'max' | 'currency' | 'converted'>>();
+  private _statedFor?: Catalog;
   /** The pickers' entries (countries, currencies, cryptos) for the catalog and locale they were made for. */
   private _items?: [Catalog, string, PickerItem[], PickerItem[], PickerItem[]];
 
@@ -154,6 +161,26 @@ export abstract class RampView extends View {
       if (this.input === 'fiat') this.cryptoText = '';
       else this.fiatText = '';
     }
+    this._noteLimits();
+  }
+
+  /** Keeps the limits of the backend's latest refusal for the method line (see `_stated`). */
+  private _noteLimits(): void {
+    const c = this.catalog.value;
+    if (!c) return;
+    if (this._statedFor !== c) {
+      this._stated.clear();
+      this._statedFor = c;
+    }
+    const d = this._limitError()?.details;
+    const { method, fiat } = this.selection(c);
+    if (method && d?.currency === fiat)
+      this._stated.set(`${method.id} ${fiat}`, {
+        min: d.min ?? null,
+        max: d.max ?? null,
+        currency: fiat,
+        converted: fiat !== 'EUR',
+      });
   }
 
   private _quoteRequest(): QuoteRequest | undefined {
@@ -531,13 +558,14 @@ export abstract class RampView extends View {
 
   /**
    * Fees and limits in the chosen currency: `1.5% + €0.50 · €10–€5,000`, or `3% + ≈ $0.65 · ≈ $7.80–$27,000`
-   * where the backend converted them from EUR (or the one bound a method has).
+   * where the backend converted them from EUR (or the one bound a method has); the limits a refusal stated win.
    */
   protected _methodTerms(m: Method, fiat: string): string {
     const t = termsOf(m, fiat);
     const money = (a: string, c: string) => this.money(a, c);
     const fee = `${t.converted ? '≈ ' : ''}${money(t.fixedFee, t.currency)}`;
-    return `${formatPercent(m.feePercent, this.ctx.loc)} + ${fee}${limitRange(t, money)}`;
+    const limits = this._stated.get(`${m.id} ${fiat}`) ?? t;
+    return `${formatPercent(m.feePercent, this.ctx.loc)} + ${fee}${limitRange(limits, money)}`;
   }
 
   /**

@@ -4,6 +4,10 @@ import { sendKeys } from '@web/test-runner-commands';
 import { recordEvents, resetSandbox, setBackendDown, shadowQuery, waitForEvent } from '../support.ts';
 import { moneyEn, mountReady, termsOf, textOf, typeInto } from './checkout-helpers.ts';
 
+/** The chosen method's fees and limits, as its line reads. */
+const methodLine = (el: Element) =>
+  shadowQuery(el, 'label.method:has(input:checked) small, .methods .terms').textContent ?? '';
+
 describe('no dead ends', () => {
   beforeEach(resetSandbox);
 
@@ -184,6 +188,8 @@ describe('no dead ends', () => {
     await refused('1', 'AMOUNT_TOO_LOW');
     const { min, max } = await limits('1');
     expect(line()).to.equal(`Minimum: ≈ ${moneyEn(min, 'USD')}`);
+    // One minimum on screen: the method line states the limits the refusal stated.
+    expect(methodLine(el)).to.contain(` · ≈ ${moneyEn(min, 'USD')}–${moneyEn(max, 'USD')}`);
     expect(shadowQuery<HTMLInputElement>(el, '#crypto').value, 'an older quote’s amount').to.equal('');
     expect(shadowQuery(el, '#fiat').getAttribute('aria-invalid')).to.equal('true');
     expect(el.shadowRoot!.querySelector('[part~="quote"] [role="alert"]')).to.equal(null);
@@ -200,6 +206,28 @@ describe('no dead ends', () => {
     await el.updateComplete;
     expect(line()).to.equal('');
     expect(shadowQuery(el, '#fiat').getAttribute('aria-invalid')).to.equal('false');
+    expect(methodLine(el), 'the limits do not go back to the rough ones').to.contain(
+      ` · ≈ ${moneyEn(min, 'USD')}–${moneyEn(max, 'USD')}`,
+    );
+  });
+
+  it('a catalog converted at a rough rate before any quote taught the exact one: after the refusal, the method line shows the minimum the refusal shows', async () => {
+    // Mounted without an amount, so the catalog (rough GBP rate from the fee tables) is built before the first
+    // GBP quote teaches the backend the exact rate, which its refusal then uses: two different minimums before.
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="GB" fiat="GBP" locale="en" payment-method="creditcard"></crypto-checkout>`,
+    );
+    const quote = waitForEvent(el, 'checkout-quote', { timeout: 8000 });
+    await typeInto(el, '#fiat', '200');
+    await quote;
+    const refused = waitForEvent(el, 'checkout-error', { timeout: 8000 });
+    await typeInto(el, '#fiat', '1');
+    const { detail } = await refused;
+    await el.updateComplete;
+    expect(detail.code).to.equal('AMOUNT_TOO_LOW');
+    const minimum = /Minimum: ≈ (.+)$/.exec(shadowQuery(el, '#amount-msg').textContent ?? '')?.[1];
+    expect(minimum, 'no minimum under the field').to.be.a('string');
+    expect(methodLine(el)).to.contain(` · ≈ ${minimum}–`);
   });
 
   it("reads 12,50 in the element's locale: 12.50 in German, not an amount in English", async () => {

@@ -56,6 +56,22 @@ describe('frame controller', () => {
     expect(host.messages).to.deep.equal([]);
   });
 
+  it('sizes the frame to the height the page posts (SWAPPED_RESIZE), only from the expected origin', async () => {
+    const other = otherOrigin();
+    const resize = { type: 'SWAPPED_RESIZE', height: 700.4 };
+    const trusted = await fixture<FrameHost>(html`<frame-host></frame-host>`);
+    trusted.frame.open(fixturePage(other, 'post-message', resize), [other], 'inline');
+    await waitUntil(() => trusted.frame.state === 'ready', 'no message', { timeout: 2000 });
+    expect(trusted.frame.height).to.equal(701);
+    // The height is the controller's: the page's other messages are what the host is told of.
+    expect(trusted.messages).to.deep.equal([]);
+
+    const foreign = await fixture<FrameHost>(html`<frame-host></frame-host>`);
+    foreign.frame.open(fixturePage(other, 'post-message', resize), [location.origin], 'inline');
+    await waitUntil(() => foreign.frame.state === 'fallback', 'no fallback', { timeout: 2000 });
+    expect(foreign.frame.height).to.equal(undefined);
+  });
+
   it('ignores a message from the right origin but another window', async () => {
     const host = await fixture<FrameHost>(html`<frame-host></frame-host>`);
     host.frame.open(fixturePage(location.origin, 'silent'), [location.origin], 'inline');

@@ -9,6 +9,20 @@ import { mountReady, requestsTo, typeInto } from './checkout-helpers.ts';
 
 const wallet = '0x1111111111111111111111111111111111111111';
 
+/** Resolves once a message posted to this window before the call has been delivered (messages come in order). */
+function waitForMessage(): Promise<void> {
+  return new Promise((resolve) => {
+    const token = `flush-${Math.random()}`;
+    const on = (e: MessageEvent) => {
+      if (e.data !== token) return;
+      removeEventListener('message', on);
+      resolve();
+    };
+    addEventListener('message', on);
+    postMessage(token, location.origin);
+  });
+}
+
 /** Waits for a quote, presses Continue and waits for the ramp page's frame. */
 async function openRamp(el: CryptoCheckout): Promise<HTMLIFrameElement> {
   await waitUntil(
@@ -120,6 +134,47 @@ describe('one flow: the form collapses above the inline ramp page', () => {
     (frame.contentDocument!.getElementById('close') as HTMLButtonElement).click();
     await waitUntil(() => el.shadowRoot!.querySelector('#fiat'), 'the form did not come back');
     expect(shadowQuery<HTMLInputElement>(el, '#fiat').value).to.equal('64');
+  });
+
+  it('the inline ramp page is shown whole on a phone: the frame takes the height the page posts, step by step, and starts near it', async () => {
+    await setViewport({ width: 390, height: 844 });
+    try {
+      const el = await mountReady(
+        html`<crypto-checkout mode="buy" country="DE" locale="en" amount="64" wallet-address=${wallet}></crypto-checkout>`,
+      );
+      const frame = await openRamp(el);
+      // Before the page says its height the frame holds a phone's usual one, not a small box that then grows.
+      const reserved = frame.getBoundingClientRect().height;
+      expect(reserved).to.be.at.least(560);
+      const page = () => frame.contentDocument?.body;
+      const posted = () => Number.parseInt(frame.style.height, 10);
+      const fits = () => !!page() && posted() === Math.ceil(page()!.getBoundingClientRect().height);
+      await waitUntil(fits, 'the frame did not take the page’s height', { timeout: 8000 });
+      const amountStep = posted();
+      expect(Math.abs(frame.getBoundingClientRect().height - amountStep)).to.be.below(1);
+      expect(frame.contentDocument!.scrollingElement!.scrollHeight, 'the page scrolls inside').to.be.at.most(
+        Math.ceil(frame.getBoundingClientRect().height),
+      );
+      expect(
+        Math.abs(amountStep - reserved),
+        `the frame jumped from ${reserved} to ${amountStep}`,
+      ).to.be.below(80);
+
+      // The next step is shorter: the frame follows.
+      await waitUntil(() => !frame.contentDocument!.querySelector<HTMLButtonElement>('#continue')!.disabled);
+      frame.contentDocument!.querySelector<HTMLButtonElement>('#continue')!.click();
+      await waitUntil(() => fits() && posted() < amountStep, 'the frame kept the last step’s height', {
+        timeout: 5000,
+      });
+      const emailStep = posted();
+      // A height from elsewhere than the ramp page's own window is not taken.
+      window.postMessage({ type: 'SWAPPED_RESIZE', height: 2000 }, location.origin);
+      await waitForMessage();
+      await el.updateComplete;
+      expect(posted()).to.equal(emailStep);
+    } finally {
+      await setViewport({ width: 800, height: 600 });
+    }
   });
 
   it('in a modal the form stays as it is under the dialog: there is nothing to collapse', async () => {

@@ -75,12 +75,22 @@ const setAttributes = (page: Page, set: Record<string, string>) =>
   }, set);
 
 /** Waits until the element's images shown (flags, logos: lazy; the other theme's logo never loads) have loaded. */
-const imagesLoaded = (page: Page) =>
-  page.waitForFunction(() =>
+/**
+ * Every image in sight has loaded: the element's (its shadow root) and those of the pages framed in it. A condition,
+ * not `networkidle`, which a page that keeps a connection open (the order status stream) may never reach.
+ */
+const imagesLoaded = async (page: Page) => {
+  await page.waitForFunction(() =>
     [...(document.querySelector('crypto-checkout')?.shadowRoot?.querySelectorAll('img') ?? [])].every(
       (img) => img.complete || !img.getClientRects().length,
     ),
   );
+  for (const frame of page.frames().slice(1)) {
+    await frame.waitForFunction(() =>
+      [...document.images].every((img) => img.complete || !img.getClientRects().length),
+    );
+  }
+};
 
 /** The element's shot, scrolled into sight. */
 async function shoot(page: Page, name: string): Promise<void> {
@@ -110,7 +120,6 @@ const journeys: { name: string; path: string; steps: (page: Page, checkout: Loca
           .getByText(/You (receive|get)/)
           .first()
           .waitFor();
-        await page.waitForLoadState('networkidle');
         await imagesLoaded(page);
       },
     })),
@@ -193,7 +202,7 @@ try {
         await ready(page);
         // Flags and logos are lazy images: wait until those in sight have loaded.
         await page.locator('crypto-checkout').scrollIntoViewIfNeeded();
-        await page.waitForLoadState('networkidle');
+        await imagesLoaded(page);
         const file = join(out, `${mode}-${width}-${theme}.png`);
         await page.locator('crypto-checkout').screenshot({ path: file, animations: 'disabled' });
         console.log(`docs/screenshots/${mode}-${width}-${theme}.png`);
@@ -219,7 +228,7 @@ try {
       await page.waitForFunction(
         () => !!document.querySelector('crypto-checkout')?.shadowRoot?.querySelector('iframe')?.style.height,
       );
-      await page.waitForLoadState('networkidle');
+      await imagesLoaded(page);
       const file = join(out, `pay-flow-${display}-${width}.png`);
       if (display === 'modal') await page.screenshot({ path: file, animations: 'disabled' });
       else await checkout.screenshot({ path: file, animations: 'disabled' });

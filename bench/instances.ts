@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { type Cluster, startCluster } from '../packages/backend/test/instance-cluster.ts';
 import { mostInWindow } from '../packages/backend/test/support.ts';
 import { benchDir, round, sleep } from './lib.ts';
-import { amountOf, buildCombos, type Combo } from './load.ts';
+import { amountOf, answerKind, buildCombos, type Combo } from './load.ts';
 import { openLoop } from './open-loop.ts';
 import { prng } from './prng.ts';
 
@@ -54,14 +54,7 @@ async function stream(
   });
   for (const { status, body } of arrivals) {
     if (status === 0) continue;
-    let key = String(status);
-    if (status >= 300) {
-      try {
-        key = `${status} ${(JSON.parse(body) as { error?: { code?: string } }).error?.code ?? '?'}`;
-      } catch {
-        key = `${status} non-json`;
-      }
-    }
+    const key = answerKind(status, body);
     answers.set(key, (answers.get(key) ?? 0) + 1);
   }
   return { sent: arrivals.length, errors: arrivals.filter((arrival) => arrival.status === 0).length };

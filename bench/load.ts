@@ -246,6 +246,17 @@ async function burstAnswers(
   return { answers, sent: result.requests.sent, errors: result.errors, timeouts: result.timeouts };
 }
 
+/** An answer's kind for the tables: its status, and for an error its envelope's code (`503 UPSTREAM_BUSY`). */
+export function answerKind(status: number, body: string): string {
+  if (status < 300) return String(status);
+  try {
+    const code = (JSON.parse(body) as { error?: { code?: string } }).error?.code;
+    return `${status} ${code ?? 'upstream-body'}`;
+  } catch {
+    return `${status} non-json`;
+  }
+}
+
 export async function runLoad(options: LoadOptions): Promise<LoadRun> {
   const random = prng(options.seed);
   const body = () => {
@@ -273,18 +284,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadRun> {
   const byKey = new Map<string, number>();
   const sources = { derived: 0, upstream: 0 };
   for (const answer of answers) {
-    let key = String(answer.status);
     if (answer.status < 300) {
       if (answer.body.includes('"source":"derived"')) sources.derived += 1;
       else sources.upstream += 1;
-    } else {
-      try {
-        const code = (JSON.parse(answer.body) as { error?: { code?: string } }).error?.code;
-        key = `${answer.status} ${code ?? 'upstream-body'}`;
-      } catch {
-        key = `${answer.status} non-json`;
-      }
     }
+    const key = answerKind(answer.status, answer.body);
     byKey.set(key, (byKey.get(key) ?? 0) + 1);
   }
   const pick = (status?: (s: number) => boolean) => {

@@ -26,13 +26,16 @@ export function precompress(body: string | Uint8Array, effort: 'max' | 'fast' = 
   };
 }
 
+/** The answer depends on Accept-Encoding (say so on a 304 too, so caches keep the encodings apart). */
+export const varyOnEncoding = (c: Context): void => c.header('Vary', 'Accept-Encoding', { append: true });
+
 /** Sends `body` brotli- or gzip-encoded when the request accepts it, as it is otherwise; `Vary` says so. */
 export function sendPrecompressed(
   c: Context,
   body: Precompressed,
   headers: Record<string, string>,
 ): Response {
-  c.header('Vary', 'Accept-Encoding', { append: true });
+  varyOnEncoding(c);
   const accepts = (c.req.header('accept-encoding') ?? '').toLowerCase();
   if (/\bbr\b/.test(accepts)) return c.body(body.brotli, 200, { ...headers, 'Content-Encoding': 'br' });
   if (/\bgzip\b/.test(accepts)) return c.body(body.gzip, 200, { ...headers, 'Content-Encoding': 'gzip' });

@@ -32,13 +32,16 @@ const bundlePath = join(dist, 'crypto-checkout.js');
  * buy and sell 21,159, pay 18,314, deposit 16,846. One minimum on screen (the method line takes the limits a
  * refusal stated) and the inline ramp frame's reserved height added about 150 B to the buy and sell views
  * (5,516 → 5,666) and 4 B of chunk noise to the element (15,357 → 15,361): initial buy and sell 21,304.
+ * Chunk noise: each chunk's content hash is written into the chunks that load it, and a new hash compresses a few
+ * bytes differently, so any edit moves the element by ±5 B without a byte of code (a refactor of the ramp view
+ * read 15,364 and deposit 16,852). The element's and the pages' budgets keep about 15 B over the measure for it.
  */
 const budgets = {
   loader: 600,
-  element: 15_365,
+  element: 15_380,
   view: { buy: 5_670, sell: 5_670, pay: 2_800, deposit: 1_400 },
   language: 750,
-  initial: { buy: 21_310, sell: 21_310, pay: 18_320, deposit: 16_850 },
+  initial: { buy: 21_315, sell: 21_315, pay: 18_330, deposit: 16_865 },
   npmEntry: 22_000,
 } as const;
 const goalGzip = 14_000;

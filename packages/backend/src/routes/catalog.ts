@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { amountString, decimal, ratioString } from '../money.ts';
 import { errorResponses, jsonResponse, openApiRoutes } from '../openapi.ts';
-import { type Precompressed, precompress, sendPrecompressed } from '../precompressed.ts';
+import { type Precompressed, precompress, sendPrecompressed, varyOnEncoding } from '../precompressed.ts';
 import { totalLimits } from '../quotes/totals.ts';
 import { depositChains, networkName } from '../schemas/chains.ts';
 import { countryCode } from '../schemas/codes.ts';
@@ -328,7 +328,7 @@ export function catalogRoutes(deps: AppDeps) {
       c.header('Vary', 'Accept-Language, CF-IPCountry, X-Vercel-IP-Country, X-Country', { append: true });
     c.header('ETag', catalog.etag);
     if (matchesEtag(c.req.header('if-none-match'), catalog.etag)) {
-      c.header('Vary', 'Accept-Encoding', { append: true });
+      varyOnEncoding(c);
       return c.body(null, 304);
     }
     return sendPrecompressed(c, catalog.body, { 'Content-Type': 'application/json' });

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { errorResponses, openApiRoutes, otherResponse } from '../openapi.ts';
-import { type Precompressed, precompress, sendPrecompressed } from '../precompressed.ts';
+import { type Precompressed, precompress, sendPrecompressed, varyOnEncoding } from '../precompressed.ts';
 
 /** The script-tag bundle of the installed `crypto-checkout` package (in this repository, packages/widget). */
 export const widgetBundleFile = fileURLToPath(import.meta.resolve('crypto-checkout/crypto-checkout.js'));
@@ -98,7 +98,8 @@ export function widgetBundleRoutes(_deps: AppDeps, file = widgetBundleFile) {
     };
     const match = c.req.header('if-none-match');
     if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bundle.etag)) {
-      return c.body(null, 304, { ...headers, Vary: 'Accept-Encoding' });
+      varyOnEncoding(c);
+      return c.body(null, 304, headers);
     }
     return sendPrecompressed(c, bundle, headers);
   };

@@ -38,6 +38,9 @@ export interface Selection {
 const isLimit = (e?: ApiError): e is ApiError =>
   e?.code === 'AMOUNT_TOO_LOW' || e?.code === 'AMOUNT_TOO_HIGH';
 
+/** Whether the ramp serves the catalog's country (a catalog may come for one it does not, or one it refused). */
+const isServed = (c: Catalog) => c.countries.some((x) => x.code === c.country);
+
 /** More methods than this collapse into a picker (the default first), so a phone still sees the quote. */
 export const MAX_METHOD_RADIOS = 4;
 
@@ -188,7 +191,7 @@ export abstract class RampView extends View {
     const c = this.catalog.value;
     const sell = this.side === 'sell';
     // The catalog held is the previous country's, or its country is not served: no quote leaves for it.
-    if (c && (this.catalog.isStale || !c.countries.some((x) => x.code === c.country))) return undefined;
+    if (c && (this.catalog.isStale || !isServed(c))) return undefined;
     // With the catalog: the shopper's effective choices (checked against its limits); without: the attributes.
     const s = c && this.selection(c);
     const fiat = s ? s.fiat : host.fiat;
@@ -360,9 +363,7 @@ export abstract class RampView extends View {
     const hint = !message && !this.fiatText.trim() && !this.cryptoText.trim() ? this.t('enterAmount') : '';
     const [listed, fiats, cryptos] = this._pickerItems(c);
     // A country that is not served is still named in its field (the message below says so), not left blank.
-    const countries = listed.some((x) => x.code === c.country)
-      ? listed
-      : [...listed, this._unlisted(c.country)];
+    const countries = isServed(c) ? listed : [...listed, this._unlisted(c.country)];
     const amount = (which: 'fiat' | 'crypto', key: MessageKey, unit: string, value: string) =>
       field(
         which,
@@ -419,7 +420,7 @@ export abstract class RampView extends View {
         none,
       )}
       ${
-        !stale && !c.countries.some((x) => x.code === c.country)
+        !stale && !isServed(c)
           ? this._renderNotServed(c)
           : methods.length
             ? html`${this._renderMethods(c, methods, method, fiat)}
@@ -449,12 +450,11 @@ export abstract class RampView extends View {
       }
     });
     const near = [...regions, c.defaults.country].find((r) => r && served.has(r));
-    const name = (code: string) => this._regionName(code);
     const line = this.catalog.refused
       ? this.t('unknownCountry', c.country)
-      : this.t('notServed', name(c.country));
+      : this.t('notServed', this._regionName(c.country));
     return html`<p class="empty" role="status">${line}</p>
-      ${near ? this._wayOut(this.t('useInstead', name(near)), () => this._pickCountry(near)) : nothing}`;
+      ${near ? this._wayOut(this.t('useInstead', this._regionName(near)), () => this._pickCountry(near)) : nothing}`;
   }
 
   /** A country's name in the element's locale. */

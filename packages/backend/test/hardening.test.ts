@@ -98,6 +98,18 @@ describe('hardening', () => {
     assert.equal(response.headers.get('x-frame-options'), 'DENY');
     assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
     assert.equal(response.headers.get('cross-origin-resource-policy'), 'cross-origin');
+    assert.equal(
+      response.headers.get('content-security-policy'),
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+  });
+
+  test('a page that sets its own Content-Security-Policy keeps it beside the other security headers', async () => {
+    const docs = await stack.api('/api/docs');
+    assert.equal(docs.status, 200);
+    assert.match(docs.headers.get('content-security-policy') ?? '', /style-src/);
+    assert.equal(docs.headers.get('x-frame-options'), 'DENY');
+    assert.equal(docs.headers.get('x-content-type-options'), 'nosniff');
   });
 
   test('a body over the limit is 413 in the envelope', async () => {
@@ -121,6 +133,9 @@ describe('hardening', () => {
       assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
       assert.ok(Number(last?.headers.get('retry-after')) >= 1);
       assert.equal((await json<{ error: { code: string } }>(last as Response)).error.code, 'RATE_LIMITED');
+      // The catalog is served from memory and not limited per IP: a shopper who was refused quotes still sees it.
+      const catalog = await limited.api('/api/catalog?country=DE');
+      assert.equal(catalog.status, 200);
       // Webhooks are not limited per IP.
       const webhook = await limited.api('/api/webhooks/payments', { method: 'POST', json: {} });
       assert.notEqual(webhook.status, 429);

@@ -75,23 +75,40 @@ export function originGuard(config: Config): MiddlewareHandler<AppEnv> {
   };
 }
 
+/** Answers that set their own Content-Security-Policy: our HTML pages and SVG images. */
+const setsItsOwnPolicy = (path: string) =>
+  isFramedPage(path) ||
+  path === '/api/docs' ||
+  path.startsWith('/api/flags/') ||
+  path.startsWith('/api/products/images/');
+
 /**
  * `secureHeaders` with what this backend serves in mind: JSON and our own HTML pages may not be framed, except
  * the return page, which the shop's iframe shows (framed only by the allowed origins). Resources are
- * `cross-origin` so shops can load the widget script and product images. `overwrite: false` lets a page set its
- * own CSP (the docs page, the return page).
+ * `cross-origin` so shops can load the widget script and product images.
+ *
+ * Configured for what each answer needs, because it runs on every request (the bench profile: 7 % of the cached
+ * catalog's CPU, 16 % of /healthz's, as configured before): an answer that sets its own CSP (`setsItsOwnPolicy`)
+ * keeps it (`overwrite: false`, which asks the headers once more per header); every other answer gets the headers
+ * set outright. Nothing here sets `X-Powered-By`, so it is not removed (one more header operation per request).
  */
 export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
-  const strict = secureHeaders({
-    overwrite: false,
+  const common = {
     crossOriginResourcePolicy: 'cross-origin',
-    xFrameOptions: 'DENY',
-    contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
     referrerPolicy: 'no-referrer',
+    removePoweredBy: false,
+  } as const;
+  const strictPolicy = { defaultSrc: ["'none'"], frameAncestors: ["'none'"] };
+  const strict = secureHeaders({ ...common, xFrameOptions: 'DENY', contentSecurityPolicy: strictPolicy });
+  const ownPolicy = secureHeaders({
+    ...common,
+    overwrite: false,
+    xFrameOptions: 'DENY',
+    contentSecurityPolicy: strictPolicy,
   });
   const framed = secureHeaders({
+    ...common,
     overwrite: false,
-    crossOriginResourcePolicy: 'cross-origin',
     crossOriginOpenerPolicy: false,
     xFrameOptions: false,
     contentSecurityPolicy: {
@@ -100,9 +117,12 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
       styleSrc: ["'unsafe-inline'"],
       frameAncestors: ["'self'", ...config.allowedOrigins],
     },
-    referrerPolicy: 'no-referrer',
   });
-  return async (c, next) => (isFramedPage(c.get('path')) ? framed(c, next) : strict(c, next));
+  return async (c, next) => {
+    const path = c.get('path');
+    if (!setsItsOwnPolicy(path)) return strict(c, next);
+    return isFramedPage(path) ? framed(c, next) : ownPolicy(c, next);
+  };
 }
 
 /**

@@ -237,10 +237,14 @@ export default defineConfig(({ mode }): UserConfig => {
                   test: /src\/(views\/pay(\.styles)?|controllers\/order-status-controller)\.ts$/,
                 },
                 { name: 'deposit', test: /src\/views\/deposit(\.styles)?\.ts$/ },
+                // Lazy parts, loaded when the shopper reaches them: the payment or ramp page (frame, modal).
+                { name: 'frame', test: /src\/(views\/frame|controllers\/frame-controller)\.ts$/ },
                 // Each language but English is a chunk of its own (internal/lang/*.ts), loaded by a page that shows it.
                 {
                   name: 'core',
-                  test: (id: string) => !id.includes(bundleEntryId) && !/\/internal\/lang\//.test(id),
+                  test: (id: string) =>
+                    !id.includes(bundleEntryId) &&
+                    !/\/internal\/lang\/|\/(views\/frame|controllers\/frame-controller)\.ts$/.test(id),
                 },
               ],
             },

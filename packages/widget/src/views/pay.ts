@@ -5,7 +5,7 @@ import { ApiError, createOrder, getProduct, toApiError, verifyToken } from '../a
 import type { Order, OrderView, Product } from '../api/types.ts';
 import type { FrameMessage } from '../controllers/frame-controller.ts';
 import { isStatus, OrderStatusController } from '../controllers/order-status-controller.ts';
-import { CheckoutOrderEvent, CheckoutReadyEvent, CheckoutStatusEvent } from '../events.ts';
+import { CheckoutOrderEvent, CheckoutStatusEvent } from '../events.ts';
 import type { MessageKey } from '../internal/messages.ts';
 import { payStyles } from './pay.styles.ts';
 import { View } from './view.ts';
@@ -32,7 +32,7 @@ export class PayView extends View {
       },
       args: () => [this.host.api, this.host.product, this.host.checkoutToken] as const,
       onComplete: ({ name, price, currency }) => {
-        this.host.dispatchEvent(new CheckoutReadyEvent({ mode: 'pay', product: { name, price, currency } }));
+        this.ctx.ready({ mode: 'pay', product: { name, price, currency } });
       },
       onError: (e) => this.ctx.emitError(e),
     }),
@@ -112,8 +112,12 @@ export class PayView extends View {
     this._busy = true;
     this._actionError = undefined;
     host.requestUpdate();
+    // The payment page's code loads beside the order.
+    const framed = this.ctx.loadFrame();
+    framed.catch(() => {}); // awaited once the order is in
     try {
       const order = await createOrder(host.api, body, key);
+      await framed;
       this._order = order;
       this._restored = false;
       this._keep(order);
@@ -144,7 +148,7 @@ export class PayView extends View {
   /** Starts over after an expired or failed payment: a new attempt gets a new key. */
   private _again(): void {
     this._status.stop();
-    this.ctx.frame.close();
+    this.ctx.frame?.close();
     this._keep(undefined);
     this._order = undefined;
     this._restored = false;
@@ -165,7 +169,7 @@ export class PayView extends View {
     );
     if (v.final) {
       this._keep(undefined);
-      this.ctx.frame.close();
+      this.ctx.frame?.close();
       // An order found already ended on coming back (Back from the thank-you page) shows its outcome and stays:
       // going to return-url again would send the shopper forward from where they just went back.
       if (!this._restored) this.ctx.complete({ kind: 'pay', orderId: v.orderId, status: v.status });
@@ -179,9 +183,15 @@ export class PayView extends View {
   }
 
   /** Opens the payment page of the restored order again. */
-  private _resume(): void {
+  private async _resume(): Promise<void> {
     const order = this._order;
     if (!order) return;
+    try {
+      await this.ctx.loadFrame();
+    } catch (e) {
+      this.ctx.emitError(e);
+      return;
+    }
     this._restored = false;
     const apiOrigin = new URL(this.host.api, location.href).origin;
     this.ctx.open(order.link, [new URL(order.link).origin, apiOrigin]);
@@ -195,7 +205,7 @@ export class PayView extends View {
       if (!order || m.orderId !== order.orderId) return;
       this._keep(undefined);
       const status = isStatus(m.status) ? m.status : (this._status.view?.status ?? order.status);
-      this.ctx.frame.close();
+      this.ctx.frame?.close();
       this._status.refresh();
       this.ctx.complete({ kind: 'pay', orderId: order.orderId, status });
     } else if (m.type === 'SWAPPED_ORDER_STATUS') {

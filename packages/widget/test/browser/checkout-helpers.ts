@@ -36,10 +36,20 @@ export function textOf(el: CryptoCheckout): string {
   return (el.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
+interface Frame {
+  timeoutMs: number;
+  state: string;
+  url: string;
+  display: string;
+}
+
 /** The element's internals a test may steer (a narrow, typed view; not public API). */
 export interface Internals {
   _navigate(url: string): void;
-  _frame: { timeoutMs: number; state: string; url: string; display: string };
+  /** The payment or ramp page's controller, once its code has loaded (`_loadFrame`, or the main button). */
+  _frame?: Frame;
+  /** Loads the frame's code (the element prefetches it when idle once the form shows). */
+  _loadFrame(): Promise<Frame>;
   /** The view of the element's mode (its state is the view's own). */
   _view?: object;
 }

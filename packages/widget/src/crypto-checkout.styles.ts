@@ -40,15 +40,12 @@ export const styles = css`
   .primary { background: var(--_accent); border-color: var(--_accent); color: #fff; font-weight: 600; }
   button:disabled { opacity: 0.55; cursor: not-allowed; }
   :focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
-  .method, [role=option] { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-radius: var(--_r); }
-  .method:has(:checked), [aria-selected=true] { outline: 2px solid var(--_accent); }
+  .method { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-radius: var(--_r); }
+  .method:has(:checked) { outline: 2px solid var(--_accent); }
   small, .fresh, .desc { font-size: 13px; }
-  [role=option] small, .net, dd { margin-inline-start: auto; }
+  .net, dd { margin-inline-start: auto; }
   .combo-input, .copy, .error, .status, .product { display: flex; align-items: center; gap: 8px; }
   .product { align-items: flex-start; }
-  [role=listbox] { position: absolute; z-index: 2; top: 100%; inset-inline: 0; max-height: 240px; overflow: auto; margin: 4px 0 0; padding: 4px; list-style: none; background: var(--_surface); border: 1px solid var(--_line); border-radius: var(--_r); box-shadow: 0 8px 24px #0003; }
-  [role=option] { cursor: pointer; }
-  [role=option].none { cursor: default; font-style: italic; }
   .flag { flex: none; width: 20px; height: 15px; border-radius: 2px; box-shadow: 0 0 0 1px #0002; }
   /* The picked entry's icon sits inside the field, so the text keeps the field's whole width. */
   .combo-input { position: relative; }

@@ -12,7 +12,7 @@ import {
 import { ApiError, toApiError } from './api/client.ts';
 import { CatalogController } from './controllers/catalog-controller.ts';
 import type { Display, FrameController, FrameMessage } from './controllers/frame-controller.ts';
-import { QuoteController, type QuoteRequest } from './controllers/quote-controller.ts';
+import type { QuoteController, QuoteRequest } from './controllers/quote-controller.ts';
 import { styles } from './crypto-checkout.styles.ts';
 import {
   CheckoutCloseEvent,
@@ -154,11 +154,17 @@ export class CryptoCheckout extends LitElement {
     (e) => this._emitError(e),
   );
 
-  private _quotes = new QuoteController(
-    this,
-    (q) => this._view?.onQuote(q),
-    (e) => this._emitError(e),
-  );
+  /** Live quotes (buy, sell), made on first use with the class the ramp's code brings (`_quotesOf`). */
+  private _quotes?: QuoteController;
+
+  private _quotesOf(Controller: typeof QuoteController): QuoteController {
+    this._quotes ??= new Controller(
+      this,
+      (q) => this._view?.onQuote(q),
+      (e) => this._emitError(e),
+    );
+    return this._quotes;
+  }
 
   /** What the views get of the element beyond its properties. */
   private _context: ViewContext = (() => {
@@ -168,7 +174,7 @@ export class CryptoCheckout extends LitElement {
         return host._loc;
       },
       catalog: this._catalog,
-      quotes: this._quotes,
+      quotes: (Controller) => this._quotesOf(Controller),
       get frame() {
         return host._frame;
       },
@@ -198,8 +204,7 @@ export class CryptoCheckout extends LitElement {
           (m) => this._onFrameMessage(m),
           (url) => this._navigate(url),
         );
-        this._partStyles.push(code.frameStyles);
-        this._adoptStyles();
+        this._addStyles(code.frameStyles);
         return this._frame;
       },
       () => {
@@ -261,7 +266,14 @@ export class CryptoCheckout extends LitElement {
     }
     if (this.mode !== this._viewMode) this._showMode(this.mode);
     if (this._view) this._view.willUpdate(changed);
-    else this._quotes.set(this._earlyQuote(), false, true);
+    else if (this._quotes || this._earlyQuote())
+      // The controller's code comes with the ramp's (a buy or sell page loads it beside this one's).
+      import('./controllers/quote-controller.ts').then(
+        ({ QuoteController }) => {
+          if (!this._view) this._quotesOf(QuoteController).set(this._earlyQuote(), false, true);
+        },
+        () => {},
+      );
   }
 
   /** Resolves once the element shows its locale's words too. */
@@ -341,6 +353,13 @@ export class CryptoCheckout extends LitElement {
   /** Shows a view: its CSS joins the element's (the element's own stays first). */
   private _setView(View: ViewClass): void {
     this._view = new View(this, this._context);
+    this._adoptStyles();
+  }
+
+  /** Adopts the CSS of a part loaded later (the frame, the picker's list), once. */
+  _addStyles(styles: CSSResultOrNative): void {
+    if (this._partStyles.includes(styles)) return;
+    this._partStyles.push(styles);
     this._adoptStyles();
   }
 

@@ -8,7 +8,7 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { type ApiError, createRampSession, toApiError } from '../api/client.ts';
 import type { Catalog, Crypto, Method, Quote, Side } from '../api/types.ts';
 import type { FrameMessage } from '../controllers/frame-controller.ts';
-import type { QuoteRequest } from '../controllers/quote-controller.ts';
+import { QuoteController, type QuoteRequest } from '../controllers/quote-controller.ts';
 import { CheckoutCloseEvent, CheckoutOrderEvent, CheckoutQuoteEvent } from '../events.ts';
 import {
   formatAgo,
@@ -80,7 +80,7 @@ export abstract class RampView extends View {
   private _crypto = new Picker(this.host, 'crypto-search');
   private _methodPicker = new Picker(this.host, 'method');
 
-  readonly quotes = this.ctx.quotes;
+  readonly quotes = this.ctx.quotes(QuoteController);
 
   constructor(host: CheckoutHost, ctx: ViewContext) {
     super(host, ctx);

@@ -48,9 +48,10 @@ export interface ViewContext {
   readonly catalog: CatalogController;
   /**
    * Live quotes (buy, sell). The element's own, so that the quote its attributes fully specify leaves with the
-   * catalog, before the view's code is here; its answers go to the view's `onQuote`.
+   * catalog, before the view's code is here; its answers go to the view's `onQuote`. Made with the class the
+   * view brings on first call: a page of another mode never downloads its code.
    */
-  readonly quotes: QuoteController;
+  quotes(Controller: typeof QuoteController): QuoteController;
   /** The payment or ramp page, inline or in a modal, once its code has loaded (`loadFrame`). */
   readonly frame: FrameController | undefined;
   /**

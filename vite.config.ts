@@ -200,6 +200,8 @@ const lazyParts: Record<string, RegExp> = {
   frame: /src\/(views\/frame|controllers\/frame-controller)\.ts$/,
   // The searchable picker's open list (the closed field is in the element's chunk).
   picker: /src\/picker\/picker-list\.ts$/,
+  // Pay: following an order's status (once there is an order).
+  status: /src\/controllers\/order-status-controller\.ts$/,
 };
 
 export default defineConfig(({ mode }): UserConfig => {
@@ -245,7 +247,7 @@ export default defineConfig(({ mode }): UserConfig => {
                 },
                 {
                   name: 'pay',
-                  test: /src\/(views\/pay(\.styles)?|controllers\/order-status-controller)\.ts$/,
+                  test: /src\/views\/pay(\.styles)?\.ts$/,
                 },
                 { name: 'deposit', test: /src\/views\/deposit(\.styles)?\.ts$/ },
                 ...Object.entries(lazyParts).map(([name, test]) => ({ name, test })),

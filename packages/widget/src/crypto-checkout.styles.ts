@@ -40,12 +40,8 @@ export const styles = css`
   .primary { background: var(--_accent); border-color: var(--_accent); color: #fff; font-weight: 600; }
   button:disabled { opacity: 0.55; cursor: not-allowed; }
   :focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
-  .method { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-radius: var(--_r); }
-  .method:has(:checked) { outline: 2px solid var(--_accent); }
   small, .fresh, .desc { font-size: 13px; }
-  .net, dd { margin-inline-start: auto; }
-  .combo-input, .copy, .error, .status, .product { display: flex; align-items: center; gap: 8px; }
-  .product { align-items: flex-start; }
+  .combo-input, .error, .status { display: flex; align-items: center; gap: 8px; }
   .flag { flex: none; width: 20px; height: 15px; border-radius: 2px; box-shadow: 0 0 0 1px #0002; }
   /* The picked entry's icon sits inside the field, so the text keeps the field's whole width. */
   .combo-input { position: relative; }
@@ -60,8 +56,6 @@ export const styles = css`
   .error, .status { justify-content: space-between; }
   .error button { flex: none; }
   p { margin: 0; }
-  .name, .price, dl div:last-child { font-weight: 700; }
-  .product img, .qr { border-radius: var(--_r); object-fit: cover; }
   /* A status reads as news, not as a field: a tinted band with an icon, no input-like border. */
   .status { --_tone: var(--_accent); justify-content: flex-start; padding: 10px 12px; border-inline-start: 4px solid var(--_tone); border-radius: var(--_r); background: color-mix(in srgb, var(--_tone) 12%, transparent); font-weight: 600; }
   .status.paid, .status.overpaid { --_tone: var(--_ok); }

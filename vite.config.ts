@@ -191,6 +191,19 @@ function squeezeLiterals(): Plugin {
   };
 }
 
+/**
+ * The script-tag bundle's lazy parts, each a chunk of its own that the code imports dynamically when the shopper
+ * reaches it (or when the browser is idle once the form shows): never in what a page downloads first.
+ */
+const lazyParts: Record<string, RegExp> = {
+  // The payment or ramp page: the frame's controller, the iframe and the modal.
+  frame: /src\/(views\/frame|controllers\/frame-controller)\.ts$/,
+  // The searchable picker's open list (the closed field is in the element's chunk).
+  picker: /src\/picker\/picker-list\.ts$/,
+  // Pay: following an order's status (once there is an order).
+  status: /src\/controllers\/order-status-controller\.ts$/,
+};
+
 export default defineConfig(({ mode }): UserConfig => {
   const shared: UserConfig = {
     root: widget,
@@ -223,24 +236,28 @@ export default defineConfig(({ mode }): UserConfig => {
             comments: { legal: false },
             // Hashed names: the backend serves them immutable for a year.
             chunkFileNames: 'crypto-checkout-[name]-[hash].js',
-            // Four chunks behind the loader: the element with Lit and what every mode uses, then one per view
-            // (buy and sell share theirs). Fewer, larger chunks: no waterfall of small requests.
+            // Behind the loader: the element with Lit and what every mode uses, one chunk per view (buy and sell
+            // share theirs), and the parts a shopper reaches later, each loaded then (see `lazyParts`).
             codeSplitting: {
               includeDependenciesRecursively: false,
               groups: [
                 {
                   name: 'ramp',
-                  test: /src\/(views\/(ramp-view|buy|sell|flag)(\.styles)?|internal\/limits)\.ts$/,
+                  test: /src\/(views\/(ramp-view|buy|sell|flag)(\.styles)?|internal\/limits|controllers\/quote-controller)\.ts$/,
                 },
                 {
                   name: 'pay',
-                  test: /src\/(views\/pay(\.styles)?|controllers\/order-status-controller)\.ts$/,
+                  test: /src\/views\/pay(\.styles)?\.ts$/,
                 },
                 { name: 'deposit', test: /src\/views\/deposit(\.styles)?\.ts$/ },
+                ...Object.entries(lazyParts).map(([name, test]) => ({ name, test })),
                 // Each language but English is a chunk of its own (internal/lang/*.ts), loaded by a page that shows it.
                 {
                   name: 'core',
-                  test: (id: string) => !id.includes(bundleEntryId) && !/\/internal\/lang\//.test(id),
+                  test: (id: string) =>
+                    !id.includes(bundleEntryId) &&
+                    !/\/internal\/lang\//.test(id) &&
+                    !Object.values(lazyParts).some((part) => part.test(id)),
                 },
               ],
             },

@@ -7,6 +7,13 @@ import type { ProfileResult } from './profile.ts';
 import type { Breakdown, SeriesSummary } from './ttfq.ts';
 import type { Sizes, WeightResult } from './weight.ts';
 
+/** When each lazy part of the script-tag bundle loads (the chunk names of vite.config.ts's `lazyParts`). */
+const PART_WHEN: Record<string, string> = {
+  frame: 'with the main button, or when idle once the form shows',
+  picker: "a picker's open list: on its first touch, or when idle",
+  status: "pay: following the order's status, once there is one",
+};
+
 export interface Results {
   meta: {
     date: string;
@@ -124,6 +131,12 @@ export function weightSection(w: WeightResult): string[] {
       sizeRow(
         `… of which the lazy ${mode} view (${w.modes[mode].view.files.join(', ')})`,
         w.modes[mode].view,
+      ),
+    ),
+    ...Object.entries(w.parts ?? {}).map(([part, sizes]) =>
+      sizeRow(
+        `lazy part \`${part}\` (${PART_WHEN[part] ?? 'when reached'}; ${sizes.files.join(', ')})`,
+        sizes,
       ),
     ),
     ...Object.entries(w.languages).map(([lang, sizes]) =>

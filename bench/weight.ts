@@ -43,6 +43,8 @@ export interface WeightResult {
   element: Sizes & { files: string[] };
   modes: Record<Mode, ModeWeight>;
   languages: Record<string, Sizes>;
+  /** Script tag: the lazy parts (the frame, the picker's list, pay's status follower), each on its own. */
+  parts: Record<string, Sizes & { files: string[] }>;
   npmEntryAsShipped: Sizes & { files: string[] };
   /** A shop's bundle: the chunks its entry loads before any view. */
   shopEntry: Sizes;
@@ -186,6 +188,7 @@ customElements.define('crypto-checkout', CryptoCheckout);`;
     languages: Object.fromEntries(
       Object.entries(graph.languages).map(([lang, file]) => [lang, sizesOfFiles([file])]),
     ),
+    parts: Object.fromEntries(Object.entries(graph.parts).map(([part, file]) => [part, files([file])])),
     npmEntryAsShipped,
     shopEntry: sizesOfChunks(entryChunks),
     floor: await floorChunks('iife'),

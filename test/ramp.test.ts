@@ -208,6 +208,8 @@ test('deposit: the same customer sees the same address on a second visit, with a
   // Another chain: another address.
   await page.locator('crypto-checkout #chain').click();
   const chains = page.locator('crypto-checkout #chain-list [role="option"]');
+  // The list shows once its code is here (it loads on the first touch).
+  await chains.first().waitFor();
   if ((await chains.count()) >= 2) {
     await chains.nth(1).click();
     await page.waitForFunction(

@@ -3,7 +3,7 @@
 //   `initial(mode)` is what a page of that mode downloads before its first quote or product can show;
 // - the npm entries: the files `dist/index.js` reaches by static imports (the views stay dynamic imports).
 // Used by the size test (test/package.test.ts) and the bench (bench/weight.ts). Plain Node, no dependencies.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
@@ -65,7 +65,17 @@ export function scriptTagGraph(dist) {
   const name = (file) => relative(dist, file);
   /** What a page of `mode` (in English; add `languages[lang]` for another) downloads before it can show. */
   const initial = (mode) => [...new Set([loader, ...staticClosure(element), ...staticClosure(views[mode])])];
+  /**
+   * The lazy parts, by chunk name (`frame`, `picker`, `status`): the chunks no page downloads before it shows,
+   * other than languages, each loaded when the shopper reaches it (or when the browser is idle).
+   */
+  const first = new Set([...MODES.flatMap(initial), ...Object.values(languages)]);
+  const parts = {};
+  for (const file of readdirSync(dist)) {
+    const part = /^crypto-checkout-([a-z]+)-[\w-]+\.js$/.exec(file)?.[1];
+    if (part && !first.has(resolve(dist, file))) parts[part] = resolve(dist, file);
+  }
   /** What a mode's view adds to the element's chunk (its lazy part). */
   const lazy = (mode) => staticClosure(views[mode]).filter((file) => !staticClosure(element).includes(file));
-  return { loader, element, views, languages, initial, lazy, name };
+  return { loader, element, views, languages, parts, initial, lazy, name };
 }

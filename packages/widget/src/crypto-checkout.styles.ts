@@ -40,15 +40,8 @@ export const styles = css`
   .primary { background: var(--_accent); border-color: var(--_accent); color: #fff; font-weight: 600; }
   button:disabled { opacity: 0.55; cursor: not-allowed; }
   :focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
-  .method, [role=option] { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-radius: var(--_r); }
-  .method:has(:checked), [aria-selected=true] { outline: 2px solid var(--_accent); }
   small, .fresh, .desc { font-size: 13px; }
-  [role=option] small, .net, dd { margin-inline-start: auto; }
-  .combo-input, .copy, .error, .status, .product { display: flex; align-items: center; gap: 8px; }
-  .product { align-items: flex-start; }
-  [role=listbox] { position: absolute; z-index: 2; top: 100%; inset-inline: 0; max-height: 240px; overflow: auto; margin: 4px 0 0; padding: 4px; list-style: none; background: var(--_surface); border: 1px solid var(--_line); border-radius: var(--_r); box-shadow: 0 8px 24px #0003; }
-  [role=option] { cursor: pointer; }
-  [role=option].none { cursor: default; font-style: italic; }
+  .combo-input, .error, .status { display: flex; align-items: center; gap: 8px; }
   .flag { flex: none; width: 20px; height: 15px; border-radius: 2px; box-shadow: 0 0 0 1px #0002; }
   /* The picked entry's icon sits inside the field, so the text keeps the field's whole width. */
   .combo-input { position: relative; }
@@ -63,8 +56,6 @@ export const styles = css`
   .error, .status { justify-content: space-between; }
   .error button { flex: none; }
   p { margin: 0; }
-  .name, .price, dl div:last-child { font-weight: 700; }
-  .product img, .qr, iframe { border-radius: var(--_r); object-fit: cover; }
   /* A status reads as news, not as a field: a tinted band with an icon, no input-like border. */
   .status { --_tone: var(--_accent); justify-content: flex-start; padding: 10px 12px; border-inline-start: 4px solid var(--_tone); border-radius: var(--_r); background: color-mix(in srgb, var(--_tone) 12%, transparent); font-weight: 600; }
   .status.paid, .status.overpaid { --_tone: var(--_ok); }
@@ -72,21 +63,5 @@ export const styles = css`
   .skeleton i { height: 40px; border-radius: var(--_r); background: var(--_line); animation: pulse 1.2s ease-in-out infinite alternate; }
   @keyframes pulse { to { opacity: 0.4; } }
   .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-  iframe { width: 100%; height: 560px; border: 0; background: #fff; }
-  dialog { width: min(600px, 100vw - 24px); max-height: calc(100dvh - 24px); box-sizing: border-box; padding: 0 8px 8px; border: 0; border-radius: var(--_radius); background: var(--_surface); color: var(--_text); overflow: hidden; }
-  dialog[open] { display: flex; flex-direction: column; }
-  /* The frame takes the page's height when the page says it, but never more than the screen leaves. */
-  dialog iframe { flex: 1 1 auto; min-height: 0; max-height: calc(100dvh - 24px - 64px); }
-  dialog::backdrop { background: #0009; }
-  .bar { display: flex; align-items: center; justify-content: space-between; gap: 8px; padding: 8px 0 8px 8px; }
-  .bar h2 { margin: 0; font-size: 16px; font-weight: 700; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-  /* A phone: the dialog is the whole screen. */
-  @media (max-width: 639px) {
-    dialog { width: 100vw; max-width: none; height: 100dvh; max-height: none; margin: 0; border-radius: 0; }
-    dialog iframe { max-height: none; height: auto !important; }
-  }
-  .close { font-size: 20px; line-height: 1; }
-  .fallback { margin-top: 8px; text-align: center; }
-  a { color: inherit; }
   @media (prefers-reduced-motion: reduce) { * { animation: none !important; transition: none !important; } }
 `;

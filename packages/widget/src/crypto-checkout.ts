@@ -11,8 +11,8 @@ import {
 } from 'lit';
 import { ApiError, toApiError } from './api/client.ts';
 import { CatalogController } from './controllers/catalog-controller.ts';
-import { type Display, FrameController, type FrameMessage } from './controllers/frame-controller.ts';
-import { QuoteController, type QuoteRequest } from './controllers/quote-controller.ts';
+import type { Display, FrameController, FrameMessage } from './controllers/frame-controller.ts';
+import type { QuoteController, QuoteRequest } from './controllers/quote-controller.ts';
 import { styles } from './crypto-checkout.styles.ts';
 import {
   CheckoutCloseEvent,
@@ -30,6 +30,12 @@ import { errorBox, skeleton } from './views/parts.ts';
 import type { View, ViewContext } from './views/view.ts';
 
 type Theme = 'light' | 'dark' | 'auto';
+
+/** Runs `work` when the browser is idle (soon, where it cannot tell). */
+const idle = (work: () => void): void => {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 3000 });
+  else setTimeout(work, 200);
+};
 
 const flatStyles = (styles: CSSResultGroup | undefined): CSSResultOrNative[] =>
   Array.isArray(styles) ? styles.flatMap(flatStyles) : styles ? [styles as CSSResultOrNative] : [];
@@ -134,11 +140,12 @@ export class CryptoCheckout extends LitElement {
   /** The attempt whose completion was announced (`kind:orderId`). */
   private _completed = '';
 
-  private _frame = new FrameController(
-    this,
-    (m) => this._onFrameMessage(m),
-    (url) => this._navigate(url),
-  );
+  /** The payment or ramp page's controller and rendering: their code loads when first wanted (`_loadFrame`). */
+  private _frame?: FrameController;
+  private _frameCode?: typeof import('./views/frame.ts');
+  private _frameLoad?: Promise<FrameController>;
+  /** CSS of parts loaded later (the frame's), adopted after the element's and the view's. */
+  private _partStyles: CSSResultOrNative[] = [];
 
   private _catalog = new CatalogController(
     this,
@@ -147,11 +154,17 @@ export class CryptoCheckout extends LitElement {
     (e) => this._emitError(e),
   );
 
-  private _quotes = new QuoteController(
-    this,
-    (q) => this._view?.onQuote(q),
-    (e) => this._emitError(e),
-  );
+  /** Live quotes (buy, sell), made on first use with the class the ramp's code brings (`_quotesOf`). */
+  private _quotes?: QuoteController;
+
+  private _quotesOf(Controller: typeof QuoteController): QuoteController {
+    this._quotes ??= new Controller(
+      this,
+      (q) => this._view?.onQuote(q),
+      (e) => this._emitError(e),
+    );
+    return this._quotes;
+  }
 
   /** What the views get of the element beyond its properties. */
   private _context: ViewContext = (() => {
@@ -161,17 +174,46 @@ export class CryptoCheckout extends LitElement {
         return host._loc;
       },
       catalog: this._catalog,
-      quotes: this._quotes,
-      frame: this._frame,
+      quotes: (Controller) => this._quotesOf(Controller),
+      get frame() {
+        return host._frame;
+      },
+      loadFrame: () => this._loadFrame(),
       open: (url, origins) => {
         this._completed = '';
-        this._frame.open(url, origins, this.display);
+        // The view awaited `loadFrame` before: the code is here.
+        this._frame?.open(url, origins, this.display);
       },
       emitError: (e) => this._emitError(e),
+      ready: (detail) => this._ready(detail),
       complete: (detail) => this._complete(detail),
       returnTo: () => (this.returnUrl ? { returnUrl: new URL(this.returnUrl, location.href).href } : {}),
     };
   })();
+
+  /**
+   * Loads the frame's code once (the main button calls it beside its request; it is prefetched when the browser is
+   * idle after the form shows). A failed load is not kept: the next press tries again.
+   */
+  private _loadFrame(): Promise<FrameController> {
+    this._frameLoad ??= import('./views/frame.ts').then(
+      (code) => {
+        this._frameCode = code;
+        this._frame = new code.FrameController(
+          this,
+          (m) => this._onFrameMessage(m),
+          (url) => this._navigate(url),
+        );
+        this._addStyles(code.frameStyles);
+        return this._frame;
+      },
+      () => {
+        this._frameLoad = undefined;
+        throw new ApiError('NETWORK_ERROR');
+      },
+    );
+    return this._frameLoad;
+  }
 
   /** Sends the whole page to `url`. */
   protected _navigate(url: string): void {
@@ -224,7 +266,14 @@ export class CryptoCheckout extends LitElement {
     }
     if (this.mode !== this._viewMode) this._showMode(this.mode);
     if (this._view) this._view.willUpdate(changed);
-    else this._quotes.set(this._earlyQuote(), false, true);
+    else if (this._quotes || this._earlyQuote())
+      // The controller's code comes with the ramp's (a buy or sell page loads it beside this one's).
+      import('./controllers/quote-controller.ts').then(
+        ({ QuoteController }) => {
+          if (!this._view) this._quotesOf(QuoteController).set(this._earlyQuote(), false, true);
+        },
+        () => {},
+      );
   }
 
   /** Resolves once the element shows its locale's words too. */
@@ -276,7 +325,7 @@ export class CryptoCheckout extends LitElement {
     if (this._view) {
       this._view.dispose();
       this._view = undefined;
-      this._frame.close();
+      this._frame?.close();
     }
     const loaded = this._viewClasses[mode];
     if (loaded) {
@@ -304,14 +353,31 @@ export class CryptoCheckout extends LitElement {
   /** Shows a view: its CSS joins the element's (the element's own stays first). */
   private _setView(View: ViewClass): void {
     this._view = new View(this, this._context);
+    this._adoptStyles();
+  }
+
+  /** Adopts the CSS of a part loaded later (the frame, the picker's list), once. */
+  _addStyles(styles: CSSResultOrNative): void {
+    if (this._partStyles.includes(styles)) return;
+    this._partStyles.push(styles);
+    this._adoptStyles();
+  }
+
+  /** The element's CSS, then the view's, then that of the parts loaded since (the frame's). */
+  private _adoptStyles(): void {
     const own = (this.constructor as typeof CryptoCheckout).elementStyles;
-    if (this.shadowRoot) adoptStyles(this.shadowRoot, [...own, ...flatStyles(View.styles)]);
+    const view = this._view?.constructor as ViewClass | undefined;
+    if (this.shadowRoot)
+      adoptStyles(this.shadowRoot, [...own, ...flatStyles(view?.styles), ...this._partStyles]);
   }
 
   /** `checkout-ready` means the shopper sees the form: the data and the view's code are both in. */
   private _ready(detail: CheckoutReadyDetail): void {
     this._pendingReady = this._view ? undefined : detail;
-    if (this._view) this.dispatchEvent(new CheckoutReadyEvent(detail));
+    if (!this._view) return;
+    this.dispatchEvent(new CheckoutReadyEvent(detail));
+    // The form shows: the frame's code comes while the shopper reads it, so the main button opens at once.
+    if (detail.mode !== 'deposit') idle(() => this._loadFrame().catch(() => {}));
   }
 
   private _complete(detail: CheckoutCompleteDetail): void {
@@ -336,7 +402,7 @@ export class CryptoCheckout extends LitElement {
       // The page shows its own explanation; the merchant hears of it.
       this._emitError(new ApiError('UPSTREAM_ERROR'));
     } else if (m.type === 'SWAPPED_CLOSE') {
-      this._frame.close();
+      this._frame?.close();
       this.dispatchEvent(new CheckoutCloseEvent({ reason: 'page' }));
     } else {
       this._view?.onFrameMessage(m);
@@ -344,7 +410,7 @@ export class CryptoCheckout extends LitElement {
   }
 
   private _onDialogClose(): void {
-    if (!this._frame.url) return;
+    if (!this._frame?.url) return;
     this._frame.close();
     this.dispatchEvent(new CheckoutCloseEvent({ reason: 'user' }));
   }
@@ -375,28 +441,16 @@ export class CryptoCheckout extends LitElement {
 
   private _renderFrame(): TemplateResult | typeof nothing {
     const f = this._frame;
-    if (!f.url) return nothing;
-    const frame = html`<iframe
-        part="frame"
-        src=${f.url}
-        title=${this._t('checkout')}
-        allow="payment; clipboard-write; camera"
-        style=${f.height ? `height:${f.height}px` : nothing}
-        @load=${f.onLoad}
-      ></iframe>
-      ${
-        f.state === 'fallback'
-          ? html`<p class="fallback"><a href=${f.url} target="_blank" rel="noopener">${this._t('newTab')}</a></p>`
-          : nothing
-      }`;
-    if (f.display === 'inline') return html`<div class="frame">${frame}</div>`;
-    // A title names the dialog (what is being paid); on a phone the dialog takes the whole screen.
-    return html`<dialog part="dialog" aria-labelledby="dialog-title" @close=${this._onDialogClose}>
-      <form method="dialog" class="bar">
-        <h2 id="dialog-title" part="dialog-title">${this._view?.frameTitle() ?? this._t('checkout')}</h2>
-        <button class="close" autofocus aria-label=${this._t('close')}>×</button>
-      </form>
-      ${frame}
-    </dialog>`;
+    if (!f || !this._frameCode) return nothing;
+    return this._frameCode.renderFrame(
+      f,
+      {
+        checkout: this._t('checkout'),
+        title: this._view?.frameTitle(),
+        newTab: this._t('newTab'),
+        close: this._t('close'),
+      },
+      () => this._onDialogClose(),
+    );
   }
 }

@@ -35,13 +35,21 @@ const bundlePath = join(dist, 'crypto-checkout.js');
  * Chunk noise: each chunk's content hash is written into the chunks that load it, and a new hash compresses a few
  * bytes differently, so any edit moves the element by ±5 B without a byte of code (a refactor of the ramp view
  * read 15,364 and deposit 16,852). The element's and the pages' budgets keep about 15 B over the measure for it.
+ * Issue 12's weight work moved what a shopper reaches later out of what a page downloads first, into lazy parts
+ * (`parts`, each a chunk of its own, loaded when reached or when the browser is idle once the form shows): the
+ * payment or ramp page (frame controller, iframe, modal, their CSS), the picker's open list, and pay's status
+ * follower; the quote controller went to the ramp's chunk (pay and deposit never load it) and CSS only one view
+ * uses to that view. The element 15,361 → 13,691, the buy and sell views 5,666 → 6,376 (the quote controller),
+ * pay 2,700 → 2,424, deposit 1,265: initial buy and sell 21,304 → 20,347, pay 18,314 → 16,395, deposit
+ * 16,852 → 15,236. What is left above 14 kB is the form itself (see the issue's report).
  */
 const budgets = {
   loader: 600,
-  element: 15_380,
-  view: { buy: 5_670, sell: 5_670, pay: 2_800, deposit: 1_400 },
+  element: 13_705,
+  view: { buy: 6_390, sell: 6_390, pay: 2_440, deposit: 1_280 },
+  part: { frame: 1_725, picker: 1_135, status: 850 },
   language: 750,
-  initial: { buy: 21_315, sell: 21_315, pay: 18_330, deposit: 16_865 },
+  initial: { buy: 20_360, sell: 20_360, pay: 16_410, deposit: 15_250 },
   npmEntry: 22_000,
 } as const;
 const goalGzip = 14_000;
@@ -90,6 +98,18 @@ describe('script-tag bundle', () => {
       assert.ok(size <= budgets.language, `${lang} is ${size} B gzip, over ${budgets.language}`);
     }
     assert.deepEqual(Object.keys(graph.languages).sort(), ['de', 'es', 'fr', 'pt']);
+  });
+
+  it('keeps each lazy part out of every first download, within its budget', (t) => {
+    assert.deepEqual(Object.keys(graph.parts).sort(), Object.keys(budgets.part).sort());
+    const first = new Set(MODES.flatMap((mode) => graph.initial(mode)));
+    for (const [part, file] of Object.entries(graph.parts)) {
+      const size = sizesOfFiles([file]).gzip;
+      const budget = budgets.part[part as keyof typeof budgets.part];
+      t.diagnostic(`lazy part ${part} ${size} B gzip`);
+      assert.ok(!first.has(file), `${part} is downloaded before a page shows`);
+      assert.ok(size <= budget, `the lazy part ${part} is ${size} B gzip, over ${budget}`);
+    }
   });
 
   it('downloads, for a page of one mode, the loader, the element and that view only, within its budget', (t) => {

@@ -2,9 +2,13 @@
  * A searchable picker (ARIA combobox + listbox) rendered into its host's shadow root: type to filter (matches
  * at a word's start first), arrows to move, Enter to pick, Escape to close, a click picks. Its state (the query,
  * whether the list is open, the active option) is its own; the value is the caller's.
+ *
+ * The closed field is here; the open list's code (picker-list.ts) loads the first time the shopper points at,
+ * focuses or opens the field, and the list shows once it is here.
  */
-import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { type CSSResult, html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { field } from '../views/parts.ts';
+import type { pickerList } from './picker-list.ts';
 
 /**
  * An entry: `text` shows in the closed field, `search` is what typing matches, `body` is the option's content
@@ -22,16 +26,21 @@ export interface PickerItem {
   unlisted?: boolean;
 }
 
-type Host = ReactiveControllerHost & { renderRoot: ParentNode };
+/** The host; one that can adopt CSS (`_addStyles`, the element) gets the list's. */
+type Host = ReactiveControllerHost & { renderRoot: ParentNode; _addStyles?(styles: CSSResult): void };
 
 export class Picker {
-  private _query = '';
+  /** What was typed (read by the list's code, like `_active`; set through `_set`). */
+  _query = '';
+  _active = 0;
   private _open = false;
-  private _active = 0;
+  private _list?: typeof pickerList;
+  private _loading?: Promise<void>;
+  private _idle?: number;
 
   /** `id` is the input's id; the list is `${id}-list`, its options `${id}-0`, `${id}-1`, … */
   constructor(
-    private _host: Host,
+    readonly _host: Host,
     readonly id: string,
   ) {}
 
@@ -39,11 +48,26 @@ export class Picker {
     return this._open;
   }
 
-  private _set(open: boolean, query = this._query, active = 0): void {
+  _set(open: boolean, query = this._query, active = 0): void {
     this._open = open;
     this._query = query;
     this._active = active;
     this._host.requestUpdate();
+  }
+
+  /** Loads the list's code, once; a failed load is tried again on the next touch. */
+  load(): Promise<void> {
+    this._loading ??= import('./picker-list.ts').then(
+      (m) => {
+        this._list = m.pickerList;
+        this._host._addStyles?.(m.listStyles);
+        this._host.requestUpdate();
+      },
+      () => {
+        this._loading = undefined;
+      },
+    );
+    return this._loading;
   }
 
   /**
@@ -59,44 +83,12 @@ export class Picker {
   ): TemplateResult {
     const { id } = this;
     const open = this._open;
-    const q = this._query.trim().toLowerCase();
-    const rank = (x: PickerItem) => {
-      const s = ` ${x.search}`.toLowerCase();
-      return s.includes(` ${q}`) ? 0 : s.includes(q) ? 1 : 2;
-    };
-    const list = open
-      ? items.filter((x) => !x.unlisted && rank(x) < 2).sort((a, b) => rank(a) - rank(b))
-      : [];
-    const active = Math.min(this._active, list.length - 1);
+    // Open before its code is here: load it now; else when the browser is idle, so a click opens at once.
+    if (open) this.load();
+    else if (!this._idle && typeof requestIdleCallback === 'function')
+      this._idle = requestIdleCallback(() => this.load(), { timeout: 3000 });
+    const l = this._list?.(this, label, items, value, onPick, none);
     const selected = items.find((x) => x.code === value);
-    const pick = (x?: PickerItem) => {
-      if (x && x.code !== value) onPick(x.code);
-      this._set(false, '');
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-        e.preventDefault();
-        if (!open) this._set(true);
-        else
-          this._set(
-            true,
-            this._query,
-            Math.max(0, Math.min(list.length - 1, active + (e.key === 'ArrowDown' ? 1 : -1))),
-          );
-        // The long lists scroll: keep the active option in sight.
-        this._host.updateComplete.then(() =>
-          this._host.renderRoot
-            .querySelector(`#${id}-list [aria-selected=true]`)
-            ?.scrollIntoView({ block: 'nearest' }),
-        );
-      } else if (e.key === 'Enter' && open) {
-        e.preventDefault();
-        if (list.length || !q) pick(list[active]);
-      } else if (e.key === 'Escape' && open) {
-        e.stopPropagation();
-        pick();
-      }
-    };
     return field(
       id,
       label,
@@ -109,29 +101,30 @@ export class Picker {
           aria-autocomplete="list"
           aria-controls="${id}-list"
           aria-expanded=${String(open)}
-          aria-activedescendant=${list[active] ? `${id}-${active}` : nothing}
+          aria-activedescendant=${l?.activeId ?? nothing}
           .value=${open ? this._query : (selected?.text ?? '')}
           @input=${(e: Event) => this._set(true, (e.target as HTMLInputElement).value)}
           @click=${() => this._set(!open, this._query)}
-          @keydown=${onKey}
-          @focus=${(e: Event) => (e.target as HTMLInputElement).select()}
-          @blur=${() => pick()}
+          @keydown=${(e: KeyboardEvent) => {
+            if (l) l.onKey(e);
+            else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+              // Opens: the list shows once its code is here.
+              e.preventDefault();
+              this._set(true);
+            } else if (e.key === 'Escape' && open) {
+              e.stopPropagation();
+              this._set(false, '');
+            }
+          }}
+          @focus=${(e: Event) => {
+            (e.target as HTMLInputElement).select();
+            this.load();
+          }}
+          @pointerenter=${() => this.load()}
+          @blur=${() => (l ? l.pick() : this._set(false, ''))}
         />
       </div>
-      <ul id="${id}-list" role="listbox" aria-label=${label} ?hidden=${!list.length && !(open && q && none)}>
-        ${open && q && !list.length ? html`<li class="none" role="option" aria-disabled="true" aria-selected="false">${none}</li>` : nothing}
-        ${list.map(
-          (x, i) => html`<li
-            id="${id}-${i}"
-            role="option"
-            aria-selected=${String(i === active)}
-            @mousedown=${(e: Event) => e.preventDefault()}
-            @click=${() => pick(x)}
-          >
-            ${x.icon ?? nothing} ${x.body}
-          </li>`,
-        )}
-      </ul>`,
+      ${l ? l.list : html`<ul id="${id}-list" role="listbox" aria-label=${label} hidden></ul>`}`,
     );
   }
 }

@@ -4,8 +4,8 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { ApiError, createOrder, getProduct, toApiError, verifyToken } from '../api/client.ts';
 import type { Order, OrderView, Product } from '../api/types.ts';
 import type { FrameMessage } from '../controllers/frame-controller.ts';
-import { isStatus, OrderStatusController } from '../controllers/order-status-controller.ts';
-import { CheckoutOrderEvent, CheckoutReadyEvent, CheckoutStatusEvent } from '../events.ts';
+import type { OrderStatusController } from '../controllers/order-status-controller.ts';
+import { CheckoutOrderEvent, CheckoutStatusEvent } from '../events.ts';
 import type { MessageKey } from '../internal/messages.ts';
 import { payStyles } from './pay.styles.ts';
 import { View } from './view.ts';
@@ -32,13 +32,44 @@ export class PayView extends View {
       },
       args: () => [this.host.api, this.host.product, this.host.checkoutToken] as const,
       onComplete: ({ name, price, currency }) => {
-        this.host.dispatchEvent(new CheckoutReadyEvent({ mode: 'pay', product: { name, price, currency } }));
+        this.ctx.ready({ mode: 'pay', product: { name, price, currency } });
       },
       onError: (e) => this.ctx.emitError(e),
     }),
   );
 
-  private _status = this.own(new OrderStatusController(this.host, (v) => this._onStatus(v)));
+  /** Follows the order's status; its code loads with the first order (pressed, or restored). */
+  private _status?: OrderStatusController;
+  private _statusCode?: typeof import('../controllers/order-status-controller.ts');
+  private _statusLoad?: Promise<typeof import('../controllers/order-status-controller.ts')>;
+  private _gone = false;
+
+  /** Loads the status follower's code, once (a failed load is tried again with the next order). */
+  private _loadStatus() {
+    this._statusLoad ??= import('../controllers/order-status-controller.ts').catch((e: unknown) => {
+      this._statusLoad = undefined;
+      throw e;
+    });
+    return this._statusLoad;
+  }
+
+  /** Follows `order`'s status once the follower's code is here (unless another order or mode came meanwhile). */
+  private async _follow(order: Order): Promise<void> {
+    try {
+      const code = await this._loadStatus();
+      this._statusCode = code;
+      if (this._order !== order || this._gone) return;
+      this._status ??= this.own(new code.OrderStatusController(this.host, (v) => this._onStatus(v)));
+      this._status.follow(this.host.api, order.orderId, order.statusToken);
+    } catch {
+      this.ctx.emitError(new ApiError('NETWORK_ERROR'));
+    }
+  }
+
+  override dispose(): void {
+    this._gone = true;
+    super.dispose();
+  }
 
   constructor(...args: ConstructorParameters<typeof View>) {
     super(...args);
@@ -75,7 +106,7 @@ export class PayView extends View {
     if (!order) return;
     this._order = order;
     this._restored = true;
-    this._status.follow(this.host.api, order.orderId, order.statusToken);
+    this._follow(order);
   }
 
   /** The order shown was restored from this tab's storage (its payment page is not open). */
@@ -112,8 +143,13 @@ export class PayView extends View {
     this._busy = true;
     this._actionError = undefined;
     host.requestUpdate();
+    // The payment page's code loads beside the order.
+    const framed = this.ctx.loadFrame();
+    framed.catch(() => {}); // awaited once the order is in
+    this._loadStatus().catch(() => {});
     try {
       const order = await createOrder(host.api, body, key);
+      await framed;
       this._order = order;
       this._restored = false;
       this._keep(order);
@@ -129,7 +165,7 @@ export class PayView extends View {
           currency: order.product.currency,
         }),
       );
-      this._status.follow(host.api, order.orderId, order.statusToken);
+      this._follow(order);
       const apiOrigin = new URL(host.api, location.href).origin;
       this.ctx.open(order.link, [new URL(order.link).origin, apiOrigin]);
     } catch (err) {
@@ -143,8 +179,8 @@ export class PayView extends View {
 
   /** Starts over after an expired or failed payment: a new attempt gets a new key. */
   private _again(): void {
-    this._status.stop();
-    this.ctx.frame.close();
+    this._status?.stop();
+    this.ctx.frame?.close();
     this._keep(undefined);
     this._order = undefined;
     this._restored = false;
@@ -165,7 +201,7 @@ export class PayView extends View {
     );
     if (v.final) {
       this._keep(undefined);
-      this.ctx.frame.close();
+      this.ctx.frame?.close();
       // An order found already ended on coming back (Back from the thank-you page) shows its outcome and stays:
       // going to return-url again would send the shopper forward from where they just went back.
       if (!this._restored) this.ctx.complete({ kind: 'pay', orderId: v.orderId, status: v.status });
@@ -179,9 +215,15 @@ export class PayView extends View {
   }
 
   /** Opens the payment page of the restored order again. */
-  private _resume(): void {
+  private async _resume(): Promise<void> {
     const order = this._order;
     if (!order) return;
+    try {
+      await this.ctx.loadFrame();
+    } catch (e) {
+      this.ctx.emitError(e);
+      return;
+    }
     this._restored = false;
     const apiOrigin = new URL(this.host.api, location.href).origin;
     this.ctx.open(order.link, [new URL(order.link).origin, apiOrigin]);
@@ -194,13 +236,15 @@ export class PayView extends View {
       const order = this._order;
       if (!order || m.orderId !== order.orderId) return;
       this._keep(undefined);
-      const status = isStatus(m.status) ? m.status : (this._status.view?.status ?? order.status);
-      this.ctx.frame.close();
-      this._status.refresh();
+      const status = this._statusCode?.isStatus(m.status)
+        ? m.status
+        : (this._status?.view?.status ?? order.status);
+      this.ctx.frame?.close();
+      this._status?.refresh();
       this.ctx.complete({ kind: 'pay', orderId: order.orderId, status });
     } else if (m.type === 'SWAPPED_ORDER_STATUS') {
       // A hint only: the backend says what the status is.
-      this._status.refresh();
+      this._status?.refresh();
     }
   }
 
@@ -225,7 +269,7 @@ export class PayView extends View {
               ${retry ? html`<button type="button" @click=${() => this._again()}>${this.t('retry')}</button>` : nothing}
             </div>
             ${
-              this._restored && !retry && !this._status.view?.final
+              this._restored && !retry && !this._status?.view?.final
                 ? html`<div class="actions">
                     <button part="button" type="button" class="primary" @click=${() => this._resume()}>
                       ${this.t('resume')}

@@ -3,6 +3,9 @@ import { css } from 'lit';
 // Buy and sell: the methods (radios, or a picker when long), their logos, the quote.
 export const rampStyles = css`
   fieldset { border: 0; padding: 0; gap: 6px; }
+  .method { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-radius: var(--_r); }
+  .method:has(:checked) { outline: 2px solid var(--_accent); }
+  .net, dd { margin-inline-start: auto; }
   .method { flex-wrap: wrap; border: 1px solid var(--_line); font-weight: 400; }
   /* A narrow element (a phone) shows only the picked method's fees and limits, on a line of their own. */
   @container (width<=400px) {

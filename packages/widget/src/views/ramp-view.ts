@@ -8,7 +8,7 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { type ApiError, createRampSession, toApiError } from '../api/client.ts';
 import type { Catalog, Crypto, Method, Quote, Side } from '../api/types.ts';
 import type { FrameMessage } from '../controllers/frame-controller.ts';
-import type { QuoteRequest } from '../controllers/quote-controller.ts';
+import { QuoteController, type QuoteRequest } from '../controllers/quote-controller.ts';
 import { CheckoutCloseEvent, CheckoutOrderEvent, CheckoutQuoteEvent } from '../events.ts';
 import {
   formatAgo,
@@ -80,7 +80,7 @@ export abstract class RampView extends View {
   private _crypto = new Picker(this.host, 'crypto-search');
   private _methodPicker = new Picker(this.host, 'method');
 
-  readonly quotes = this.ctx.quotes;
+  readonly quotes = this.ctx.quotes(QuoteController);
 
   constructor(host: CheckoutHost, ctx: ViewContext) {
     super(host, ctx);
@@ -245,6 +245,9 @@ export abstract class RampView extends View {
     this.busy = true;
     this.actionError = undefined;
     host.requestUpdate();
+    // The ramp page's code loads beside the session.
+    const framed = this.ctx.loadFrame();
+    framed.catch(() => {}); // awaited once the session is in
     try {
       const s = await createRampSession(host.api, {
         side: this.side,
@@ -257,12 +260,13 @@ export abstract class RampView extends View {
         ...extras,
         ...this.ctx.returnTo(),
       });
+      await framed;
       this._rampOrderId = undefined;
       this._summary = this._summaryOf(c, q.fiat.currency, method);
       host.dispatchEvent(new CheckoutOrderEvent({ kind: this.side, url: s.url, expiresAt: s.expiresAt }));
       this.ctx.open(s.url, [s.origin || new URL(s.url).origin]);
       // The button pressed is gone with the form: the shopper goes on in the ramp page, not at the page's top.
-      if (this._collapsed) host.updateComplete.then(() => this.ctx.frame.frame?.focus());
+      if (this._collapsed) host.updateComplete.then(() => this.ctx.frame?.frame?.focus());
     } catch (err) {
       this.actionError = toApiError(err);
       this.ctx.emitError(err);
@@ -319,7 +323,7 @@ export abstract class RampView extends View {
   /** The ramp page is open inline: the form is a summary above it, so there is one place to act. */
   private get _collapsed(): boolean {
     const f = this.ctx.frame;
-    return !!this._summary && !!f.url && f.display === 'inline';
+    return !!this._summary && !!f?.url && f.display === 'inline';
   }
 
   /** `€100.00 → 0.00123 BTC · Card · Germany` (a sale the other way round): the amounts as the fields show them. */
@@ -348,7 +352,7 @@ export abstract class RampView extends View {
   private _change(): void {
     const host = this.host;
     this._summary = '';
-    this.ctx.frame.close();
+    this.ctx.frame?.close();
     host.dispatchEvent(new CheckoutCloseEvent({ reason: 'user' }));
     host.updateComplete.then(() => host.renderRoot.querySelector<HTMLElement>(`#${this.input}`)?.focus());
   }

@@ -15,7 +15,7 @@ import type { Quote } from '../api/types.ts';
 import type { CatalogController } from '../controllers/catalog-controller.ts';
 import type { Display, FrameController, FrameMessage } from '../controllers/frame-controller.ts';
 import type { QuoteController } from '../controllers/quote-controller.ts';
-import type { CheckoutCompleteDetail, CheckoutMode } from '../events.ts';
+import type { CheckoutCompleteDetail, CheckoutMode, CheckoutReadyDetail } from '../events.ts';
 import { formatMoney } from '../internal/format.ts';
 import { type MessageKey, msg } from '../internal/messages.ts';
 import { errorBox, skeleton } from './parts.ts';
@@ -48,13 +48,21 @@ export interface ViewContext {
   readonly catalog: CatalogController;
   /**
    * Live quotes (buy, sell). The element's own, so that the quote its attributes fully specify leaves with the
-   * catalog, before the view's code is here; its answers go to the view's `onQuote`.
+   * catalog, before the view's code is here; its answers go to the view's `onQuote`. Made with the class the
+   * view brings on first call: a page of another mode never downloads its code.
    */
-  readonly quotes: QuoteController;
-  /** The payment or ramp page, inline or in a modal. */
-  readonly frame: FrameController;
-  /** Shows a payment or ramp page (a new attempt: its completion is announced afresh). */
+  quotes(Controller: typeof QuoteController): QuoteController;
+  /** The payment or ramp page, inline or in a modal, once its code has loaded (`loadFrame`). */
+  readonly frame: FrameController | undefined;
+  /**
+   * Loads the frame's code (once; a no-op when it is here). A view calls it when its main button is pressed,
+   * beside its request, and awaits it before `open`. Rejects with NETWORK_ERROR when the code cannot load.
+   */
+  loadFrame(): Promise<FrameController>;
+  /** Shows a payment or ramp page (a new attempt: its completion is announced afresh); after `loadFrame`. */
   open(url: string, origins: string[]): void;
+  /** Emits `checkout-ready`: the view shows its form (the element then fetches what its button will need). */
+  ready(detail: CheckoutReadyDetail): void;
   /** Emits `checkout-error` for a failure. */
   emitError(e: unknown): void;
   /** Emits `checkout-complete` once per attempt, then goes to `return-url` unless prevented. */

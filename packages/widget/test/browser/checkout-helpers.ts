@@ -1,5 +1,5 @@
 // Shared steps for the <crypto-checkout> browser tests (the backend helpers are in ../support.ts).
-import { fixture } from '@open-wc/testing';
+import { fixture, waitUntil } from '@open-wc/testing';
 import type { TemplateResult } from 'lit';
 import '../../src/define.ts';
 import type { CryptoCheckout } from '../../src/index.ts';
@@ -36,10 +36,20 @@ export function textOf(el: CryptoCheckout): string {
   return (el.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
+interface Frame {
+  timeoutMs: number;
+  state: string;
+  url: string;
+  display: string;
+}
+
 /** The element's internals a test may steer (a narrow, typed view; not public API). */
 export interface Internals {
   _navigate(url: string): void;
-  _frame: { timeoutMs: number; state: string; url: string; display: string };
+  /** The payment or ramp page's controller, once its code has loaded (`_loadFrame`, or the main button). */
+  _frame?: Frame;
+  /** Loads the frame's code (the element prefetches it when idle once the form shows). */
+  _loadFrame(): Promise<Frame>;
   /** The view of the element's mode (its state is the view's own). */
   _view?: object;
 }
@@ -78,3 +88,24 @@ export async function termsOf(
 /** An amount as the element writes it in English (`€7.88`, `$27,777.77`). */
 export const moneyEn = (amount: string, currency: string) =>
   new Intl.NumberFormat('en', { style: 'currency', currency }).format(Number(amount));
+
+/**
+ * The options of picker `id` once its list shows: the list's code loads the first time a picker is touched (or
+ * when the browser is idle), so a test waits for the list rather than for one update.
+ */
+export async function optionsOf(el: HTMLElement, id: string): Promise<HTMLElement[]> {
+  await waitUntil(
+    () => el.shadowRoot!.querySelector(`#${id}-list:not([hidden])`),
+    `the ${id} list never showed`,
+    { timeout: 5000 },
+  );
+  return [...el.shadowRoot!.querySelectorAll<HTMLElement>(`#${id}-list [role="option"]`)];
+}
+
+/** Opens the picker `selector` with a click (unless it is open) and returns its options once they show. */
+export async function openPicker(el: HTMLElement, selector: string): Promise<HTMLElement[]> {
+  const input = el.shadowRoot!.querySelector<HTMLInputElement>(selector);
+  if (!input) throw new Error(`no ${selector}`);
+  if (input.getAttribute('aria-expanded') !== 'true') input.click();
+  return optionsOf(el, input.id);
+}

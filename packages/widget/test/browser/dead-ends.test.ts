@@ -2,7 +2,7 @@
 import { expect, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { recordEvents, resetSandbox, setBackendDown, shadowQuery, waitForEvent } from '../support.ts';
-import { moneyEn, mountReady, termsOf, textOf, typeInto } from './checkout-helpers.ts';
+import { moneyEn, mountReady, optionsOf, termsOf, textOf, typeInto } from './checkout-helpers.ts';
 
 /** The chosen method's fees and limits, as its line reads. */
 const methodLine = (el: Element) =>
@@ -79,6 +79,7 @@ describe('no dead ends', () => {
     const input = shadowQuery<HTMLInputElement>(el, '#country');
     input.focus();
     await typeInto(el, '#country', 'Narnia');
+    await optionsOf(el, 'country');
     const rows = () => [...el.shadowRoot!.querySelectorAll('#country-list [role="option"]')];
     expect(rows().map((r) => r.textContent!.trim())).to.deep.equal(['No results']);
     expect(shadowQuery(el, '#country-list').hidden).to.equal(false);

@@ -2,7 +2,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { CryptoCheckout } from '../../src/index.ts';
 import { customerToken, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
-import { internals, mountReady } from './checkout-helpers.ts';
+import { internals, mountReady, openPicker } from './checkout-helpers.ts';
 
 async function addressShown(el: CryptoCheckout): Promise<HTMLInputElement> {
   for (let i = 0; i < 50; i++) {
@@ -33,9 +33,7 @@ describe('deposit mode', () => {
     const first = address.value;
     // The chain picker is searchable like the others: open it and pick the second chain.
     const pickChain = async (index: number) => {
-      shadowQuery<HTMLInputElement>(el, '#chain').click();
-      await el.updateComplete;
-      shadowQuery<HTMLElement>(el, `#chain-list [role="option"]:nth-child(${index + 1})`).click();
+      (await openPicker(el, '#chain'))[index]!.click();
       await el.updateComplete;
     };
     expect(shadowQuery(el, '#chain').getAttribute('role')).to.equal('combobox');

@@ -104,7 +104,7 @@ describe('the element’s new-tab offer', () => {
     );
     await waitForEvent(el, 'checkout-quote');
     await el.updateComplete;
-    internals(el)._frame.timeoutMs = 100;
+    (await internals(el)._loadFrame()).timeoutMs = 100;
     // The ramp page answers late this once, so the frame stays silent for a while.
     await addFault({ route: '/ramp/', method: 'GET', latencyMs: 1500, times: 1 });
     const order = waitForEvent(el, 'checkout-order');
@@ -116,7 +116,7 @@ describe('the element’s new-tab offer', () => {
     expect(link.target).to.equal('_blank');
     expect(link.rel).to.equal('noopener');
     await expect(el).to.be.accessible();
-    await waitUntil(() => internals(el)._frame.state === 'ready', 'the ramp page never spoke', {
+    await waitUntil(() => internals(el)._frame?.state === 'ready', 'the ramp page never spoke', {
       timeout: 5000,
     });
     await el.updateComplete;

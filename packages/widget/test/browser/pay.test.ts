@@ -345,6 +345,6 @@ describe('pay mode', () => {
     shadowQuery<HTMLIFrameElement>(el, 'iframe').src = `/api/orders/${orderId}/return`;
     const { detail } = await complete;
     expect(detail.orderId).to.equal(orderId);
-    expect(internals(el)._frame.url).to.equal('');
+    expect(internals(el)._frame?.url).to.equal('');
   });
 });

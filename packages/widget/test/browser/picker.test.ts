@@ -5,6 +5,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import { LitElement } from 'lit';
 import { Picker, type PickerItem } from '../../src/picker/picker.ts';
 import { shadowQuery } from '../support.ts';
+import { optionsOf } from './checkout-helpers.ts';
 
 const fruits: PickerItem[] = ['Apple', 'Apricot', 'Banana', 'Blueberry', 'Cherry', 'Pineapple'].map(
   (name) => ({
@@ -29,8 +30,9 @@ class PickerHost extends LitElement {
 }
 customElements.define('picker-host', PickerHost);
 
-const optionTexts = (host: PickerHost) =>
-  [...host.shadowRoot!.querySelectorAll('#fruit-list [role="option"]')].map((o) => o.textContent!.trim());
+/** The options' texts once the list shows (its code loads on the picker's first touch). */
+const optionTexts = async (host: PickerHost) =>
+  (await optionsOf(host, 'fruit')).map((o) => o.textContent!.trim());
 
 describe('picker', () => {
   it('shows the value, labelled, as a closed combobox', async () => {
@@ -51,7 +53,7 @@ describe('picker', () => {
     await sendKeys({ type: 'app' });
     await host.updateComplete;
     // "Apple" starts with it; "Pineapple" only contains it.
-    expect(optionTexts(host)).to.deep.equal(['Apple', 'Pineapple']);
+    expect(await optionTexts(host)).to.deep.equal(['Apple', 'Pineapple']);
     expect(input.getAttribute('aria-expanded')).to.equal('true');
     await sendKeys({ press: 'ArrowDown' });
     await host.updateComplete;
@@ -76,7 +78,7 @@ describe('picker', () => {
     expect(host.picks).to.deep.equal([]);
     input.click();
     await host.updateComplete;
-    expect(optionTexts(host)).to.have.length(6);
+    expect(await optionTexts(host)).to.have.length(6);
     const option = (text: string) =>
       [...host.shadowRoot!.querySelectorAll<HTMLElement>('#fruit-list [role="option"]')].find(
         (o) => o.textContent!.trim() === text,
@@ -92,13 +94,39 @@ describe('picker', () => {
     expect(input.value).to.equal('Cherry');
   });
 
+  it('opens from the keyboard at once, before or after its list’s code is here, and Enter picks', async () => {
+    // A fresh picker shows its value without the list's code; the first key loads it and the list opens then.
+    const host = await fixture<PickerHost>(html`<picker-host></picker-host>`);
+    const input = shadowQuery<HTMLInputElement>(host, '#fruit');
+    expect(input.value).to.equal('Banana');
+    input.focus();
+    await sendKeys({ press: 'ArrowDown' });
+    expect(input.getAttribute('aria-expanded')).to.equal('true');
+    expect(await optionTexts(host)).to.deep.equal([
+      'Apple',
+      'Apricot',
+      'Banana',
+      'Blueberry',
+      'Cherry',
+      'Pineapple',
+    ]);
+    expect(input.getAttribute('aria-activedescendant')).to.equal('fruit-0');
+    await sendKeys({ press: 'ArrowDown' });
+    await host.updateComplete;
+    await sendKeys({ press: 'Enter' });
+    await host.updateComplete;
+    expect(host.picks).to.deep.equal(['APR']);
+    expect(input.value).to.equal('Apricot');
+    expect(shadowQuery(host, '#fruit-list').hidden).to.equal(true);
+  });
+
   it('closes when focus leaves, without picking', async () => {
     const host = await fixture<PickerHost>(html`<picker-host></picker-host>`);
     const input = shadowQuery<HTMLInputElement>(host, '#fruit');
     input.focus();
     await sendKeys({ type: 'blue' });
     await host.updateComplete;
-    expect(optionTexts(host)).to.deep.equal(['Blueberry']);
+    expect(await optionTexts(host)).to.deep.equal(['Blueberry']);
     input.blur();
     await host.updateComplete;
     expect(input.getAttribute('aria-expanded')).to.equal('false');

@@ -5,7 +5,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import type { CryptoCheckout } from '../../src/index.ts';
 import { recordEvents, resetSandbox, setBackendDown, shadowQuery, waitForEvent } from '../support.ts';
-import { mountReady, requestsTo, typeInto } from './checkout-helpers.ts';
+import { mountReady, optionsOf, requestsTo, typeInto } from './checkout-helpers.ts';
 
 const wallet = '0x1111111111111111111111111111111111111111';
 
@@ -248,6 +248,7 @@ describe('on a phone (390 × 844)', () => {
     expect(country.getBoundingClientRect().width).to.equal(form.getBoundingClientRect().width);
     country.focus();
     await typeInto(el, '#country', 'u');
+    await optionsOf(el, 'country');
     const list = shadowQuery(el, '#country-list');
     expect(list.hidden).to.equal(false);
     expect(list.getBoundingClientRect().width).to.equal(form.getBoundingClientRect().width);
@@ -280,7 +281,7 @@ describe('a country that is not served', () => {
     expect(shadowQuery<HTMLImageElement>(el, '.combo-input img.flag').alt).to.equal('North Korea');
     country.focus();
     await typeInto(el, '#country', 'north');
-    const rows = [...el.shadowRoot!.querySelectorAll('#country-list [role="option"]')];
+    const rows = await optionsOf(el, 'country');
     expect(rows.map((r) => r.textContent!.trim())).to.not.include('North Korea');
   });
 });

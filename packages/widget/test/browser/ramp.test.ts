@@ -17,6 +17,8 @@ import {
   internals,
   moneyEn,
   mountReady,
+  openPicker,
+  optionsOf,
   requestsTo,
   termsOf,
   textOf,
@@ -424,7 +426,7 @@ describe('buy mode', () => {
     await sendKeys({ type: 'ether' });
     await el.updateComplete;
     expect(combo.getAttribute('aria-expanded')).to.equal('true');
-    const options = [...el.shadowRoot!.querySelectorAll('[role="option"]')];
+    const options = await optionsOf(el, 'crypto-search');
     expect(options.length).to.be.greaterThan(0);
     expect(options.every((o) => /ether/i.test(o.textContent ?? ''))).to.equal(true);
     expect(
@@ -478,7 +480,7 @@ describe('buy mode', () => {
     country.select();
     await sendKeys({ type: 'ger' });
     await el.updateComplete;
-    const options = [...el.shadowRoot!.querySelectorAll('#country-list [role="option"]')];
+    const options = await optionsOf(el, 'country');
     const texts = options.map((o) => o.textContent!.trim());
     expect(texts[0]).to.equal('Germany');
     expect(flagCode(options[0]!.querySelector('img.flag'))).to.equal('DE');
@@ -511,9 +513,7 @@ describe('buy mode', () => {
     expect((await first).detail.fiat.currency).to.equal('EUR');
     const events = recordEvents(el, ['checkout-quote']);
     await typeInto(el, '#country', 'pola');
-    const poland = [...el.shadowRoot!.querySelectorAll<HTMLElement>('#country-list [role="option"]')].find(
-      (o) => o.textContent?.includes('Poland'),
-    );
+    const poland = (await optionsOf(el, 'country')).find((o) => o.textContent?.includes('Poland'));
     const ready = waitForEvent(el, 'checkout-ready', { timeout: 8000 });
     // Click and look within the same task: Poland's catalog cannot have arrived yet (the storefront test once
     // read "United States" after a click on "United Kingdom" when it had not).
@@ -556,9 +556,7 @@ const flagCode = (img: Element | null | undefined) =>
 async function methodEntries(el: CryptoCheckout): Promise<Element[]> {
   const picker = el.shadowRoot!.querySelector<HTMLInputElement>('#method');
   if (!picker) return [...el.shadowRoot!.querySelectorAll('.method')];
-  if (picker.getAttribute('aria-expanded') !== 'true') picker.click();
-  await el.updateComplete;
-  return [...el.shadowRoot!.querySelectorAll('#method-list [role="option"]')];
+  return openPicker(el, '#method');
 }
 
 /** The names of the methods on offer (closing a picker opened to read them). */
@@ -573,10 +571,8 @@ async function methodNames(el: CryptoCheckout): Promise<string[]> {
 /** Opens a picker and returns its options as [icon text, the rest] (text with spaces collapsed); then closes it. */
 async function pickerOptions(el: CryptoCheckout, selector: string): Promise<[string, string][]> {
   const input = shadowQuery<HTMLInputElement>(el, selector);
-  input.click();
-  await el.updateComplete;
-  expect(input.getAttribute('aria-expanded')).to.equal('true');
-  const options = [...el.shadowRoot!.querySelectorAll(`#${input.id}-list [role="option"]`)].map((o) => {
+  const options = (await openPicker(el, selector)).map((o) => {
+    expect(input.getAttribute('aria-expanded')).to.equal('true');
     const icon =
       flagCode(o.querySelector('img.flag')) || (o.querySelector('[aria-hidden]')?.textContent ?? '');
     const text = o.textContent!.replace(o.querySelector('[aria-hidden]')?.textContent ?? '', '');

@@ -4,7 +4,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/define.ts';
 import type { CryptoCheckout } from '../../src/index.ts';
 import { customerToken, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
-import { mountReady } from './checkout-helpers.ts';
+import { mountReady, openPicker } from './checkout-helpers.ts';
 
 /** How many times this page fetched the view module `name` (src/views/<name>.ts). */
 const loads = (name: string) =>
@@ -83,9 +83,7 @@ describe('a shopper on a phone (390 px)', () => {
     expect(picker.getAttribute('role')).to.equal('combobox');
     expect(picker.labels![0]!.textContent).to.equal('Payment method');
     const shown = picker.value;
-    picker.click();
-    await el.updateComplete;
-    const options = [...el.shadowRoot!.querySelectorAll('#method-list [role="option"]')];
+    const options = await openPicker(el, '#method');
     expect(options.length).to.be.greaterThan(4);
     expect(options[0]!.querySelector('span')!.textContent, 'the default first').to.equal(shown);
     picker.click();
@@ -96,9 +94,7 @@ describe('a shopper on a phone (390 px)', () => {
     await expect(el).to.be.accessible();
     // Another method from the picker: a quote for it.
     const next = waitForEvent(el, 'checkout-quote', { timeout: 8000 });
-    picker.click();
-    await el.updateComplete;
-    (el.shadowRoot!.querySelectorAll<HTMLElement>('#method-list [role="option"]')[1] as HTMLElement).click();
+    (await openPicker(el, '#method'))[1]!.click();
     expect((await next).detail.paymentMethod).to.not.equal(undefined);
     expect(el.paymentMethod).to.not.equal('');
   });

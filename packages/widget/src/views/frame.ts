@@ -1,0 +1,70 @@
+/**
+ * The payment or ramp page as the element shows it: an iframe inline, or in a modal dialog with a title and a
+ * close button, and the new-tab offer while it is silent. Loaded when a page is first opened (or prefetched once
+ * the form shows), so a shopper who never presses the main button never downloads it.
+ */
+import { css, html, nothing, type TemplateResult } from 'lit';
+import type { FrameController } from '../controllers/frame-controller.ts';
+
+export { FrameController } from '../controllers/frame-controller.ts';
+
+/** The frame's and the modal's CSS, adopted beside the element's once this code is here. */
+export const frameStyles = css`
+  iframe { width: 100%; height: 560px; border: 0; background: #fff; border-radius: var(--_r); object-fit: cover; }
+  dialog { width: min(600px, 100vw - 24px); max-height: calc(100dvh - 24px); box-sizing: border-box; padding: 0 8px 8px; border: 0; border-radius: var(--_radius); background: var(--_surface); color: var(--_text); overflow: hidden; }
+  dialog[open] { display: flex; flex-direction: column; }
+  /* The frame takes the page's height when the page says it, but never more than the screen leaves. */
+  dialog iframe { flex: 1 1 auto; min-height: 0; max-height: calc(100dvh - 24px - 64px); }
+  dialog::backdrop { background: #0009; }
+  .bar { display: flex; align-items: center; justify-content: space-between; gap: 8px; padding: 8px 0 8px 8px; }
+  .bar h2 { margin: 0; font-size: 16px; font-weight: 700; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  /* A phone: the dialog is the whole screen. */
+  @media (max-width: 639px) {
+    dialog { width: 100vw; max-width: none; height: 100dvh; max-height: none; margin: 0; border-radius: 0; }
+    dialog iframe { max-height: none; height: auto !important; }
+  }
+  .close { font-size: 20px; line-height: 1; }
+  .fallback { margin-top: 8px; text-align: center; }
+  a { color: inherit; }
+`;
+
+/** The words the frame shows, in the element's locale. */
+export interface FrameWords {
+  /** The frame's title, and the modal's when the view names none. */
+  checkout: string;
+  /** The modal's title: what is being paid. */
+  title?: string;
+  newTab: string;
+  close: string;
+}
+
+/** The open page (nothing when none is open); `onClose` hears of the modal closed by the shopper. */
+export function renderFrame(
+  f: FrameController,
+  words: FrameWords,
+  onClose: () => void,
+): TemplateResult | typeof nothing {
+  if (!f.url) return nothing;
+  const frame = html`<iframe
+      part="frame"
+      src=${f.url}
+      title=${words.checkout}
+      allow="payment; clipboard-write; camera"
+      style=${f.height ? `height:${f.height}px` : nothing}
+      @load=${f.onLoad}
+    ></iframe>
+    ${
+      f.state === 'fallback'
+        ? html`<p class="fallback"><a href=${f.url} target="_blank" rel="noopener">${words.newTab}</a></p>`
+        : nothing
+    }`;
+  if (f.display === 'inline') return html`<div class="frame">${frame}</div>`;
+  // A title names the dialog (what is being paid); on a phone the dialog takes the whole screen.
+  return html`<dialog part="dialog" aria-labelledby="dialog-title" @close=${onClose}>
+    <form method="dialog" class="bar">
+      <h2 id="dialog-title" part="dialog-title">${words.title ?? words.checkout}</h2>
+      <button class="close" autofocus aria-label=${words.close}>×</button>
+    </form>
+    ${frame}
+  </dialog>`;
+}

@@ -8,6 +8,8 @@
  * The ramp client is the one `createDeps` makes, except that its HTTP layer is given a timed `fetch` (its test seam).
  * Prints `{"url": …}` once it listens. Keys and limits come from the parent (`BENCH_KEYS`, `BENCH_RATE_LIMIT`).
  */
+// As the CLI does, first: V8's young generation kept at its first size (packages/backend/src/young-generation.ts).
+import '@crypto-checkout/backend/young-generation';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { createApp, createDeps, createMemoryStore, loadConfig } from '@crypto-checkout/backend';

@@ -4,6 +4,8 @@
  * checks it (every problem named at once), and serves the backend with Node's HTTP server. `--help` prints every
  * variable, from the `.env.example` shipped beside the build.
  */
+// First: the young generation's size is settled before the app's modules load (see young-generation.ts).
+import './young-generation.ts';
 import { readFileSync } from 'node:fs';
 import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.ts';

@@ -207,6 +207,35 @@ describe('derived quotes equal the upstream quotes for the same amount (pinned c
   });
 });
 
+describe('amounts asked again', () => {
+  test('are answered at the new price once the reference is priced again', async () => {
+    const { stack, clock } = await pinnedStack();
+    try {
+      const body = { paymentMethod: 'creditcard', country: 'DE', fiat: 'EUR', crypto: 'BTC' };
+      const ask = async (fiatAmount: string) =>
+        json<{ source: string; pricedAt: string; crypto: { amount: string } }>(
+          await stack.api('/api/quotes/buy', { method: 'POST', json: { ...body, fiatAmount } }),
+        );
+      assert.equal((await ask('100')).source, 'upstream');
+      const before = await ask('250');
+      assert.equal(before.source, 'derived');
+      assert.deepEqual(await ask('250'), before);
+      // An hour on, on both clocks: the price has moved and the reference is stale.
+      const later = new Date(clock.at + 3_600_000).toISOString();
+      clock.at += 3_600_000;
+      await stack.control('POST', '/clock', { now: later });
+      const repriced = await ask('100');
+      assert.equal(repriced.source, 'upstream');
+      const after = await ask('250');
+      assert.equal(after.source, 'derived');
+      assert.equal(after.pricedAt, repriced.pricedAt);
+      assert.notEqual(after.crypto.amount, before.crypto.amount);
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
 describe('drift', () => {
   test('a sample past the threshold makes the combination upstream-only; a sample that agrees re-learns it', async () => {
     const { stack } = await pinnedStack({ QUOTE_DRIFT_THRESHOLD: '0.0002' });

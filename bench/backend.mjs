@@ -8,13 +8,15 @@
  * The ramp client is the one `createDeps` makes, except that its HTTP layer is given a timed `fetch` (its test seam).
  * Prints `{"url": …}` once it listens. Keys and limits come from the parent (`BENCH_KEYS`, `BENCH_RATE_LIMIT`).
  */
-// As the CLI does, first: V8's young generation kept at its first size (packages/backend/src/young-generation.ts).
+// As the CLI does: V8's young generation kept at its first size (packages/backend/src/young-generation.ts) before
+// the backend's modules load, so those come by dynamic import.
 import '@crypto-checkout/backend/young-generation';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { createApp, createDeps, createMemoryStore, loadConfig } from '@crypto-checkout/backend';
-import { serve } from '@hono/node-server';
-import { Hono } from 'hono';
+
+const { createApp, createDeps, createMemoryStore, loadConfig } = await import('@crypto-checkout/backend');
+const { serve } = await import('@hono/node-server');
+const { Hono } = await import('hono');
 
 const sandboxUrl = process.env.BENCH_SANDBOX_URL;
 const keys = JSON.parse(process.env.BENCH_KEYS ?? '{}');

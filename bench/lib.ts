@@ -1,6 +1,8 @@
 /** Small helpers shared by the bench steps: statistics, child processes, /proc readings, HTTP. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -50,32 +52,75 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/** A port free on loopback right now (the CLI takes PORT, not 0). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * The environment of the built CLI (`crypto-checkout-backend`) as a merchant runs it live, against the bench's
+ * sandbox: its own SQLite under a temporary DATA_DIR, access log off, the per-client limit raised.
+ */
+async function cliEnv(sandboxUrl: string | undefined): Promise<Record<string, string>> {
+  if (!sandboxUrl) throw new Error('the cli role needs BENCH_SANDBOX_URL');
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    PORT: String(port),
+    PUBLIC_URL: url,
+    ALLOWED_ORIGINS: url,
+    CHECKOUT_TOKEN_SECRET: 'bench-checkout-token-secret-0123456789',
+    ADMIN_TOKEN: 'bench-admin-token-0123456789abcdef',
+    RAMP_API_URL: `${sandboxUrl}/ramp`,
+    RAMP_WIDGET_URL: `${sandboxUrl}/ramp`,
+    RAMP_PUBLIC_KEY: benchKeys.rampPublic,
+    RAMP_SECRET_KEY: benchKeys.rampSecret,
+    PAY_API_URL: `${sandboxUrl}/pay-api`,
+    PAY_API_KEY: benchKeys.pay,
+    PAY_WEBHOOK_SECRET: benchKeys.payWebhook,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-cli-')),
+    ACCESS_LOG: 'off',
+    RATE_LIMIT_PER_MINUTE: String(benchRateLimitPerMinute),
+  };
+}
+
 /**
  * Starts a server role in a process of its own (so servers and load generator do not share an event loop) and
- * waits for its `{"url": …}` line: the backend as production runs it (`node bench/backend.mjs`, the built package,
- * no tsx), the others through `node --import tsx bench/server.ts <role>`.
+ * waits until it listens: the backend as production runs it (`node bench/backend.mjs`, the built package, no tsx,
+ * with the bench's timing hooks), `cli` (the built CLI itself, live against BENCH_SANDBOX_URL, SQLite), the
+ * others through `node --import tsx bench/server.ts <role>`. A role says it listens with a `{"url": …}` line; the
+ * CLI with its "listening on port" line.
  */
 export async function startServer(
   role: string,
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
 ): Promise<Child> {
+  const cli = role === 'cli' ? await cliEnv(env.BENCH_SANDBOX_URL) : undefined;
   const args = [
     ...nodeArgs,
     ...(role === 'backend'
       ? [join(benchDir, 'backend.mjs')]
-      : bareRoles.includes(role)
-        ? [join(benchDir, 'bare.mjs'), role]
-        : ['--import', 'tsx', join(benchDir, 'server.ts'), role]),
+      : cli
+        ? [join(root, 'packages', 'backend', 'dist', 'cli.js')]
+        : bareRoles.includes(role)
+          ? [join(benchDir, 'bare.mjs'), role]
+          : ['--import', 'tsx', join(benchDir, 'server.ts'), role]),
   ];
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: {
-      ...process.env,
-      BENCH_KEYS: JSON.stringify(benchKeys),
-      BENCH_RATE_LIMIT: String(benchRateLimitPerMinute),
-      ...env,
-    },
+    env: cli
+      ? { PATH: process.env.PATH ?? '', ...cli }
+      : {
+          ...process.env,
+          BENCH_KEYS: JSON.stringify(benchKeys),
+          BENCH_RATE_LIMIT: String(benchRateLimitPerMinute),
+          ...env,
+        },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout as NonNullable<typeof child.stdout> });
@@ -83,6 +128,11 @@ export async function startServer(
     const timer = setTimeout(() => reject(new Error(`${role} did not start within 30 s`)), 30_000);
     child.once('exit', (code) => reject(new Error(`${role} exited with ${code} before it was ready`)));
     lines.on('line', (line) => {
+      if (cli && /listening on port/.test(line)) {
+        clearTimeout(timer);
+        resolve(cli.PUBLIC_URL as string);
+        return;
+      }
       try {
         const parsed = JSON.parse(line) as { url?: string };
         if (parsed.url) {
@@ -93,7 +143,8 @@ export async function startServer(
       } catch {
         // not our line
       }
-      process.stderr.write(`[${role}] ${line}\n`);
+      // The CLI's banner after its first line is not news here.
+      if (!cli) process.stderr.write(`[${role}] ${line}\n`);
     });
   });
   const pid = child.pid as number;

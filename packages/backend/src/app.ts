@@ -1,4 +1,4 @@
-/** `createApp(deps)`: the backend's Hono app. `runtime.ts` builds the deps; `cli.ts` serves it. */
+/** `createApp(deps)`: the backend's Hono app. `runtime.ts` builds the deps; `command.ts` serves it. */
 import { $, createRoute } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 /**
  * Builds a running backend from a config: the real upstream clients over HTTP, the store, the clock, the app,
  * and in sandbox mode the sandbox mounted in the same app at `/sandbox` (imported only here, dynamically, so
- * production code never loads it). `cli.ts`, `createCheckout` and the demo server call `createRuntime`; tests call
+ * production code never loads it). `command.ts`, `createCheckout` and the demo server call `createRuntime`; tests call
  * `createDeps` with a memory store.
  */
 import type { Hono } from 'hono';

@@ -6,7 +6,7 @@
  *
  * `--max-semi-space-size` would say it, but V8 takes that only when the process starts (`node --max-semi-space-size=2`,
  * or NODE_OPTIONS); the growth factor it reads each time it would grow the young generation, so it can be set from
- * here, before the rest of the app is imported (cli.ts imports this module first). An operator who sets either
+ * here, before the rest of the app is imported (cli.ts imports this module, then the command dynamically). An operator who sets either
  * flag keeps theirs. Embedding apps (`createCheckout`) do not import this: their process is theirs to tune
  * (README, "Deploying").
  */

@@ -339,9 +339,14 @@ export function loadSection(l: Results['load']): string[] {
       `stream as the ${l.settings.rate}/s run. Latencies are measured by the load generator, which shares the 2 ` +
       'cores with every server here (and with other work on the machine). The share answered with a quote is ' +
       'of the requests that ended (answered, or failed on the socket or after 15 s). One backend is one Node ' +
-      'process: past what it serves on its core (the quote profile below: about 3,000 closed-loop quotes/s here, ' +
-      'with the load generator beside it), shoppers queue and the p99 grows with the queue; more instances (README, ' +
-      '"Running several instances") are the answer to more traffic.',
+      'process: past what it serves on its core (the quote profile below: about 4,000 closed-loop quotes/s here, ' +
+      'with the load generator beside it), shoppers queue and the p99 grows with the queue. A process that busy ' +
+      'also takes new connections slowly: since libuv 1.46 (Node 20) it accepts one per turn of its event loop ' +
+      '(libuv/libuv#3696, nodejs/node#57364), so a socket the load generator opens while it is saturated waits in ' +
+      "the kernel's queue, and a request on it can reach the 15 s timeout (the socket errors of the 5000/s column; " +
+      'the server itself answered every request it read, within 0.2 s of reading it: measured 2026-11-25). More ' +
+      'instances (README, "Running several instances") are the answer to more traffic: two answer the 5000/s ' +
+      'stream whole (`bench/instances-results.md`).',
     '',
     row(['', ...columns.map((column) => column.name)]),
     row(['---', ...columns.map(() => '---:')]),

@@ -243,7 +243,7 @@ export default defineConfig(({ mode }): UserConfig => {
               groups: [
                 {
                   name: 'ramp',
-                  test: /src\/(views\/(ramp-view|buy|sell|flag)(\.styles)?|internal\/limits|controllers\/quote-controller)\.ts$/,
+                  test: /src\/(views\/(ramp-view|buy|sell|flag)(\.styles)?|internal\/(limits|format)|controllers\/quote-controller)\.ts$/,
                 },
                 {
                   name: 'pay',

@@ -12,7 +12,7 @@ import {
 import { ApiError, toApiError } from './api/client.ts';
 import { CatalogController } from './controllers/catalog-controller.ts';
 import type { Display, FrameController, FrameMessage } from './controllers/frame-controller.ts';
-import type { QuoteController, QuoteRequest } from './controllers/quote-controller.ts';
+import type { QuoteController } from './controllers/quote-controller.ts';
 import { styles } from './crypto-checkout.styles.ts';
 import {
   CheckoutCloseEvent,
@@ -23,7 +23,7 @@ import {
   type CheckoutReadyDetail,
   CheckoutReadyEvent,
 } from './events.ts';
-import { decimalSeparator, parseAmount, toInputValue, validLocale } from './internal/format.ts';
+import { decimalSeparator, validLocale } from './internal/locale.ts';
 import { errorKey, loadLanguage, type MessageKey, msg } from './internal/messages.ts';
 import { type ViewClass, views } from './views/index.ts';
 import { errorBox, skeleton } from './views/parts.ts';
@@ -266,11 +266,14 @@ export class CryptoCheckout extends LitElement {
     }
     if (this.mode !== this._viewMode) this._showMode(this.mode);
     if (this._view) this._view.willUpdate(changed);
-    else if (this._quotes || this._earlyQuote())
-      // The controller's code comes with the ramp's (a buy or sell page loads it beside this one's).
+    else if (this.mode === 'buy' || this.mode === 'sell')
+      // Before the view's code: the quote the attributes fully specify leaves beside the catalog. Its code comes
+      // with the ramp's (a buy or sell page loads it beside this one's); pay and deposit never load it.
       import('./controllers/quote-controller.ts').then(
-        ({ QuoteController }) => {
-          if (!this._view) this._quotesOf(QuoteController).set(this._earlyQuote(), false, true);
+        ({ QuoteController, earlyQuote }) => {
+          if (this._view) return;
+          const request = earlyQuote(this, this._loc);
+          if (request || this._quotes) this._quotesOf(QuoteController).set(request, false, true);
         },
         () => {},
       );
@@ -290,31 +293,6 @@ export class CryptoCheckout extends LitElement {
     // The first requests are out: load the locale's number data (the first Intl.NumberFormat of a page, ~15 ms)
     // while they fly rather than once they are back, when the answers are waiting to be shown.
     setTimeout(() => decimalSeparator(this._loc));
-  }
-
-  /**
-   * Before the view's code is here: the quote the attributes fully specify (buy, sell), asked beside the
-   * catalog. It is shown only once the view, with the catalog, asks for the very same request.
-   */
-  private _earlyQuote(): QuoteRequest | undefined {
-    const side = this.mode;
-    if (side !== 'buy' && side !== 'sell') return undefined;
-    const method = side === 'sell' ? this.payoutMethod : this.paymentMethod;
-    // The amount as the view will read it back from its field.
-    const amount = this.amount && parseAmount(toInputValue(this.amount, this._loc), this._loc);
-    const { fiat, crypto, country } = this;
-    if (!amount || !method || !fiat || !crypto || !country) return undefined;
-    return {
-      api: this.api,
-      side,
-      body: {
-        [side === 'sell' ? 'payoutMethod' : 'paymentMethod']: method,
-        country,
-        fiat,
-        crypto,
-        fiatAmount: amount,
-      },
-    };
   }
 
   /** Another mode abandons the payment in progress (its status stream included) and shows that mode's view. */

@@ -5,14 +5,13 @@ import type { Method } from '../src/api/types.ts';
 import {
   formatAgo,
   formatCrypto,
-  formatMoney,
   formatPercent,
   localNames,
   parseAmount,
   toInputValue,
-  validLocale,
 } from '../src/internal/format.ts';
 import { checkLimits, limitRange } from '../src/internal/limits.ts';
+import { formatMoney, validLocale } from '../src/internal/locale.ts';
 import { errorKey, KEYS, LANGUAGES, loadLanguage, msg, TABLES } from '../src/internal/messages.ts';
 
 describe('localNames', () => {

@@ -16,7 +16,7 @@ import type { CatalogController } from '../controllers/catalog-controller.ts';
 import type { Display, FrameController, FrameMessage } from '../controllers/frame-controller.ts';
 import type { QuoteController } from '../controllers/quote-controller.ts';
 import type { CheckoutCompleteDetail, CheckoutMode, CheckoutReadyDetail } from '../events.ts';
-import { formatMoney } from '../internal/format.ts';
+import { formatMoney } from '../internal/locale.ts';
 import { type MessageKey, msg } from '../internal/messages.ts';
 import { errorBox, skeleton } from './parts.ts';
 

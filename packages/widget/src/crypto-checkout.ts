@@ -11,11 +11,10 @@ import {
 } from 'lit';
 import { ApiError, toApiError } from './api/client.ts';
 import { CatalogController } from './controllers/catalog-controller.ts';
-import type { Display, FrameController, FrameMessage } from './controllers/frame-controller.ts';
+import type { Display, FrameController } from './controllers/frame-controller.ts';
 import type { QuoteController } from './controllers/quote-controller.ts';
 import { styles } from './crypto-checkout.styles.ts';
 import {
-  CheckoutCloseEvent,
   type CheckoutCompleteDetail,
   CheckoutCompleteEvent,
   CheckoutErrorEvent,
@@ -199,9 +198,10 @@ export class CryptoCheckout extends LitElement {
     this._frameLoad ??= import('./views/frame.ts').then(
       (code) => {
         this._frameCode = code;
-        this._frame = new code.FrameController(
+        this._frame = code.createFrame(
           this,
-          (m) => this._onFrameMessage(m),
+          (e) => this._emitError(e),
+          (m) => this._view?.onFrameMessage(m),
           (url) => this._navigate(url),
         );
         this._addStyles(code.frameStyles);
@@ -375,24 +375,6 @@ export class CryptoCheckout extends LitElement {
     if (returnUrl && !event.defaultPrevented) setTimeout(() => this._navigate(returnUrl), 1500);
   }
 
-  private _onFrameMessage(m: FrameMessage): void {
-    if (m.type === 'SWAPPED_ERROR') {
-      // The page shows its own explanation; the merchant hears of it.
-      this._emitError(new ApiError('UPSTREAM_ERROR'));
-    } else if (m.type === 'SWAPPED_CLOSE') {
-      this._frame?.close();
-      this.dispatchEvent(new CheckoutCloseEvent({ reason: 'page' }));
-    } else {
-      this._view?.onFrameMessage(m);
-    }
-  }
-
-  private _onDialogClose(): void {
-    if (!this._frame?.url) return;
-    this._frame.close();
-    this.dispatchEvent(new CheckoutCloseEvent({ reason: 'user' }));
-  }
-
   // ---- rendering ----
 
   override render(): TemplateResult {
@@ -420,15 +402,11 @@ export class CryptoCheckout extends LitElement {
   private _renderFrame(): TemplateResult | typeof nothing {
     const f = this._frame;
     if (!f || !this._frameCode) return nothing;
-    return this._frameCode.renderFrame(
-      f,
-      {
-        checkout: this._t('checkout'),
-        title: this._view?.frameTitle(),
-        newTab: this._t('newTab'),
-        close: this._t('close'),
-      },
-      () => this._onDialogClose(),
-    );
+    return this._frameCode.renderFrame(this, f, {
+      checkout: this._t('checkout'),
+      title: this._view?.frameTitle(),
+      newTab: this._t('newTab'),
+      close: this._t('close'),
+    });
   }
 }

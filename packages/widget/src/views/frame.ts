@@ -1,12 +1,45 @@
 /**
  * The payment or ramp page as the element shows it: an iframe inline, or in a modal dialog with a title and a
- * close button, and the new-tab offer while it is silent. Loaded when a page is first opened (or prefetched once
- * the form shows), so a shopper who never presses the main button never downloads it.
+ * close button, and the new-tab offer while it is silent; what the page says, and the modal's close, as the
+ * element's events. Loaded when a page is first opened (or prefetched once the form shows), so a shopper who
+ * never presses the main button never downloads it.
  */
-import { css, html, nothing, type TemplateResult } from 'lit';
-import type { FrameController } from '../controllers/frame-controller.ts';
+import { css, html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { ApiError } from '../api/client.ts';
+import { FrameController, type FrameMessage } from '../controllers/frame-controller.ts';
+import { CheckoutCloseEvent } from '../events.ts';
 
 export { FrameController } from '../controllers/frame-controller.ts';
+
+type Host = ReactiveControllerHost & HTMLElement & { renderRoot: ParentNode };
+
+/**
+ * The element's frame. The page's error is a `checkout-error` (the page shows its own explanation; the merchant
+ * hears of it), its close closes it with a `checkout-close`; its other messages go to `onMessage` (the view).
+ */
+export function createFrame(
+  host: Host,
+  emitError: (e: unknown) => void,
+  onMessage: (m: FrameMessage) => void,
+  navigate: (url: string) => void,
+): FrameController {
+  const frame: FrameController = new FrameController(
+    host,
+    (m) => {
+      if (m.type === 'SWAPPED_ERROR') emitError(new ApiError('UPSTREAM_ERROR'));
+      else if (m.type === 'SWAPPED_CLOSE') close(host, frame, 'page');
+      else onMessage(m);
+    },
+    navigate,
+  );
+  return frame;
+}
+
+/** Closes the open page and says so (`checkout-close`). */
+function close(host: Host, frame: FrameController, reason: 'user' | 'page'): void {
+  frame.close();
+  host.dispatchEvent(new CheckoutCloseEvent({ reason }));
+}
 
 /** The frame's and the modal's CSS, adopted beside the element's once this code is here. */
 export const frameStyles = css`
@@ -38,11 +71,11 @@ export interface FrameWords {
   close: string;
 }
 
-/** The open page (nothing when none is open); `onClose` hears of the modal closed by the shopper. */
+/** The open page (nothing when none is open); the shopper closing the modal is a `checkout-close` from `host`. */
 export function renderFrame(
+  host: Host,
   f: FrameController,
   words: FrameWords,
-  onClose: () => void,
 ): TemplateResult | typeof nothing {
   if (!f.url) return nothing;
   const frame = html`<iframe
@@ -60,7 +93,7 @@ export function renderFrame(
     }`;
   if (f.display === 'inline') return html`<div class="frame">${frame}</div>`;
   // A title names the dialog (what is being paid); on a phone the dialog takes the whole screen.
-  return html`<dialog part="dialog" aria-labelledby="dialog-title" @close=${onClose}>
+  return html`<dialog part="dialog" aria-labelledby="dialog-title" @close=${() => f.url && close(host, f, 'user')}>
     <form method="dialog" class="bar">
       <h2 id="dialog-title" part="dialog-title">${words.title ?? words.checkout}</h2>
       <button class="close" autofocus aria-label=${words.close}>×</button>

@@ -197,7 +197,7 @@ function squeezeLiterals(): Plugin {
  */
 const lazyParts: Record<string, RegExp> = {
   // The payment or ramp page: the frame's controller, the iframe and the modal.
-  frame: /src\/(views\/frame|controllers\/frame-controller)\.ts$/,
+  frame: /src\/(views\/frame(\.messages)?|controllers\/frame-controller)\.ts$/,
   // The searchable picker's open list (the closed field is in the element's chunk).
   picker: /src\/picker\/picker-list\.ts$/,
   // Pay: following an order's status (once there is an order).
@@ -243,13 +243,13 @@ export default defineConfig(({ mode }): UserConfig => {
               groups: [
                 {
                   name: 'ramp',
-                  test: /src\/(views\/(ramp-view|buy|sell|flag)(\.styles)?|internal\/(limits|format)|controllers\/quote-controller)\.ts$/,
+                  test: /src\/(views\/(ramp-view|buy|sell|flag)(\.styles|\.messages)?|internal\/(limits|format)|controllers\/quote-controller)\.ts$/,
                 },
                 {
                   name: 'pay',
-                  test: /src\/views\/pay(\.styles)?\.ts$/,
+                  test: /src\/views\/pay(\.styles|\.messages)?\.ts$/,
                 },
-                { name: 'deposit', test: /src\/views\/deposit(\.styles)?\.ts$/ },
+                { name: 'deposit', test: /src\/views\/deposit(\.styles|\.messages)?\.ts$/ },
                 ...Object.entries(lazyParts).map(([name, test]) => ({ name, test })),
                 // Each language but English is a chunk of its own (internal/lang/*.ts), loaded by a page that shows it.
                 {

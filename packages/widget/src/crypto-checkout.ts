@@ -23,7 +23,7 @@ import {
   CheckoutReadyEvent,
 } from './events.ts';
 import { decimalSeparator, validLocale } from './internal/locale.ts';
-import { errorKey, loadLanguage, type MessageKey, msg } from './internal/messages.ts';
+import { errorKey, loadLanguage, msg } from './internal/messages.ts';
 import { type ViewClass, views } from './views/index.ts';
 import { errorBox, skeleton } from './views/parts.ts';
 import type { View, ViewContext } from './views/view.ts';
@@ -234,10 +234,6 @@ export class CryptoCheckout extends LitElement {
     return this._locTo;
   }
 
-  private _t(key: MessageKey): string {
-    return msg(this._loc, key);
-  }
-
   private _emitError(e: unknown): void {
     const { code, retryable } = toApiError(e);
     this.dispatchEvent(new CheckoutErrorEvent({ code, message: msg(this._loc, errorKey(code)), retryable }));
@@ -402,11 +398,6 @@ export class CryptoCheckout extends LitElement {
   private _renderFrame(): TemplateResult | typeof nothing {
     const f = this._frame;
     if (!f || !this._frameCode) return nothing;
-    return this._frameCode.renderFrame(this, f, {
-      checkout: this._t('checkout'),
-      title: this._view?.frameTitle(),
-      newTab: this._t('newTab'),
-      close: this._t('close'),
-    });
+    return this._frameCode.renderFrame(this, f, this._loc, this._view?.frameTitle());
   }
 }

@@ -8,6 +8,7 @@ import { css, html, nothing, type ReactiveControllerHost, type TemplateResult } 
 import { ApiError } from '../api/client.ts';
 import { FrameController, type FrameMessage } from '../controllers/frame-controller.ts';
 import { CheckoutCloseEvent } from '../events.ts';
+import { frameMessages } from './frame.messages.ts';
 
 export { FrameController } from '../controllers/frame-controller.ts';
 
@@ -61,42 +62,34 @@ export const frameStyles = css`
   a { color: inherit; }
 `;
 
-/** The words the frame shows, in the element's locale. */
-export interface FrameWords {
-  /** The frame's title, and the modal's when the view names none. */
-  checkout: string;
-  /** The modal's title: what is being paid. */
-  title?: string;
-  newTab: string;
-  close: string;
-}
-
 /** The open page (nothing when none is open); the shopper closing the modal is a `checkout-close` from `host`. */
 export function renderFrame(
   host: Host,
   f: FrameController,
-  words: FrameWords,
+  loc: string,
+  /** The modal's title: what is being paid (the view's), else "Checkout". */
+  title?: string,
 ): TemplateResult | typeof nothing {
   if (!f.url) return nothing;
   const frame = html`<iframe
       part="frame"
       src=${f.url}
-      title=${words.checkout}
+      title=${frameMessages(loc, 'checkout')}
       allow="payment; clipboard-write; camera"
       style=${f.height ? `height:${f.height}px` : nothing}
       @load=${f.onLoad}
     ></iframe>
     ${
       f.state === 'fallback'
-        ? html`<p class="fallback"><a href=${f.url} target="_blank" rel="noopener">${words.newTab}</a></p>`
+        ? html`<p class="fallback"><a href=${f.url} target="_blank" rel="noopener">${frameMessages(loc, 'newTab')}</a></p>`
         : nothing
     }`;
   if (f.display === 'inline') return html`<div class="frame">${frame}</div>`;
   // A title names the dialog (what is being paid); on a phone the dialog takes the whole screen.
   return html`<dialog part="dialog" aria-labelledby="dialog-title" @close=${() => f.url && close(host, f, 'user')}>
     <form method="dialog" class="bar">
-      <h2 id="dialog-title" part="dialog-title">${words.title ?? words.checkout}</h2>
-      <button class="close" autofocus aria-label=${words.close}>×</button>
+      <h2 id="dialog-title" part="dialog-title">${title ?? frameMessages(loc, 'checkout')}</h2>
+      <button class="close" autofocus aria-label=${frameMessages(loc, 'close')}>×</button>
     </form>
     ${frame}
   </dialog>`;

@@ -7,6 +7,7 @@ import type { FrameMessage } from '../controllers/frame-controller.ts';
 import type { OrderStatusController } from '../controllers/order-status-controller.ts';
 import { CheckoutOrderEvent, CheckoutStatusEvent } from '../events.ts';
 import type { MessageKey } from '../internal/messages.ts';
+import { type PayKey, payMessages } from './pay.messages.ts';
 import { payStyles } from './pay.styles.ts';
 import { View } from './view.ts';
 
@@ -15,6 +16,10 @@ const newKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-'
 
 export class PayView extends View {
   static override styles = payStyles;
+
+  protected override t(key: PayKey | MessageKey, arg?: string): string {
+    return payMessages(this.ctx.loc, key, arg);
+  }
 
   private _busy = false;
   private _actionError?: ApiError;
@@ -265,7 +270,7 @@ export class PayView extends View {
         order
           ? html`<div part="status" class="status ${outcome ?? 'pending'}" role="status" aria-live="polite">
               <span class="icon" aria-hidden="true"></span>
-              <p>${this.t(outcome === 'awaiting_payment' || !outcome ? 'pending' : (outcome as MessageKey))}</p>
+              <p>${this.t(outcome === 'awaiting_payment' || !outcome ? 'pending' : (outcome as PayKey))}</p>
               ${retry ? html`<button type="button" @click=${() => this._again()}>${this.t('retry')}</button>` : nothing}
             </div>
             ${

@@ -23,6 +23,7 @@ import type { MessageKey } from '../internal/messages.ts';
 import { Picker, type PickerItem } from '../picker/picker.ts';
 import { flagIcon } from './flag.ts';
 import { field } from './parts.ts';
+import { type RampKey, rampMessages } from './ramp-view.messages.ts';
 import { rampStyles } from './ramp-view.styles.ts';
 import { type CheckoutHost, View, type ViewContext } from './view.ts';
 
@@ -48,6 +49,10 @@ export abstract class RampView extends View {
   static override styles = rampStyles;
 
   abstract readonly side: Side;
+
+  protected override t(key: RampKey | MessageKey, arg?: string): string {
+    return rampMessages(this.ctx.loc, key, arg);
+  }
 
   protected fiatText = '';
   protected cryptoText = '';
@@ -368,7 +373,7 @@ export abstract class RampView extends View {
     const [listed, fiats, cryptos] = this._pickerItems(c);
     // A country that is not served is still named in its field (the message below says so), not left blank.
     const countries = isServed(c) ? listed : [...listed, this._unlisted(c.country)];
-    const amount = (which: 'fiat' | 'crypto', key: MessageKey, unit: string, value: string) =>
+    const amount = (which: 'fiat' | 'crypto', key: RampKey, unit: string, value: string) =>
       field(
         which,
         `${this.t(key)} (${unit})`,
@@ -615,7 +620,7 @@ export abstract class RampView extends View {
     const q = this.quotes;
     const quote = q.quote;
     const err = isLimit(q.error) ? undefined : q.error;
-    const row = (key: MessageKey, value: string) => html`<div><dt>${this.t(key)}</dt><dd>${value}</dd></div>`;
+    const row = (key: RampKey, value: string) => html`<div><dt>${this.t(key)}</dt><dd>${value}</dd></div>`;
     const fee = (v: string) => (quote ? this.money(v, quote.fees.currency) : '');
     const symbol = crypto?.symbol ?? quote?.crypto.currency ?? '';
     return html`<div part="quote" class="quote" aria-busy=${String(q.pending)}>

@@ -1,7 +1,14 @@
 import { css } from 'lit';
 
-// Buy and sell: the methods (radios, or a picker when long), their logos, the quote.
+// Buy and sell: the amounts and pickers side by side, the methods (radios, or a picker when long), their logos,
+// flags, the amount's message, the quote.
 export const rampStyles = css`
+  fieldset, .methods { display: grid; gap: 12px; margin: 0; }
+  .row { display: grid; grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 12px; }
+  .flag { flex: none; width: 20px; height: 15px; border-radius: 2px; box-shadow: 0 0 0 1px #0002; }
+  .msg:empty { display: none; }
+  .msg { color: var(--_danger); }
+  .hint { opacity: 0.8; }
   fieldset { border: 0; padding: 0; gap: 6px; }
   .method { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-radius: var(--_r); }
   .method:has(:checked) { outline: 2px solid var(--_accent); }

@@ -255,7 +255,6 @@ export default defineConfig(({ mode }): UserConfig => {
                 {
                   name: 'core',
                   test: (id: string) =>
-                    (console.error('ID', JSON.stringify(id)), true) &&
                     !id.includes(bundleEntryId) &&
                     !/\/internal\/lang\//.test(id) &&
                     !Object.values(lazyParts).some((part) => part.test(id)),

@@ -200,6 +200,8 @@ const lazyParts: Record<string, RegExp> = {
   frame: /src\/(views\/frame(\.messages)?|controllers\/frame-controller)\.ts$/,
   // The searchable picker's open list (the closed field is in the element's chunk).
   picker: /src\/picker\/picker-list\.ts$/,
+  // Buy and sell after Continue: the session's page shown, the summary line with Change, the page's success.
+  session: /src\/views\/ramp-session\.ts$/,
   // Pay: following an order's status (once there is an order).
   status: /src\/controllers\/order-status-controller\.ts$/,
 };

@@ -11,6 +11,7 @@ import type { Sizes, WeightResult } from './weight.ts';
 const PART_WHEN: Record<string, string> = {
   frame: 'with the main button, or when idle once the form shows',
   picker: "a picker's open list: on its first touch, or when idle",
+  session: 'buy, sell: what follows Continue (the summary line, Change, the outcome), with the frame',
   status: "pay: following the order's status, once there is one",
 };
 

@@ -351,7 +351,11 @@ export class CryptoCheckout extends LitElement {
     if (!this._view) return;
     this.dispatchEvent(new CheckoutReadyEvent(detail));
     // The form shows: the frame's code comes while the shopper reads it, so the main button opens at once.
-    if (detail.mode !== 'deposit') idle(() => this._loadFrame().catch(() => {}));
+    if (detail.mode !== 'deposit')
+      idle(() => {
+        this._loadFrame().catch(() => {});
+        this._view?.prefetch();
+      });
   }
 
   private _complete(detail: CheckoutCompleteDetail): void {

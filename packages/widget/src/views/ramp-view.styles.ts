@@ -32,9 +32,6 @@ export const rampStyles = css`
   .method small { margin-inline-start: auto; }
   .terms { padding-inline-start: 2px; }
   dl div:last-child { font-weight: 700; }
-  /* The form collapsed above the inline ramp page: one line of what is being bought or sold, and Change. */
-  .summary { display: grid; grid-template-columns: 1fr auto; align-items: center; gap: 12px; padding: 8px 8px 8px 12px; border: 1px solid var(--_line); border-radius: var(--_r); }
-  .summary p { font-weight: 600; font-variant-numeric: tabular-nums; }
   /* A phone: country and currency each take the whole width, so a name is read whole and its list is wide. */
   @container (width<=400px) { .pickers { grid-template-columns: 1fr; } }
   /* The ramp page's usual height until it posts its own (SWAPPED_RESIZE), so the frame barely moves when it does;

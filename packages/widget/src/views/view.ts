@@ -107,6 +107,9 @@ export abstract class View {
   /** A quote was announced (the latest answer for the latest request). */
   onQuote(_q: Quote): void {}
 
+  /** The form shows and the browser is idle: load the code its main button will need (beside the frame's). */
+  prefetch(): void {}
+
   /** A message from the payment or ramp page the frame shows. */
   onFrameMessage(_m: FrameMessage): void {}
 

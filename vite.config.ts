@@ -202,8 +202,8 @@ const lazyParts: Record<string, RegExp> = {
   picker: /src\/picker\/picker-list\.ts$/,
   // Buy and sell after Continue: the session's page shown, the summary line with Change, the page's success.
   session: /src\/views\/ramp-session\.ts$/,
-  // Pay: following an order's status (once there is an order).
-  status: /src\/controllers\/order-status-controller\.ts$/,
+  // Pay once there is an order (pressed, or restored): its page, its status followed, its outcome and ways on.
+  order: /src\/(views\/pay-order|controllers\/order-status-controller)\.ts$/,
 };
 
 export default defineConfig(({ mode }): UserConfig => {

@@ -55,7 +55,7 @@ const budgets = {
   loader: 600,
   element: 12_225,
   view: { buy: 7_260, sell: 7_260, pay: 2_610, deposit: 1_395 },
-  part: { frame: 1_920, picker: 1_135, session: 1_025, status: 850 },
+  part: { frame: 1_920, picker: 1_135, session: 1_025, order: 1_800 },
   language: 750,
   initial: { buy: 19_745, sell: 19_745, pay: 15_095, deposit: 13_880 },
   npmEntry: 22_000,

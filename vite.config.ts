@@ -203,7 +203,7 @@ const lazyParts: Record<string, RegExp> = {
   // Buy and sell after Continue: the session's page shown, the summary line with Change, the page's success.
   session: /src\/views\/ramp-session\.ts$/,
   // Pay once there is an order (pressed, or restored): its page, its status followed, its outcome and ways on.
-  order: /src\/(views\/pay-order|controllers\/order-status-controller)\.ts$/,
+  order: /src\/(views\/pay-order(\.messages)?|controllers\/order-status-controller)\.ts$/,
 };
 
 export default defineConfig(({ mode }): UserConfig => {

@@ -16,6 +16,7 @@ import { errorKey, LANGUAGES, loadLanguage, msg, TABLES } from '../src/internal/
 import { depositEn, depositMessages } from '../src/views/deposit.messages.ts';
 import { frameEn, frameMessages } from '../src/views/frame.messages.ts';
 import { payEn, payMessages } from '../src/views/pay.messages.ts';
+import { orderEn, orderMessages } from '../src/views/pay-order.messages.ts';
 import { rampEn, rampMessages } from '../src/views/ramp-view.messages.ts';
 
 describe('localNames', () => {
@@ -203,6 +204,7 @@ describe('messages', () => {
     assert.equal(frameMessages('FR', 'close'), 'Fermer');
     assert.equal(depositMessages('de', 'copy'), 'Kopieren');
     assert.equal(payMessages('de', 'retry'), 'Erneut versuchen');
+    assert.equal(orderMessages('fr', 'paid'), 'Payé. Merci !');
     assert.equal(msg('es', 'loading'), 'Cargando…');
   });
 
@@ -220,6 +222,7 @@ describe('messages', () => {
       shared,
       ramp: rampEn,
       pay: payEn,
+      order: orderEn,
       deposit: depositEn,
       frame: frameEn,
     };

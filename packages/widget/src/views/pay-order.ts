@@ -9,7 +9,7 @@ import type { Order, OrderView } from '../api/types.ts';
 import type { FrameMessage } from '../controllers/frame-controller.ts';
 import { isStatus, OrderStatusController } from '../controllers/order-status-controller.ts';
 import { CheckoutOrderEvent, CheckoutStatusEvent } from '../events.ts';
-import type { PayKey } from './pay.messages.ts';
+import { type OrderKey, orderMessages } from './pay-order.messages.ts';
 import type { CheckoutHost, ViewContext } from './view.ts';
 
 /** The status's icon and tones (a pulse while waiting, ✓ paid, ! needs the shopper) and the ways on. */
@@ -29,7 +29,6 @@ export interface OrderOwner {
   ctx: ViewContext;
   /** Where this tab keeps the order in flight (sessionStorage), per backend and product. */
   storeKey: string;
-  t(key: PayKey | 'retry'): string;
   /** Adds a controller for the view's lifetime. */
   own<C extends ReactiveController>(controller: C): C;
   /** The shopper starts over: the next attempt gets a new key. */
@@ -165,12 +164,12 @@ export class PayOrder {
   render(): TemplateResult | typeof nothing {
     const order = this.order;
     if (!order) return nothing;
-    const t = (key: PayKey | 'retry') => this._owner.t(key);
+    const t = (key: OrderKey | 'retry') => orderMessages(this._owner.ctx.loc, key);
     const outcome = this._outcome ?? order.status;
     const retry = outcome === 'expired' || outcome === 'failed';
     return html`<div part="status" class="status ${outcome ?? 'pending'}" role="status" aria-live="polite">
         <span class="icon" aria-hidden="true"></span>
-        <p>${t(outcome === 'awaiting_payment' || !outcome ? 'pending' : (outcome as PayKey))}</p>
+        <p>${t(outcome === 'awaiting_payment' || !outcome ? 'pending' : (outcome as OrderKey))}</p>
         ${retry ? html`<button type="button" @click=${() => this._again()}>${t('retry')}</button>` : nothing}
       </div>
       ${

@@ -56,7 +56,6 @@ export class PayView extends View {
           host: this.host,
           ctx: this.ctx,
           storeKey: this._storeKey,
-          t: (key) => this.t(key),
           own: (c) => this.own(c),
           onStartOver: () => {
             this._payKey = undefined;

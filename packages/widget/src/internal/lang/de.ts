@@ -36,8 +36,8 @@ Keine Treffer
 Geben Sie einen Betrag ein, um Ihr Angebot zu sehen.
 Fertig. Danke!
 Ändern`,
-  pay: `Mit Krypto bezahlen
-Warten auf Ihre Zahlung…
+  pay: `Mit Krypto bezahlen`,
+  order: `Warten auf Ihre Zahlung…
 Teilweise bezahlt: Senden Sie den Rest.
 Bezahlt. Danke!
 Bezahlt, mehr als fällig. Danke!

@@ -36,8 +36,8 @@ Sin resultados
 Introduce un importe para ver tu cotización.
 Listo. ¡Gracias!
 Cambiar`,
-  pay: `Pagar con cripto
-Esperando tu pago…
+  pay: `Pagar con cripto`,
+  order: `Esperando tu pago…
 Pago parcial: envía el resto para completarlo.
 Pagado. ¡Gracias!
 Pagado, más de lo debido. ¡Gracias!

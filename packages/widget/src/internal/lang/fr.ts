@@ -36,8 +36,8 @@ Aucun résultat
 Saisissez un montant pour voir votre devis.
 Terminé. Merci !
 Modifier`,
-  pay: `Payer en crypto
-En attente de votre paiement…
+  pay: `Payer en crypto`,
+  order: `En attente de votre paiement…
 Paiement partiel : envoyez le reste pour finaliser.
 Payé. Merci !
 Payé, plus que dû. Merci !

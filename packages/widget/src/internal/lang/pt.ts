@@ -36,8 +36,8 @@ Nenhum resultado
 Digite um valor para ver sua cotação.
 Concluído. Obrigado!
 Alterar`,
-  pay: `Pagar com cripto
-Aguardando seu pagamento…
+  pay: `Pagar com cripto`,
+  order: `Aguardando seu pagamento…
 Pago em parte: envie o restante para concluir.
 Pago. Obrigado!
 Pago, acima do devido. Obrigado!

@@ -16,7 +16,6 @@ import type { QuoteController } from './controllers/quote-controller.ts';
 import { styles } from './crypto-checkout.styles.ts';
 import {
   type CheckoutCompleteDetail,
-  CheckoutCompleteEvent,
   CheckoutErrorEvent,
   type CheckoutMode,
   type CheckoutReadyDetail,
@@ -362,17 +361,11 @@ export class CryptoCheckout extends LitElement {
     const once = `${detail.kind}:${detail.orderId ?? ''}`;
     if (this._completed === once) return;
     this._completed = once;
-    let returnUrl: string | undefined;
-    if (this.returnUrl) {
-      const url = new URL(this.returnUrl, location.href);
-      if (detail.orderId) url.searchParams.set('orderId', detail.orderId);
-      url.searchParams.set('status', detail.status);
-      returnUrl = url.href;
-    }
-    const event = new CheckoutCompleteEvent({ ...detail, ...(returnUrl ? { returnUrl } : {}) });
-    this.dispatchEvent(event);
-    // The outcome (a polite status) stays on screen for 1.5 s: leaving at once, the payer would never read it.
-    if (returnUrl && !event.defaultPrevented) setTimeout(() => this._navigate(returnUrl), 1500);
+    // The checkout ends through its page: the frame's code (which says so) is here already.
+    this._loadFrame().then(
+      () => this._frameCode?.complete(this, detail, (url) => this._navigate(url)),
+      () => {},
+    );
   }
 
   // ---- rendering ----

@@ -7,7 +7,7 @@
 import { css, html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { ApiError } from '../api/client.ts';
 import { FrameController, type FrameMessage } from '../controllers/frame-controller.ts';
-import { CheckoutCloseEvent } from '../events.ts';
+import { CheckoutCloseEvent, type CheckoutCompleteDetail, CheckoutCompleteEvent } from '../events.ts';
 import { frameMessages } from './frame.messages.ts';
 
 export { FrameController } from '../controllers/frame-controller.ts';
@@ -34,6 +34,28 @@ export function createFrame(
     navigate,
   );
   return frame;
+}
+
+/**
+ * The checkout's end, which its page reached: `checkout-complete`, then `return-url` (with `orderId` and `status`)
+ * after 1.5 s unless the event was prevented.
+ */
+export function complete(
+  host: Host & { returnUrl: string },
+  detail: CheckoutCompleteDetail,
+  navigate: (url: string) => void,
+): void {
+  let returnUrl: string | undefined;
+  if (host.returnUrl) {
+    const url = new URL(host.returnUrl, location.href);
+    if (detail.orderId) url.searchParams.set('orderId', detail.orderId);
+    url.searchParams.set('status', detail.status);
+    returnUrl = url.href;
+  }
+  const event = new CheckoutCompleteEvent({ ...detail, ...(returnUrl ? { returnUrl } : {}) });
+  host.dispatchEvent(event);
+  // The outcome (a polite status) stays on screen for 1.5 s: leaving at once, the payer would never read it.
+  if (returnUrl && !event.defaultPrevented) setTimeout(() => navigate(returnUrl), 1500);
 }
 
 /** Closes the open page and says so (`checkout-close`). */

@@ -32,8 +32,6 @@ export const styles = css`
   label, legend { font-size: 13px; font-weight: 600; }
   input, textarea, button { font: inherit; color: inherit; box-sizing: border-box; min-height: 40px; border-radius: var(--_r); }
   input, textarea { width: 100%; padding: 8px 10px; background: var(--_surface); border: 1px solid var(--_line); }
-  /* An address is shown whole (wrapped, never scrolled out of sight): a shopper checks it before sending. */
-  .address { display: block; font: 13px/1.65 ui-monospace, monospace; word-break: break-all; resize: none; field-sizing: content; }
   [aria-invalid=true] { border-color: var(--_danger); }
   button { cursor: pointer; padding: 8px 14px; border: 1px solid var(--_line); background: none; }
   .primary { background: var(--_accent); border-color: var(--_accent); color: #fff; font-weight: 600; }

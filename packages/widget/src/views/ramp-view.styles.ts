@@ -9,6 +9,8 @@ export const rampStyles = css`
   .msg:empty { display: none; }
   .msg { color: var(--_danger); }
   .hint { opacity: 0.8; }
+  /* Buy's wallet address is shown whole (wrapped, never scrolled out of sight), as deposit's address is. */
+  .address { display: block; font: 13px/1.65 ui-monospace, monospace; word-break: break-all; resize: none; field-sizing: content; }
   fieldset { border: 0; padding: 0; gap: 6px; }
   .method { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-radius: var(--_r); }
   .method:has(:checked) { outline: 2px solid var(--_accent); }

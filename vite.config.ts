@@ -55,8 +55,10 @@ for (const el of document.querySelectorAll('crypto-checkout')) views[el.getAttri
         throw new Error(`the script-tag entry must have no import/export:\n${chunkCode}`);
       // Every chunk URL from the script's own: `u("./x.js")`. The loader only starts the downloads: the module
       // namespaces the bundler picks out of them (`.then(e=>e.n)`) are never read, so they go.
-      const rewritten = chunkCode
-        .replace(/\bimport\((["'])(\.\/[^"']+)\1\)(\.then\(\s*\(?(\w+)\)?\s*=>\s*\4\.\w+\s*\))?/g, 'import(u($1$2$1))');
+      const rewritten = chunkCode.replace(
+        /\bimport\((["'])(\.\/[^"']+)\1\)(\.then\(\s*\(?(\w+)\)?\s*=>\s*\4\.\w+\s*\))?/g,
+        'import(u($1$2$1))',
+      );
       const found = rewritten !== chunkCode;
       if (!found) throw new Error('the script-tag entry imports no chunk');
       const base = 'const s=document.currentScript,u=p=>s&&s.src?new URL(p,s.src).href:p;';

@@ -1,7 +1,7 @@
 /**
  * The payment or ramp page as the element shows it: an iframe inline, or in a modal dialog with a title and a
- * close button, and the new-tab offer while it is silent; what the page says, and the modal's close, as the
- * element's events. Loaded when a page is first opened (or prefetched once the form shows), so a shopper who
+ * close button, and the new-tab offer while it is silent; what the page says, the modal's close and the
+ * checkout's end (return-url) as the element's events. Loaded when a page is first opened (or prefetched once the form shows), so a shopper who
  * never presses the main button never downloads it.
  */
 import { css, html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';

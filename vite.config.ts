@@ -53,8 +53,12 @@ for (const el of document.querySelectorAll('crypto-checkout')) views[el.getAttri
       if (!chunk.isEntry) return null;
       if (/^\s*(import(?!\s*\()|export\b)/m.test(chunkCode))
         throw new Error(`the script-tag entry must have no import/export:\n${chunkCode}`);
-      // Every chunk URL from the script's own: `u("./x.js")`.
-      const rewritten = chunkCode.replace(/\bimport\((["'])(\.\/[^"']+)\1\)/g, 'import(u($1$2$1))');
+      // Every chunk URL from the script's own: `u("./x.js")`. The loader only starts the downloads: the module
+      // namespaces the bundler picks out of them (`.then(e=>e.n)`) are never read, so they go.
+      const rewritten = chunkCode.replace(
+        /\bimport\((["'])(\.\/[^"']+)\1\)(\.then\(\s*\(?(\w+)\)?\s*=>\s*\4\.\w+\s*\))?/g,
+        'import(u($1$2$1))',
+      );
       const found = rewritten !== chunkCode;
       if (!found) throw new Error('the script-tag entry imports no chunk');
       const base = 'const s=document.currentScript,u=p=>s&&s.src?new URL(p,s.src).href:p;';
@@ -197,11 +201,13 @@ function squeezeLiterals(): Plugin {
  */
 const lazyParts: Record<string, RegExp> = {
   // The payment or ramp page: the frame's controller, the iframe and the modal.
-  frame: /src\/(views\/frame|controllers\/frame-controller)\.ts$/,
+  frame: /src\/(views\/frame(\.messages)?|controllers\/frame-controller)\.ts$/,
   // The searchable picker's open list (the closed field is in the element's chunk).
   picker: /src\/picker\/picker-list\.ts$/,
-  // Pay: following an order's status (once there is an order).
-  status: /src\/controllers\/order-status-controller\.ts$/,
+  // Buy and sell after Continue: the session's page shown, the summary line with Change, the page's success.
+  session: /src\/views\/ramp-session\.ts$/,
+  // Pay once there is an order (pressed, or restored): its page, its status followed, its outcome and ways on.
+  order: /src\/(views\/pay-order(\.messages)?|controllers\/order-status-controller)\.ts$/,
 };
 
 export default defineConfig(({ mode }): UserConfig => {
@@ -243,13 +249,13 @@ export default defineConfig(({ mode }): UserConfig => {
               groups: [
                 {
                   name: 'ramp',
-                  test: /src\/(views\/(ramp-view|buy|sell|flag)(\.styles)?|internal\/limits|controllers\/quote-controller)\.ts$/,
+                  test: /src\/(views\/(ramp-view|buy|sell|flag)(\.styles|\.messages)?|internal\/(limits|format)|controllers\/quote-controller)\.ts$/,
                 },
                 {
                   name: 'pay',
-                  test: /src\/views\/pay(\.styles)?\.ts$/,
+                  test: /src\/views\/pay(\.styles|\.messages)?\.ts$/,
                 },
-                { name: 'deposit', test: /src\/views\/deposit(\.styles)?\.ts$/ },
+                { name: 'deposit', test: /src\/views\/deposit(\.styles|\.messages)?\.ts$/ },
                 ...Object.entries(lazyParts).map(([name, test]) => ({ name, test })),
                 // Each language but English is a chunk of its own (internal/lang/*.ts), loaded by a page that shows it.
                 {

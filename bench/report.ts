@@ -11,7 +11,8 @@ import type { Sizes, WeightResult } from './weight.ts';
 const PART_WHEN: Record<string, string> = {
   frame: 'with the main button, or when idle once the form shows',
   picker: "a picker's open list: on its first touch, or when idle",
-  status: "pay: following the order's status, once there is one",
+  session: 'buy, sell: what follows Continue (the summary line, Change, the outcome), with the frame',
+  order: 'pay once there is an order (pressed, or restored): its status followed, its outcome',
 };
 
 export interface Results {

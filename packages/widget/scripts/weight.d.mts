@@ -13,7 +13,7 @@ export interface ScriptTagGraph {
   element: string;
   views: Record<'buy' | 'sell' | 'pay' | 'deposit', string>;
   languages: Record<string, string>;
-  /** The lazy parts by chunk name (frame, picker, status): what no page downloads before it shows. */
+  /** The lazy parts by chunk name (frame, picker, session, order): what no page downloads before it shows. */
   parts: Record<string, string>;
   initial(mode: string): string[];
   lazy(mode: string): string[];

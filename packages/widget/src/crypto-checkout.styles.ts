@@ -27,14 +27,11 @@ export const styles = css`
   }
   .dark { color-scheme: dark; }
   .auto { color-scheme: light dark; }
-  .base, form, .form, .deposit, fieldset, .methods, .skeleton { display: grid; gap: 12px; margin: 0; }
-  .row { display: grid; grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 12px; }
+  .base, form, .form, .deposit, .skeleton { display: grid; gap: 12px; margin: 0; }
   .field { display: grid; gap: 4px; position: relative; }
   label, legend { font-size: 13px; font-weight: 600; }
   input, textarea, button { font: inherit; color: inherit; box-sizing: border-box; min-height: 40px; border-radius: var(--_r); }
   input, textarea { width: 100%; padding: 8px 10px; background: var(--_surface); border: 1px solid var(--_line); }
-  /* An address is shown whole (wrapped, never scrolled out of sight): a shopper checks it before sending. */
-  .address { display: block; font: 13px/1.65 ui-monospace, monospace; word-break: break-all; resize: none; field-sizing: content; }
   [aria-invalid=true] { border-color: var(--_danger); }
   button { cursor: pointer; padding: 8px 14px; border: 1px solid var(--_line); background: none; }
   .primary { background: var(--_accent); border-color: var(--_accent); color: #fff; font-weight: 600; }
@@ -42,7 +39,6 @@ export const styles = css`
   :focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
   small, .fresh, .desc { font-size: 13px; }
   .combo-input, .error, .status { display: flex; align-items: center; gap: 8px; }
-  .flag { flex: none; width: 20px; height: 15px; border-radius: 2px; box-shadow: 0 0 0 1px #0002; }
   /* The picked entry's icon sits inside the field, so the text keeps the field's whole width. */
   .combo-input { position: relative; }
   .combo-input > :not(input) { position: absolute; inset-inline-start: 10px; pointer-events: none; }
@@ -50,9 +46,7 @@ export const styles = css`
   /* A chevron says the field opens a list. */
   .combo-input input { padding-inline-end: 32px; text-overflow: ellipsis; }
   .combo-input::after { content: ''; position: absolute; inset-inline-end: 14px; top: calc(50% - 6px); width: 7px; height: 7px; border: solid var(--_text); border-width: 0 2px 2px 0; transform: rotate(45deg); opacity: 0.6; pointer-events: none; }
-  .msg:empty { display: none; }
-  .msg, .error { color: var(--_danger); }
-  .hint { opacity: 0.8; }
+  .error { color: var(--_danger); }
   .error, .status { justify-content: space-between; }
   .error button { flex: none; }
   p { margin: 0; }

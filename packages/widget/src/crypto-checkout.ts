@@ -11,20 +11,18 @@ import {
 } from 'lit';
 import { ApiError, toApiError } from './api/client.ts';
 import { CatalogController } from './controllers/catalog-controller.ts';
-import type { Display, FrameController, FrameMessage } from './controllers/frame-controller.ts';
-import type { QuoteController, QuoteRequest } from './controllers/quote-controller.ts';
+import type { Display, FrameController } from './controllers/frame-controller.ts';
+import type { QuoteController } from './controllers/quote-controller.ts';
 import { styles } from './crypto-checkout.styles.ts';
 import {
-  CheckoutCloseEvent,
   type CheckoutCompleteDetail,
-  CheckoutCompleteEvent,
   CheckoutErrorEvent,
   type CheckoutMode,
   type CheckoutReadyDetail,
   CheckoutReadyEvent,
 } from './events.ts';
-import { decimalSeparator, parseAmount, toInputValue, validLocale } from './internal/format.ts';
-import { errorKey, loadLanguage, type MessageKey, msg } from './internal/messages.ts';
+import { decimalSeparator, validLocale } from './internal/locale.ts';
+import { errorKey, loadLanguage, msg } from './internal/messages.ts';
 import { type ViewClass, views } from './views/index.ts';
 import { errorBox, skeleton } from './views/parts.ts';
 import type { View, ViewContext } from './views/view.ts';
@@ -199,9 +197,10 @@ export class CryptoCheckout extends LitElement {
     this._frameLoad ??= import('./views/frame.ts').then(
       (code) => {
         this._frameCode = code;
-        this._frame = new code.FrameController(
+        this._frame = code.createFrame(
           this,
-          (m) => this._onFrameMessage(m),
+          (e) => this._emitError(e),
+          (m) => this._view?.onFrameMessage(m),
           (url) => this._navigate(url),
         );
         this._addStyles(code.frameStyles);
@@ -234,10 +233,6 @@ export class CryptoCheckout extends LitElement {
     return this._locTo;
   }
 
-  private _t(key: MessageKey): string {
-    return msg(this._loc, key);
-  }
-
   private _emitError(e: unknown): void {
     const { code, retryable } = toApiError(e);
     this.dispatchEvent(new CheckoutErrorEvent({ code, message: msg(this._loc, errorKey(code)), retryable }));
@@ -266,11 +261,14 @@ export class CryptoCheckout extends LitElement {
     }
     if (this.mode !== this._viewMode) this._showMode(this.mode);
     if (this._view) this._view.willUpdate(changed);
-    else if (this._quotes || this._earlyQuote())
-      // The controller's code comes with the ramp's (a buy or sell page loads it beside this one's).
+    else if (this.mode === 'buy' || this.mode === 'sell')
+      // Before the view's code: the quote the attributes fully specify leaves beside the catalog. Its code comes
+      // with the ramp's (a buy or sell page loads it beside this one's); pay and deposit never load it.
       import('./controllers/quote-controller.ts').then(
-        ({ QuoteController }) => {
-          if (!this._view) this._quotesOf(QuoteController).set(this._earlyQuote(), false, true);
+        ({ QuoteController, earlyQuote }) => {
+          if (this._view) return;
+          const request = earlyQuote(this, this._loc);
+          if (request || this._quotes) this._quotesOf(QuoteController).set(request, false, true);
         },
         () => {},
       );
@@ -290,31 +288,6 @@ export class CryptoCheckout extends LitElement {
     // The first requests are out: load the locale's number data (the first Intl.NumberFormat of a page, ~15 ms)
     // while they fly rather than once they are back, when the answers are waiting to be shown.
     setTimeout(() => decimalSeparator(this._loc));
-  }
-
-  /**
-   * Before the view's code is here: the quote the attributes fully specify (buy, sell), asked beside the
-   * catalog. It is shown only once the view, with the catalog, asks for the very same request.
-   */
-  private _earlyQuote(): QuoteRequest | undefined {
-    const side = this.mode;
-    if (side !== 'buy' && side !== 'sell') return undefined;
-    const method = side === 'sell' ? this.payoutMethod : this.paymentMethod;
-    // The amount as the view will read it back from its field.
-    const amount = this.amount && parseAmount(toInputValue(this.amount, this._loc), this._loc);
-    const { fiat, crypto, country } = this;
-    if (!amount || !method || !fiat || !crypto || !country) return undefined;
-    return {
-      api: this.api,
-      side,
-      body: {
-        [side === 'sell' ? 'payoutMethod' : 'paymentMethod']: method,
-        country,
-        fiat,
-        crypto,
-        fiatAmount: amount,
-      },
-    };
   }
 
   /** Another mode abandons the payment in progress (its status stream included) and shows that mode's view. */
@@ -377,42 +350,22 @@ export class CryptoCheckout extends LitElement {
     if (!this._view) return;
     this.dispatchEvent(new CheckoutReadyEvent(detail));
     // The form shows: the frame's code comes while the shopper reads it, so the main button opens at once.
-    if (detail.mode !== 'deposit') idle(() => this._loadFrame().catch(() => {}));
+    if (detail.mode !== 'deposit')
+      idle(() => {
+        this._loadFrame().catch(() => {});
+        this._view?.prefetch();
+      });
   }
 
   private _complete(detail: CheckoutCompleteDetail): void {
     const once = `${detail.kind}:${detail.orderId ?? ''}`;
     if (this._completed === once) return;
     this._completed = once;
-    let returnUrl: string | undefined;
-    if (this.returnUrl) {
-      const url = new URL(this.returnUrl, location.href);
-      if (detail.orderId) url.searchParams.set('orderId', detail.orderId);
-      url.searchParams.set('status', detail.status);
-      returnUrl = url.href;
-    }
-    const event = new CheckoutCompleteEvent({ ...detail, ...(returnUrl ? { returnUrl } : {}) });
-    this.dispatchEvent(event);
-    // The outcome (a polite status) stays on screen for 1.5 s: leaving at once, the payer would never read it.
-    if (returnUrl && !event.defaultPrevented) setTimeout(() => this._navigate(returnUrl), 1500);
-  }
-
-  private _onFrameMessage(m: FrameMessage): void {
-    if (m.type === 'SWAPPED_ERROR') {
-      // The page shows its own explanation; the merchant hears of it.
-      this._emitError(new ApiError('UPSTREAM_ERROR'));
-    } else if (m.type === 'SWAPPED_CLOSE') {
-      this._frame?.close();
-      this.dispatchEvent(new CheckoutCloseEvent({ reason: 'page' }));
-    } else {
-      this._view?.onFrameMessage(m);
-    }
-  }
-
-  private _onDialogClose(): void {
-    if (!this._frame?.url) return;
-    this._frame.close();
-    this.dispatchEvent(new CheckoutCloseEvent({ reason: 'user' }));
+    // The checkout ends through its page: the frame's code (which says so) is here already.
+    this._loadFrame().then(
+      () => this._frameCode?.complete(this, detail, (url) => this._navigate(url)),
+      () => {},
+    );
   }
 
   // ---- rendering ----
@@ -442,15 +395,6 @@ export class CryptoCheckout extends LitElement {
   private _renderFrame(): TemplateResult | typeof nothing {
     const f = this._frame;
     if (!f || !this._frameCode) return nothing;
-    return this._frameCode.renderFrame(
-      f,
-      {
-        checkout: this._t('checkout'),
-        title: this._view?.frameTitle(),
-        newTab: this._t('newTab'),
-        close: this._t('close'),
-      },
-      () => this._onDialogClose(),
-    );
+    return this._frameCode.renderFrame(this, f, this._loc, this._view?.frameTitle());
   }
 }

@@ -5,15 +5,19 @@ import type { Method } from '../src/api/types.ts';
 import {
   formatAgo,
   formatCrypto,
-  formatMoney,
   formatPercent,
   localNames,
   parseAmount,
   toInputValue,
-  validLocale,
 } from '../src/internal/format.ts';
 import { checkLimits, limitRange } from '../src/internal/limits.ts';
-import { errorKey, KEYS, LANGUAGES, loadLanguage, msg, TABLES } from '../src/internal/messages.ts';
+import { formatMoney, validLocale } from '../src/internal/locale.ts';
+import { errorKey, LANGUAGES, loadLanguage, msg, TABLES } from '../src/internal/messages.ts';
+import { depositEn, depositMessages } from '../src/views/deposit.messages.ts';
+import { frameEn, frameMessages } from '../src/views/frame.messages.ts';
+import { payEn, payMessages } from '../src/views/pay.messages.ts';
+import { orderEn, orderMessages } from '../src/views/pay-order.messages.ts';
+import { rampEn, rampMessages } from '../src/views/ramp-view.messages.ts';
 
 describe('localNames', () => {
   const countries = [
@@ -182,35 +186,60 @@ describe('checkLimits', () => {
 
 describe('messages', () => {
   it('speaks English before any other language loads, and each other language once loaded', async () => {
-    assert.equal(msg('es-ES', 'continue'), 'Continue');
+    assert.equal(rampMessages('es-ES', 'continue'), 'Continue');
     assert.equal(loadLanguage('en-GB'), undefined);
     assert.equal(loadLanguage('xx'), undefined);
     await loadLanguage('es-ES');
     assert.equal(loadLanguage('es'), undefined, 'loaded once');
-    assert.equal(msg('es-ES', 'continue'), 'Continuar');
+    assert.equal(rampMessages('es-ES', 'continue'), 'Continuar');
   });
 
-  it('has every key in every language, none empty', async () => {
+  it('has every key in every language, none empty, each part also giving the shared messages', async () => {
     for (const lang of LANGUAGES) await loadLanguage(lang);
     assert.deepEqual(LANGUAGES, ['en', 'es', 'fr', 'de', 'pt']);
-    assert.equal(msg('es-ES', 'continue'), 'Continuar');
-    assert.equal(msg('pt-BR', 'payCrypto'), 'Pagar com cripto');
-    assert.equal(msg('de', 'min', '7,00 €'), 'Minimum: 7,00 €');
-    assert.equal(msg('xx', 'continue'), 'Continue');
-    assert.equal(msg('FR', 'close'), 'Fermer');
+    assert.equal(rampMessages('es-ES', 'continue'), 'Continuar');
+    assert.equal(payMessages('pt-BR', 'payCrypto'), 'Pagar com cripto');
+    assert.equal(rampMessages('de', 'min', '7,00 €'), 'Minimum: 7,00 €');
+    assert.equal(rampMessages('xx', 'continue'), 'Continue');
+    assert.equal(frameMessages('FR', 'close'), 'Fermer');
+    assert.equal(depositMessages('de', 'copy'), 'Kopieren');
+    assert.equal(payMessages('de', 'retry'), 'Erneut versuchen');
+    assert.equal(orderMessages('fr', 'paid'), 'Payé. Merci !');
+    assert.equal(msg('es', 'loading'), 'Cargando…');
   });
 
-  it('holds every language to one message per key, in the order of the keys', () => {
-    for (const lang of LANGUAGES) {
-      const table = TABLES[lang]!;
-      assert.equal(table.length, KEYS.length, lang);
-      for (const text of table) assert.ok(text.trim(), `${lang}: an empty message`);
-      // The placeholder sits in the same messages in every language, so a shifted line shows here.
-      assert.deepEqual(
-        KEYS.filter((_, i) => table[i]!.includes('{0}')),
-        KEYS.filter((_, i) => TABLES.en![i]!.includes('{0}')),
-        lang,
-      );
+  it('holds every language to one message per key of each part, in the order of its English', () => {
+    const shared = {
+      loading: msg('en', 'loading'),
+      retry: msg('en', 'retry'),
+      eGone: msg('en', 'eGone'),
+      eMethod: msg('en', 'eMethod'),
+      eRetry: msg('en', 'eRetry'),
+      eInput: msg('en', 'eInput'),
+      eOffline: msg('en', 'eOffline'),
+    };
+    const parts: Record<string, Record<string, string>> = {
+      shared,
+      ramp: rampEn,
+      pay: payEn,
+      order: orderEn,
+      deposit: depositEn,
+      frame: frameEn,
+    };
+    for (const lang of LANGUAGES.filter((l) => l !== 'en')) {
+      assert.deepEqual(Object.keys(TABLES[lang]!), Object.keys(parts), lang);
+      for (const [part, en] of Object.entries(parts)) {
+        const keys = Object.keys(en);
+        const table = TABLES[lang]![part]!;
+        assert.equal(table.length, keys.length, `${lang} ${part}`);
+        for (const text of table) assert.ok(text.trim(), `${lang} ${part}: an empty message`);
+        // The placeholder sits in the same messages in every language, so a shifted line shows here.
+        assert.deepEqual(
+          keys.filter((_, i) => table[i]!.includes('{0}')),
+          keys.filter((key) => en[key]!.includes('{0}')),
+          `${lang} ${part}`,
+        );
+      }
     }
     assert.equal(msg('de', 'eInput'), 'Bitte prüfen Sie Ihre Angaben.');
   });

@@ -6,11 +6,49 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { type ApiError, getQuote, isAbort, toApiError } from '../api/client.ts';
 import type { Quote, QuoteBody, Side } from '../api/types.ts';
+import { parseAmount, toInputValue } from '../internal/format.ts';
 
 export interface QuoteRequest {
   api: string;
   side: Side;
   body: QuoteBody;
+}
+
+/** The element's attributes a quote is made of. */
+export interface QuoteAttributes {
+  api: string;
+  mode: string;
+  amount: string;
+  fiat: string;
+  crypto: string;
+  country: string;
+  paymentMethod: string;
+  payoutMethod: string;
+}
+
+/**
+ * The quote the attributes fully specify (buy, sell), asked beside the catalog before the view's code is here;
+ * undefined when one is missing. The amount is read as the view will read it back from its field, so the view,
+ * with the catalog, asks for the very same request and the answer is shown.
+ */
+export function earlyQuote(a: QuoteAttributes, loc: string): QuoteRequest | undefined {
+  const side = a.mode;
+  if (side !== 'buy' && side !== 'sell') return undefined;
+  const method = side === 'sell' ? a.payoutMethod : a.paymentMethod;
+  const amount = a.amount && parseAmount(toInputValue(a.amount, loc), loc);
+  const { fiat, crypto, country } = a;
+  if (!amount || !method || !fiat || !crypto || !country) return undefined;
+  return {
+    api: a.api,
+    side,
+    body: {
+      [side === 'sell' ? 'payoutMethod' : 'paymentMethod']: method,
+      country,
+      fiat,
+      crypto,
+      fiatAmount: amount,
+    },
+  };
 }
 
 const DEBOUNCE_MS = 300;

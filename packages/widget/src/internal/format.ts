@@ -1,15 +1,8 @@
-/** Pure number and money helpers: formatting with Intl in a given (valid) locale, and parsing what a shopper types. */
-
-type Decimal = `${number}`;
-
-/** A fiat amount, e.g. `formatMoney('49.9', 'EUR', 'de')` → `49,90 €`. Unknown codes fall back to `49.90 XYZ`. */
-export function formatMoney(amount: string, currency: string, locale: string): string {
-  try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount as Decimal);
-  } catch {
-    return `${formatNumber(amount, locale, 2)} ${currency}`;
-  }
-}
+/**
+ * The ramp's number helpers (buy, sell): crypto amounts, fees, names and freshness formatted with Intl in a given
+ * (valid) locale, and parsing what a shopper types. Pure functions; what every mode needs is in locale.ts.
+ */
+import { type Decimal, decimalSeparator } from './locale.ts';
 
 /**
  * A crypto amount for reading, with its ticker: 4 significant digits, or the cents when that is more
@@ -26,13 +19,6 @@ export const formatCrypto = (amount: string, symbol: string, locale: string): st
 /** A fee percentage from the backend (`'1.75'`) in the locale's way: `1.75%`, `1,75 %`. */
 export const formatPercent = (percent: string, locale: string): string =>
   new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 4 }).format(Number(percent) / 100);
-
-const formatNumber = (amount: string, locale: string, maxDigits: number): string =>
-  new Intl.NumberFormat(locale, { maximumFractionDigits: maxDigits }).format(amount as Decimal);
-
-/** The locale's decimal separator (`,` in `de`). */
-export const decimalSeparator = (locale: string): string =>
-  new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
 
 /**
  * A backend decimal shown in an input in the locale's way, without grouping (`0.5` → `0,5` in `fr`). A whole
@@ -88,15 +74,6 @@ export const formatAgo = (seconds: number, locale: string): string =>
     -Math.max(0, Math.round(seconds)),
     'second',
   );
-
-/** `locale` if Intl accepts it as a language tag, else `fallback` (so formatting never throws on a typo). */
-export function validLocale(locale: string, fallback = 'en'): string {
-  try {
-    return Intl.getCanonicalLocales(locale)[0] ?? fallback;
-  } catch {
-    return fallback;
-  }
-}
 
 /**
  * Countries or currencies named in the locale (`DE` → `Alemania` in `es`), sorted as the locale sorts; the

@@ -3,13 +3,19 @@ import { Task, TaskStatus } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ApiError, createDepositAddress } from '../api/client.ts';
 import type { Catalog } from '../api/types.ts';
+import type { MessageKey } from '../internal/messages.ts';
 import { Picker } from '../picker/picker.ts';
+import { type DepositKey, depositMessages } from './deposit.messages.ts';
 import { depositStyles } from './deposit.styles.ts';
 import { field, skeleton } from './parts.ts';
 import { View } from './view.ts';
 
 export class DepositView extends View {
   static override styles = depositStyles;
+
+  protected override t(key: DepositKey | MessageKey, arg?: string): string {
+    return depositMessages(this.ctx.loc, key, arg);
+  }
 
   /** The network picked, or '' for the catalog's first. */
   private _chain = '';

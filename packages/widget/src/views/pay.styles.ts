@@ -1,16 +1,9 @@
 import { css } from 'lit';
 
-// Pay: the product line; the order's status with its icon (a pulse while waiting, ✓ paid, ! needs the shopper).
+// Pay: the product line (the order's status is pay-order.ts's).
 export const payStyles = css`
   .product { display: flex; align-items: flex-start; gap: 8px; }
   .product > div { flex: 1; }
   .name, .price { font-weight: 700; }
   .product img { border-radius: var(--_r); object-fit: cover; }
-  .status p { flex: 1; }
-  .status.expired, .status.failed, .status.underpaid { --_tone: var(--_danger); }
-  .status .icon { flex: none; display: grid; place-items: center; width: 22px; height: 22px; border-radius: 50%; background: var(--_tone); color: var(--_surface); font-size: 13px; line-height: 1; }
-  .status .icon::before { content: ''; width: 8px; height: 8px; border-radius: 50%; background: var(--_surface); animation: pulse 0.9s ease-in-out infinite alternate; }
-  .status.paid .icon::before, .status.overpaid .icon::before { content: '✓'; width: auto; height: auto; background: none; animation: none; font-weight: 700; }
-  .status.expired .icon::before, .status.failed .icon::before, .status.underpaid .icon::before { content: '!'; width: auto; height: auto; background: none; animation: none; font-weight: 700; }
-  .actions { display: flex; flex-wrap: wrap; gap: 8px; }
 `;

@@ -2,12 +2,13 @@
 import { Task } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ApiError, createOrder, getProduct, toApiError, verifyToken } from '../api/client.ts';
-import type { Order, OrderView, Product } from '../api/types.ts';
+import type { Order, Product } from '../api/types.ts';
 import type { FrameMessage } from '../controllers/frame-controller.ts';
-import type { OrderStatusController } from '../controllers/order-status-controller.ts';
-import { CheckoutOrderEvent, CheckoutStatusEvent } from '../events.ts';
 import type { MessageKey } from '../internal/messages.ts';
+import { skeleton } from './parts.ts';
+import { type PayKey, payMessages } from './pay.messages.ts';
 import { payStyles } from './pay.styles.ts';
+import type { PayOrder } from './pay-order.ts';
 import { View } from './view.ts';
 
 /** A key a double click cannot split: one per payment attempt, 128 random bits (`randomUUID` needs a secure context). */
@@ -16,10 +17,12 @@ const newKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-'
 export class PayView extends View {
   static override styles = payStyles;
 
+  protected override t(key: PayKey | MessageKey, arg?: string): string {
+    return payMessages(this.ctx.loc, key, arg);
+  }
+
   private _busy = false;
   private _actionError?: ApiError;
-  private _order?: Order;
-  private _outcome?: string;
   private _payKey?: { key: string; body: string };
   private _payInFlight?: Promise<void>;
 
@@ -38,32 +41,34 @@ export class PayView extends View {
     }),
   );
 
-  /** Follows the order's status; its code loads with the first order (pressed, or restored). */
-  private _status?: OrderStatusController;
-  private _statusCode?: typeof import('../controllers/order-status-controller.ts');
-  private _statusLoad?: Promise<typeof import('../controllers/order-status-controller.ts')>;
+  /** The order and what follows it (pay-order.ts): its code loads with the first order (pressed, or restored). */
+  private _order?: PayOrder;
+  private _orderLoad?: Promise<PayOrder>;
+  /** This tab left an order in flight: it shows once the order's code is here (no Pay button meanwhile). */
+  private _restoring = false;
   private _gone = false;
 
-  /** Loads the status follower's code, once (a failed load is tried again with the next order). */
-  private _loadStatus() {
-    this._statusLoad ??= import('../controllers/order-status-controller.ts').catch((e: unknown) => {
-      this._statusLoad = undefined;
-      throw e;
-    });
-    return this._statusLoad;
-  }
-
-  /** Follows `order`'s status once the follower's code is here (unless another order or mode came meanwhile). */
-  private async _follow(order: Order): Promise<void> {
-    try {
-      const code = await this._loadStatus();
-      this._statusCode = code;
-      if (this._order !== order || this._gone) return;
-      this._status ??= this.own(new code.OrderStatusController(this.host, (v) => this._onStatus(v)));
-      this._status.follow(this.host.api, order.orderId, order.statusToken);
-    } catch {
-      this.ctx.emitError(new ApiError('NETWORK_ERROR'));
-    }
+  /** Loads the order's code, once (a failed load is tried again with the next press). */
+  private _loadOrder(): Promise<PayOrder> {
+    this._orderLoad ??= import('./pay-order.ts').then(
+      ({ PayOrder }) => {
+        this._order ??= new PayOrder({
+          host: this.host,
+          ctx: this.ctx,
+          storeKey: this._storeKey,
+          own: (c) => this.own(c),
+          onStartOver: () => {
+            this._payKey = undefined;
+          },
+        });
+        return this._order;
+      },
+      () => {
+        this._orderLoad = undefined;
+        throw new ApiError('NETWORK_ERROR');
+      },
+    );
+    return this._orderLoad;
   }
 
   override dispose(): void {
@@ -85,16 +90,7 @@ export class PayView extends View {
     return `crypto-checkout:pay:${new URL(h.api, location.href).href}:${h.checkoutToken || h.product}`;
   }
 
-  private _keep(order: Order | undefined): void {
-    try {
-      if (order) sessionStorage.setItem(this._storeKey, JSON.stringify(order));
-      else sessionStorage.removeItem(this._storeKey);
-    } catch {
-      // Storage off (a private window, a sandboxed frame): the order is simply not restored.
-    }
-  }
-
-  /** Shows the order this tab left in flight, if any, and asks the backend for its current status. */
+  /** Shows the order this tab left in flight, if any (its code loads at once). */
   private _restore(): void {
     let order: Order | undefined;
     try {
@@ -104,13 +100,20 @@ export class PayView extends View {
       return;
     }
     if (!order) return;
-    this._order = order;
-    this._restored = true;
-    this._follow(order);
+    this._restoring = true;
+    this._loadOrder().then(
+      (o) => {
+        this._restoring = false;
+        if (!this._gone) o.restore(order);
+      },
+      (e) => {
+        // Offline: the Pay button comes back (the order is still kept for the next visit).
+        this._restoring = false;
+        this.ctx.emitError(e);
+        this.host.requestUpdate();
+      },
+    );
   }
-
-  /** The order shown was restored from this tab's storage (its payment page is not open). */
-  private _restored = false;
 
   override render(): TemplateResult {
     return this.loaded(this._product, (p) => this._renderProduct(p));
@@ -143,31 +146,13 @@ export class PayView extends View {
     this._busy = true;
     this._actionError = undefined;
     host.requestUpdate();
-    // The payment page's code loads beside the order.
-    const framed = this.ctx.loadFrame();
-    framed.catch(() => {}); // awaited once the order is in
-    this._loadStatus().catch(() => {});
+    // The payment page's code, and the order's, load beside the order.
+    const loaded = Promise.all([this.ctx.loadFrame(), this._loadOrder()]);
+    loaded.catch(() => {}); // awaited once the order is in
     try {
       const order = await createOrder(host.api, body, key);
-      await framed;
-      this._order = order;
-      this._restored = false;
-      this._keep(order);
-      this._outcome = undefined;
-      host.dispatchEvent(
-        new CheckoutOrderEvent({
-          kind: 'pay',
-          orderId: order.orderId,
-          status: order.status,
-          url: order.link,
-          expiresAt: order.expiresAt ?? undefined,
-          amount: order.product.price,
-          currency: order.product.currency,
-        }),
-      );
-      this._follow(order);
-      const apiOrigin = new URL(host.api, location.href).origin;
-      this.ctx.open(order.link, [new URL(order.link).origin, apiOrigin]);
+      const [, payOrder] = await loaded;
+      payOrder.opened(order);
     } catch (err) {
       this._actionError = toApiError(err);
       this.ctx.emitError(err);
@@ -177,81 +162,16 @@ export class PayView extends View {
     }
   }
 
-  /** Starts over after an expired or failed payment: a new attempt gets a new key. */
-  private _again(): void {
-    this._status?.stop();
-    this.ctx.frame?.close();
-    this._keep(undefined);
-    this._order = undefined;
-    this._restored = false;
-    this._outcome = undefined;
-    this._payKey = undefined;
-    this.host.requestUpdate();
-  }
-
-  private _onStatus(v: OrderView): void {
-    this._outcome = v.status;
-    this.host.dispatchEvent(
-      new CheckoutStatusEvent({
-        orderId: v.orderId,
-        status: v.status,
-        final: v.final,
-        ...(v.paid ? { paid: v.paid } : {}),
-      }),
-    );
-    if (v.final) {
-      this._keep(undefined);
-      this.ctx.frame?.close();
-      // An order found already ended on coming back (Back from the thank-you page) shows its outcome and stays:
-      // going to return-url again would send the shopper forward from where they just went back.
-      if (!this._restored) this.ctx.complete({ kind: 'pay', orderId: v.orderId, status: v.status });
-      this._restored = false;
-    }
-  }
-
   override frameTitle(): string | undefined {
     const p = this._product.value;
     return p ? `${p.name} · ${this.money(p.price, p.currency)}` : undefined;
   }
 
-  /** Opens the payment page of the restored order again. */
-  private async _resume(): Promise<void> {
-    const order = this._order;
-    if (!order) return;
-    try {
-      await this.ctx.loadFrame();
-    } catch (e) {
-      this.ctx.emitError(e);
-      return;
-    }
-    this._restored = false;
-    const apiOrigin = new URL(this.host.api, location.href).origin;
-    this.ctx.open(order.link, [new URL(order.link).origin, apiOrigin]);
-    this.host.requestUpdate();
-  }
-
   override onFrameMessage(m: FrameMessage): void {
-    if (m.type === 'crypto-checkout:return') {
-      // The backend's return page inside the frame: the payer is done with the payment page.
-      const order = this._order;
-      if (!order || m.orderId !== order.orderId) return;
-      this._keep(undefined);
-      const status = this._statusCode?.isStatus(m.status)
-        ? m.status
-        : (this._status?.view?.status ?? order.status);
-      this.ctx.frame?.close();
-      this._status?.refresh();
-      this.ctx.complete({ kind: 'pay', orderId: order.orderId, status });
-    } else if (m.type === 'SWAPPED_ORDER_STATUS') {
-      // A hint only: the backend says what the status is.
-      this._status?.refresh();
-    }
+    this._order?.onFrameMessage(m);
   }
 
   private _renderProduct(p: Product): TemplateResult {
-    const order = this._order;
-    const outcome = this._outcome ?? order?.status;
-    const retry = outcome === 'expired' || outcome === 'failed';
     return html`<form part="form" @submit=${(e: Event) => this._onPay(e)}>
       <div class="product">
         ${p.image ? html`<img src=${p.image} alt="" width="56" height="56" />` : nothing}
@@ -262,23 +182,11 @@ export class PayView extends View {
         <p class="price">${this.money(p.price, p.currency)}</p>
       </div>
       ${
-        order
-          ? html`<div part="status" class="status ${outcome ?? 'pending'}" role="status" aria-live="polite">
-              <span class="icon" aria-hidden="true"></span>
-              <p>${this.t(outcome === 'awaiting_payment' || !outcome ? 'pending' : (outcome as MessageKey))}</p>
-              ${retry ? html`<button type="button" @click=${() => this._again()}>${this.t('retry')}</button>` : nothing}
-            </div>
-            ${
-              this._restored && !retry && !this._status?.view?.final
-                ? html`<div class="actions">
-                    <button part="button" type="button" class="primary" @click=${() => this._resume()}>
-                      ${this.t('resume')}
-                    </button>
-                    <button type="button" @click=${() => this._again()}>${this.t('startOver')}</button>
-                  </div>`
-                : nothing
-            }`
-          : html`${this._actionError ? this.error(this._actionError) : nothing}
+        this._order?.order
+          ? this._order.render()
+          : this._restoring
+            ? skeleton(this.ctx.loc)
+            : html`${this._actionError ? this.error(this._actionError) : nothing}
               <button part="button" class="primary" ?disabled=${this._busy}>${this.t('payCrypto')}</button>`
       }
     </form>`;

@@ -1,7 +1,16 @@
 import { css } from 'lit';
 
-// Buy and sell: the methods (radios, or a picker when long), their logos, the quote.
+// Buy and sell: the amounts and pickers side by side, the methods (radios, or a picker when long), their logos,
+// flags, the amount's message, the quote.
 export const rampStyles = css`
+  fieldset, .methods { display: grid; gap: 12px; margin: 0; }
+  .row { display: grid; grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 12px; }
+  .flag { flex: none; width: 20px; height: 15px; border-radius: 2px; box-shadow: 0 0 0 1px #0002; }
+  .msg:empty { display: none; }
+  .msg { color: var(--_danger); }
+  .hint { opacity: 0.8; }
+  /* Buy's wallet address is shown whole (wrapped, never scrolled out of sight), as deposit's address is. */
+  .address { display: block; font: 13px/1.65 ui-monospace, monospace; word-break: break-all; resize: none; field-sizing: content; }
   fieldset { border: 0; padding: 0; gap: 6px; }
   .method { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-radius: var(--_r); }
   .method:has(:checked) { outline: 2px solid var(--_accent); }
@@ -25,9 +34,6 @@ export const rampStyles = css`
   .method small { margin-inline-start: auto; }
   .terms { padding-inline-start: 2px; }
   dl div:last-child { font-weight: 700; }
-  /* The form collapsed above the inline ramp page: one line of what is being bought or sold, and Change. */
-  .summary { display: grid; grid-template-columns: 1fr auto; align-items: center; gap: 12px; padding: 8px 8px 8px 12px; border: 1px solid var(--_line); border-radius: var(--_r); }
-  .summary p { font-weight: 600; font-variant-numeric: tabular-nums; }
   /* A phone: country and currency each take the whole width, so a name is read whole and its list is wide. */
   @container (width<=400px) { .pickers { grid-template-columns: 1fr; } }
   /* The ramp page's usual height until it posts its own (SWAPPED_RESIZE), so the frame barely moves when it does;

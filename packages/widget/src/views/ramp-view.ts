@@ -1,15 +1,16 @@
 /**
  * What buy and sell share: the catalog's pickers (country, currency, crypto), the methods, the two amount
- * fields that fill each other from live quotes, the quote itself, and Continue, which opens the ramp's page.
+ * fields that fill each other from live quotes, the quote itself, and Continue, which signs a ramp session (what
+ * follows, its page and the summary line above it, is ramp-session.ts, loaded with the frame's code).
  * `BuyView` and `SellView` say which side they are and what each adds.
  */
 import { TaskStatus } from '@lit/task';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { type ApiError, createRampSession, toApiError } from '../api/client.ts';
+import { ApiError, createRampSession, toApiError } from '../api/client.ts';
 import type { Catalog, Crypto, Method, Quote, Side } from '../api/types.ts';
 import type { FrameMessage } from '../controllers/frame-controller.ts';
 import { QuoteController, type QuoteRequest } from '../controllers/quote-controller.ts';
-import { CheckoutCloseEvent, CheckoutOrderEvent, CheckoutQuoteEvent } from '../events.ts';
+import { CheckoutQuoteEvent } from '../events.ts';
 import {
   formatAgo,
   formatCrypto,
@@ -23,6 +24,8 @@ import type { MessageKey } from '../internal/messages.ts';
 import { Picker, type PickerItem } from '../picker/picker.ts';
 import { flagIcon } from './flag.ts';
 import { field } from './parts.ts';
+import type { RampSession } from './ramp-session.ts';
+import { type RampKey, rampMessages } from './ramp-view.messages.ts';
 import { rampStyles } from './ramp-view.styles.ts';
 import { type CheckoutHost, View, type ViewContext } from './view.ts';
 
@@ -49,6 +52,10 @@ export abstract class RampView extends View {
 
   abstract readonly side: Side;
 
+  protected override t(key: RampKey | MessageKey, arg?: string): string {
+    return rampMessages(this.ctx.loc, key, arg);
+  }
+
   protected fiatText = '';
   protected cryptoText = '';
   protected input: 'fiat' | 'crypto' = 'fiat';
@@ -58,11 +65,9 @@ export abstract class RampView extends View {
   private _amountIssue?: LimitBreach | 'invalid';
   protected busy = false;
   protected actionError?: ApiError;
-  /** The ramp's page said the order went through. */
-  protected done = false;
-  private _rampOrderId?: string;
-  /** What the ramp page was opened for, in one line: the form collapses into it while that page is inline. */
-  private _summary = '';
+  /** After Continue (ramp-session.ts, loaded with the frame's code): the session's page, summary and outcome. */
+  private _session?: RampSession;
+  private _sessionCode?: Promise<typeof import('./ramp-session.ts')>;
   /** The locale the amount fields' texts are written in. */
   private _textLoc = '';
   /**
@@ -141,7 +146,7 @@ export abstract class RampView extends View {
       this.input = 'fiat';
     }
     // The ramp page has its own quote: none is asked (nor announced) here while it is open inline.
-    if (this._collapsed) {
+    if (this._session?.collapsed) {
       this.quotes.set(undefined);
       return;
     }
@@ -245,8 +250,8 @@ export abstract class RampView extends View {
     this.busy = true;
     this.actionError = undefined;
     host.requestUpdate();
-    // The ramp page's code loads beside the session.
-    const framed = this.ctx.loadFrame();
+    // The ramp page's code, and what shows it, load beside the session.
+    const framed = Promise.all([this.ctx.loadFrame(), this._loadSession()]);
     framed.catch(() => {}); // awaited once the session is in
     try {
       const s = await createRampSession(host.api, {
@@ -260,13 +265,15 @@ export abstract class RampView extends View {
         ...extras,
         ...this.ctx.returnTo(),
       });
-      await framed;
-      this._rampOrderId = undefined;
-      this._summary = this._summaryOf(c, q.fiat.currency, method);
-      host.dispatchEvent(new CheckoutOrderEvent({ kind: this.side, url: s.url, expiresAt: s.expiresAt }));
-      this.ctx.open(s.url, [s.origin || new URL(s.url).origin]);
-      // The button pressed is gone with the form: the shopper goes on in the ramp page, not at the page's top.
-      if (this._collapsed) host.updateComplete.then(() => this.ctx.frame?.frame?.focus());
+      const [, code] = await framed;
+      this._session ??= new code.RampSession({
+        host,
+        ctx: this.ctx,
+        side: this.side,
+        t: (key) => this.t(key),
+        input: () => this.input,
+      });
+      this._session.open(s, this._summaryOf(c, q.fiat.currency, method));
     } catch (err) {
       this.actionError = toApiError(err);
       this.ctx.emitError(err);
@@ -276,19 +283,21 @@ export abstract class RampView extends View {
     }
   }
 
+  /** Loads the code of what follows Continue, once; a failed load is tried again on the next press. */
+  private _loadSession(): Promise<typeof import('./ramp-session.ts')> {
+    this._sessionCode ??= import('./ramp-session.ts').catch(() => {
+      this._sessionCode = undefined;
+      throw new ApiError('NETWORK_ERROR');
+    });
+    return this._sessionCode;
+  }
+
+  override prefetch(): void {
+    this._loadSession().catch(() => {});
+  }
+
   override onFrameMessage(m: FrameMessage): void {
-    const data = (m.data && typeof m.data === 'object' ? m.data : {}) as Record<string, unknown>;
-    // The ramp's order id comes with SWAPPED_ORDER_DATA and the success messages.
-    if (typeof data.order_id === 'string') this._rampOrderId = data.order_id;
-    if (m.type === 'SWAPPED_TRANSACTION_SUCCESSFUL' || m.type === 'SWAPPED_WITHDRAWAL_SUCCESSFUL') {
-      this.done = true;
-      this.ctx.complete({
-        kind: this.side,
-        status: 'completed',
-        ...(this._rampOrderId ? { orderId: this._rampOrderId } : {}),
-      });
-      this.host.requestUpdate();
-    }
+    this._session?.onFrameMessage(m);
   }
 
   /**
@@ -317,13 +326,9 @@ export abstract class RampView extends View {
   }
 
   override render(): TemplateResult {
-    return this._collapsed ? this._renderSummary() : this.loaded(this.catalog, (c) => this._renderForm(c));
-  }
-
-  /** The ramp page is open inline: the form is a summary above it, so there is one place to act. */
-  private get _collapsed(): boolean {
-    const f = this.ctx.frame;
-    return !!this._summary && !!f?.url && f.display === 'inline';
+    return this._session?.collapsed
+      ? this._session.render()
+      : this.loaded(this.catalog, (c) => this._renderForm(c));
   }
 
   /** `€100.00 → 0.00123 BTC · Card · Germany` (a sale the other way round): the amounts as the fields show them. */
@@ -337,26 +342,6 @@ export abstract class RampView extends View {
     return [amounts, method?.name, country].filter(Boolean).join(' · ');
   }
 
-  private _renderSummary(): TemplateResult {
-    return html`<div part="summary" class="summary">
-        <p id="summary">${this._summary}</p>
-        ${this.done ? nothing : html`<button type="button" aria-describedby="summary" @click=${() => this._change()}>${this.t('change')}</button>`}
-      </div>
-      ${this.done ? html`<p part="status" class="status paid" role="status">${this.t('done')}</p>` : nothing}`;
-  }
-
-  /**
-   * "Change": the ramp page is closed (the session it was signed for is dropped: its amount cannot change) and
-   * the form comes back as it was, the amount typed kept and a fresh quote asked for; Continue signs a new one.
-   */
-  private _change(): void {
-    const host = this.host;
-    this._summary = '';
-    this.ctx.frame?.close();
-    host.dispatchEvent(new CheckoutCloseEvent({ reason: 'user' }));
-    host.updateComplete.then(() => host.renderRoot.querySelector<HTMLElement>(`#${this.input}`)?.focus());
-  }
-
   private _renderForm(c: Catalog): TemplateResult {
     const host = this.host;
     const sell = this.side === 'sell';
@@ -368,7 +353,7 @@ export abstract class RampView extends View {
     const [listed, fiats, cryptos] = this._pickerItems(c);
     // A country that is not served is still named in its field (the message below says so), not left blank.
     const countries = isServed(c) ? listed : [...listed, this._unlisted(c.country)];
-    const amount = (which: 'fiat' | 'crypto', key: MessageKey, unit: string, value: string) =>
+    const amount = (which: 'fiat' | 'crypto', key: RampKey, unit: string, value: string) =>
       field(
         which,
         `${this.t(key)} (${unit})`,
@@ -434,7 +419,7 @@ export abstract class RampView extends View {
             ${this.extraFields()}
             ${this.actionError && this._limitError() !== this.actionError ? this.error(this.actionError) : nothing}
             <button part="button" class="primary" ?disabled=${!q.quote || this.busy} aria-describedby=${hint ? 'amount-msg' : nothing}>${this.t('continue')}</button>
-            ${this.done ? html`<p part="status" class="status paid" role="status">${this.t('done')}</p>` : nothing}`
+            ${this._session?.status()}`
             : this._renderNoMethod(c, fiat)
       }
     </form>`;
@@ -615,7 +600,7 @@ export abstract class RampView extends View {
     const q = this.quotes;
     const quote = q.quote;
     const err = isLimit(q.error) ? undefined : q.error;
-    const row = (key: MessageKey, value: string) => html`<div><dt>${this.t(key)}</dt><dd>${value}</dd></div>`;
+    const row = (key: RampKey, value: string) => html`<div><dt>${this.t(key)}</dt><dd>${value}</dd></div>`;
     const fee = (v: string) => (quote ? this.money(v, quote.fees.currency) : '');
     const symbol = crypto?.symbol ?? quote?.crypto.currency ?? '';
     return html`<div part="quote" class="quote" aria-busy=${String(q.pending)}>

@@ -16,7 +16,7 @@ import type { CatalogController } from '../controllers/catalog-controller.ts';
 import type { Display, FrameController, FrameMessage } from '../controllers/frame-controller.ts';
 import type { QuoteController } from '../controllers/quote-controller.ts';
 import type { CheckoutCompleteDetail, CheckoutMode, CheckoutReadyDetail } from '../events.ts';
-import { formatMoney } from '../internal/format.ts';
+import { formatMoney } from '../internal/locale.ts';
 import { type MessageKey, msg } from '../internal/messages.ts';
 import { errorBox, skeleton } from './parts.ts';
 
@@ -106,6 +106,9 @@ export abstract class View {
 
   /** A quote was announced (the latest answer for the latest request). */
   onQuote(_q: Quote): void {}
+
+  /** The form shows and the browser is idle: load the code its main button will need (beside the frame's). */
+  prefetch(): void {}
 
   /** A message from the payment or ramp page the frame shows. */
   onFrameMessage(_m: FrameMessage): void {}

@@ -177,6 +177,36 @@ describe('one flow: the form collapses above the inline ramp page', () => {
     }
   });
 
+  it('buy: when the ramp page says the order went through, the summary says so without Change and checkout-complete names the order', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="en" amount="62" wallet-address=${wallet}></crypto-checkout>`,
+    );
+    const frame = await openRamp(el);
+    const page = () => frame.contentDocument!;
+    const button = (id: string) => page().getElementById(id) as HTMLButtonElement | null;
+    await waitUntil(() => button('continue') && !button('continue')!.disabled, 'no quote on the ramp page', {
+      timeout: 8000,
+    });
+    button('continue')!.click();
+    // No e-mail was passed to the ramp: it asks for one first.
+    await waitUntil(() => page().getElementById('email')?.checkVisibility(), 'no e-mail step', {
+      timeout: 5000,
+    });
+    (page().getElementById('email') as HTMLInputElement).value = 'shopper@example.com';
+    (page().getElementById('email-form') as HTMLFormElement).requestSubmit();
+    await waitUntil(() => button('pay')?.checkVisibility(), 'no payment step', { timeout: 5000 });
+    const complete = waitForEvent(el, 'checkout-complete', { timeout: 8000 });
+    button('pay')!.click();
+    const { detail } = await complete;
+    expect(detail.kind).to.equal('buy');
+    expect(detail.status).to.equal('completed');
+    expect(detail.orderId).to.be.a('string').and.not.equal('');
+    await el.updateComplete;
+    const summary = shadowQuery(el, '[part~="summary"]');
+    expect(summary.querySelector('button')).to.equal(null);
+    expect(shadowQuery(el, '[part~="status"]').textContent).to.equal('Done. Thank you!');
+  });
+
   it('in a modal the form stays as it is under the dialog: there is nothing to collapse', async () => {
     const el = await mountReady(
       html`<crypto-checkout mode="buy" country="DE" locale="en" amount="61" display="modal" wallet-address=${wallet}></crypto-checkout>`,

@@ -1,7 +1,14 @@
-// The messages in Portuguese, one a line in the order of `en` in ../messages.ts (a test holds each to one line per key).
-export default `Carregando…
+// The messages in Portuguese: a block per part of the UI, one line a message in the order of that part's English
+// (shared: ../messages.ts; the others: views/<part>.messages.ts). A test holds each block to its keys.
+export default {
+  shared: `Carregando…
 Tentar novamente
-País
+Este pagamento não está disponível.
+Esta forma não está disponível aqui.
+Algo deu errado. Tente novamente em instantes.
+Verifique seus dados.
+Sem conexão. Verifique sua rede.`,
+  ramp: `País
 Moeda
 Cripto
 Forma de pagamento
@@ -22,35 +29,31 @@ Mínimo: {0}
 Máximo: {0}
 Informe um valor válido.
 Nenhuma forma para este país e moeda.
-Pagar com cripto
-Aguardando seu pagamento…
+Usar {0}
+{0} não é atendido.
+Não encontramos o país “{0}”.
+Nenhum resultado
+Digite um valor para ver sua cotação.
+Concluído. Obrigado!
+Alterar`,
+  pay: `Pagar com cripto`,
+  order: `Aguardando seu pagamento…
 Pago em parte: envie o restante para concluir.
 Pago. Obrigado!
 Pago, acima do devido. Obrigado!
 Este pagamento expirou.
 O pagamento falhou.
-Concluído. Obrigado!
-Não aparece? Abra em uma nova aba
-Fechar
-Alterar
-Pagamento
-Rede
+Abrir a página de pagamento
+Recomeçar`,
+  deposit: `Rede
 Endereço de depósito
 Memo (obrigatório)
 Copiar
 Copiado
 QR code do endereço
 Aceita {0}
-Nenhuma rede aceita depósitos aqui.
-Este pagamento não está disponível.
-Esta forma não está disponível aqui.
-Algo deu errado. Tente novamente em instantes.
-Verifique seus dados.
-Abrir a página de pagamento
-Recomeçar
-Usar {0}
-{0} não é atendido.
-Não encontramos o país “{0}”.
-Nenhum resultado
-Digite um valor para ver sua cotação.
-Sem conexão. Verifique sua rede.`;
+Nenhuma rede aceita depósitos aqui.`,
+  frame: `Pagamento
+Não aparece? Abra em uma nova aba
+Fechar`,
+};

@@ -1,0 +1,28 @@
+/** What every mode needs of the locale, pure: a valid tag, its decimal mark, and money written in it. */
+
+export type Decimal = `${number}`;
+
+/** `locale` if Intl accepts it as a language tag, else `fallback` (so formatting never throws on a typo). */
+export function validLocale(locale: string, fallback = 'en'): string {
+  try {
+    return Intl.getCanonicalLocales(locale)[0] ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/** A fiat amount, e.g. `formatMoney('49.9', 'EUR', 'de')` → `49,90 €`. Unknown codes fall back to `49.90 XYZ`. */
+export function formatMoney(amount: string, currency: string, locale: string): string {
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount as Decimal);
+  } catch {
+    return `${formatNumber(amount, locale, 2)} ${currency}`;
+  }
+}
+
+const formatNumber = (amount: string, locale: string, maxDigits: number): string =>
+  new Intl.NumberFormat(locale, { maximumFractionDigits: maxDigits }).format(amount as Decimal);
+
+/** The locale's decimal separator (`,` in `de`). */
+export const decimalSeparator = (locale: string): string =>
+  new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';

@@ -12,6 +12,7 @@ import {
 import { ApiError, toApiError } from './api/client.ts';
 import { CatalogController } from './controllers/catalog-controller.ts';
 import type { Display, FrameController } from './controllers/frame-controller.ts';
+import { type HeadStart, headStart } from './controllers/head-start.ts';
 import type { QuoteController } from './controllers/quote-controller.ts';
 import { styles } from './crypto-checkout.styles.ts';
 import {
@@ -155,11 +156,16 @@ export class CryptoCheckout extends LitElement {
   /** Live quotes (buy, sell), made on first use with the class the ramp's code brings (`_quotesOf`). */
   private _quotes?: QuoteController;
 
+  /** The quote the attributes specified, sent before the view's code arrived (taken by the controller). */
+  private _head?: HeadStart;
+
   private _quotesOf(Controller: typeof QuoteController): QuoteController {
     this._quotes ??= new Controller(
       this,
       (q) => this._view?.onQuote(q),
       (e) => this._emitError(e),
+      undefined,
+      this._head,
     );
     return this._quotes;
   }
@@ -261,17 +267,8 @@ export class CryptoCheckout extends LitElement {
     }
     if (this.mode !== this._viewMode) this._showMode(this.mode);
     if (this._view) this._view.willUpdate(changed);
-    else if (this.mode === 'buy' || this.mode === 'sell')
-      // Before the view's code: the quote the attributes fully specify leaves beside the catalog. Its code comes
-      // with the ramp's (a buy or sell page loads it beside this one's); pay and deposit never load it.
-      import('./controllers/quote-controller.ts').then(
-        ({ QuoteController, earlyQuote }) => {
-          if (this._view) return;
-          const request = earlyQuote(this, this._loc);
-          if (request || this._quotes) this._quotesOf(QuoteController).set(request, false, true);
-        },
-        () => {},
-      );
+    // Before the view's code: the quote the attributes fully specify leaves beside the catalog (head-start.ts).
+    else if (!this._head && !this._quotes) this._head = headStart(this);
   }
 
   /** Resolves once the element shows its locale's words too. */

@@ -6,7 +6,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { type ApiError, getQuote, isAbort, toApiError } from '../api/client.ts';
 import type { Quote, QuoteBody, Side } from '../api/types.ts';
-import { parseAmount, toInputValue } from '../internal/format.ts';
+import type { HeadStart } from './head-start.ts';
 
 export interface QuoteRequest {
   api: string;
@@ -14,41 +14,14 @@ export interface QuoteRequest {
   body: QuoteBody;
 }
 
-/** The element's attributes a quote is made of. */
-export interface QuoteAttributes {
-  api: string;
-  mode: string;
-  amount: string;
-  fiat: string;
-  crypto: string;
-  country: string;
-  paymentMethod: string;
-  payoutMethod: string;
-}
-
-/**
- * The quote the attributes fully specify (buy, sell), asked beside the catalog before the view's code is here;
- * undefined when one is missing. The amount is read as the view will read it back from its field, so the view,
- * with the catalog, asks for the very same request and the answer is shown.
- */
-export function earlyQuote(a: QuoteAttributes, loc: string): QuoteRequest | undefined {
-  const side = a.mode;
-  if (side !== 'buy' && side !== 'sell') return undefined;
-  const method = side === 'sell' ? a.payoutMethod : a.paymentMethod;
-  const amount = a.amount && parseAmount(toInputValue(a.amount, loc), loc);
-  const { fiat, crypto, country } = a;
-  if (!amount || !method || !fiat || !crypto || !country) return undefined;
-  return {
-    api: a.api,
-    side,
-    body: {
-      [side === 'sell' ? 'payoutMethod' : 'paymentMethod']: method,
-      country,
-      fiat,
-      crypto,
-      fiatAmount: amount,
-    },
-  };
+/** Whether `head` asked what `request` asks (the same amount however it is written). */
+function isHeadStartOf(head: HeadStart, request: QuoteRequest): boolean {
+  const a = head.body as Record<string, string | undefined>;
+  const b = request.body as Record<string, string | undefined>;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((key) =>
+    key === 'fiatAmount' ? Number(a[key]) === Number(b[key]) : a[key] === b[key],
+  );
 }
 
 const DEBOUNCE_MS = 300;
@@ -76,6 +49,8 @@ export class QuoteController implements ReactiveController {
     private _onQuote: (quote: Quote) => void,
     private _onError: (error: ApiError) => void,
     private _debounceMs = DEBOUNCE_MS,
+    /** The element's own first request (head-start.ts), answered for the first fetch if it is the same. */
+    private _head?: HeadStart,
   ) {
     _host.addController(this);
   }
@@ -169,7 +144,11 @@ export class QuoteController implements ReactiveController {
     this.pending = true;
     this._host.requestUpdate();
     try {
-      const quote = await getQuote(request.api, request.side, request.body, abort.signal);
+      const head = this._head;
+      this._head = undefined;
+      const quote = await (head && isHeadStartOf(head, request)
+        ? head.answer
+        : getQuote(request.api, request.side, request.body, abort.signal));
       if (abort !== this._abort) return;
       this.quote = quote;
       this.error = undefined;

@@ -510,10 +510,12 @@ export function overheadSection(o: OverheadResult): string[] {
   return [
     '## 5. Overhead',
     '',
-    `Throughput, autocannon ${o.throughput.connections} connections × ${o.throughput.durationS} s each, twice, ` +
-      'the targets in turn, no rate cap, each server in its own process on `@hono/node-server` and plain `node` ' +
-      '(the backend: the built package; the references: bench/bare.mjs). The same-bytes reference is a bare Hono ' +
-      "app serving the catalog's bytes with the backend's headers.",
+    `Throughput, autocannon ${o.throughput.connections} connections × ${o.throughput.durationS} s each, five rounds, ` +
+      'the targets in turn (the catalog right before its same-bytes reference), no rate cap, each server in its own ' +
+      'process on `@hono/node-server` and plain `node` (the backend: the built package; the references: ' +
+      "bench/bare.mjs); requests/s are the rounds' mean, each ratio the median of the rounds' own ratios, so a " +
+      'burst of other work on the machine during one round moves it little. The same-bytes reference is a bare ' +
+      "Hono app serving the catalog's bytes with the backend's headers.",
     '',
     row(['', 'requests/s', 'p50 latency', 'ratio']),
     row(['---', '---:', '---:', '---:']),

@@ -74,7 +74,10 @@ describe('the pay journey', () => {
     const resume = shadowQuery<HTMLButtonElement>(el, '[part~="button"]');
     expect(resume.textContent?.trim()).to.equal('Open the payment page');
     resume.click();
-    await el.updateComplete;
+    // The page's code may still be on its way (a lazy part): the page shows once it is here.
+    await waitUntil(() => el.shadowRoot?.querySelector('iframe'), 'the payment page did not open', {
+      timeout: 8000,
+    });
     expect(shadowQuery<HTMLIFrameElement>(el, 'iframe').src).to.contain('/pay/');
 
     // Paid meanwhile: the restored order follows the status to the end, then is forgotten.

@@ -594,7 +594,7 @@ export function memorySection(m: Results['memory']): string[] {
     row(['backend process (`/proc/<pid>/status`)', 'MB']),
     row(['---', '---:']),
     row(['RSS at start (idle)', m.rssAtStartMb ?? '–']),
-    row(['RSS before the loads (after the page loads and overhead runs)', m.rssBeforeLoadMb ?? '–']),
+    row(['RSS before the loads (after the overhead runs)', m.rssBeforeLoadMb ?? '–']),
     ...m.peakRssByRate.map((entry) =>
       row([
         m.peakResetWorked

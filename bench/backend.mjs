@@ -6,7 +6,8 @@
  * carry `Server-Timing: app;dur=…, upstream;dur=…` (the handler's time, and the part spent waiting on upstream calls
  * made for that request), which the page reads from resource timing; the load step measures the backend as it is.
  * The ramp client is the one `createDeps` makes, except that its HTTP layer is given a timed `fetch` (its test seam).
- * Prints `{"url": …}` once it listens. Keys and limits come from the parent (`BENCH_KEYS`, `BENCH_RATE_LIMIT`).
+ * Prints `{"url": …}` once it listens. Keys, secrets, upstream URLs and limits come from the parent
+ * (`BENCH_LIVE_ENV`: bench/lib.ts `liveEnv`, the same the CLI role runs with).
  */
 // As the CLI does: V8's young generation kept at its first size (packages/backend/src/young-generation.ts) before
 // the backend's modules load, so those come by dynamic import.
@@ -18,9 +19,8 @@ const { createApp, createDeps, createMemoryStore, loadConfig } = await import('@
 const { serve } = await import('@hono/node-server');
 const { Hono } = await import('hono');
 
-const sandboxUrl = process.env.BENCH_SANDBOX_URL;
-const keys = JSON.parse(process.env.BENCH_KEYS ?? '{}');
-if (!sandboxUrl || !keys.rampPublic) throw new Error('BENCH_SANDBOX_URL and BENCH_KEYS are required');
+const live = JSON.parse(process.env.BENCH_LIVE_ENV ?? '{}');
+if (!live.RAMP_API_URL) throw new Error('BENCH_LIVE_ENV is required');
 
 const page = `<!doctype html>
 <html lang="en">
@@ -42,18 +42,8 @@ const config = loadConfig({
   PORT: '0',
   PUBLIC_URL: url,
   ALLOWED_ORIGINS: url,
-  CHECKOUT_TOKEN_SECRET: 'bench-checkout-token-secret-0123456789',
-  ADMIN_TOKEN: 'bench-admin-token-0123456789abcdef',
-  RAMP_API_URL: `${sandboxUrl}/ramp`,
-  RAMP_WIDGET_URL: `${sandboxUrl}/ramp`,
-  RAMP_PUBLIC_KEY: keys.rampPublic,
-  RAMP_SECRET_KEY: keys.rampSecret,
-  PAY_API_URL: `${sandboxUrl}/pay-api`,
-  PAY_API_KEY: keys.pay,
-  PAY_WEBHOOK_SECRET: keys.payWebhook,
+  ...live,
   DATA_DIR: '/nonexistent-the-bench-uses-a-memory-store',
-  ACCESS_LOG: 'off',
-  RATE_LIMIT_PER_MINUTE: process.env.BENCH_RATE_LIMIT ?? '1000000',
   ...(process.env.UPSTREAM_BUDGET ? { UPSTREAM_BUDGET: process.env.UPSTREAM_BUDGET } : {}),
   ...(process.env.MARKUP ? { MARKUP: process.env.MARKUP } : {}),
 });

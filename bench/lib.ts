@@ -62,17 +62,12 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * The environment of the built CLI (`crypto-checkout-backend`) as a merchant runs it live, against the bench's
- * sandbox: its own SQLite under a temporary DATA_DIR, access log off, the per-client limit raised.
+ * A backend live against the bench's sandbox: its secrets, upstream URLs and keys, access log off, the per-client
+ * limit raised. The backend role (bench/backend.mjs, as `BENCH_LIVE_ENV`) and the CLI role run with it.
  */
-async function cliEnv(sandboxUrl: string | undefined): Promise<Record<string, string>> {
-  if (!sandboxUrl) throw new Error('the cli role needs BENCH_SANDBOX_URL');
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+function liveEnv(sandboxUrl: string | undefined): Record<string, string> {
+  if (!sandboxUrl) throw new Error('the backend and cli roles need BENCH_SANDBOX_URL');
   return {
-    PORT: String(port),
-    PUBLIC_URL: url,
-    ALLOWED_ORIGINS: url,
     CHECKOUT_TOKEN_SECRET: 'bench-checkout-token-secret-0123456789',
     ADMIN_TOKEN: 'bench-admin-token-0123456789abcdef',
     RAMP_API_URL: `${sandboxUrl}/ramp`,
@@ -82,9 +77,21 @@ async function cliEnv(sandboxUrl: string | undefined): Promise<Record<string, st
     PAY_API_URL: `${sandboxUrl}/pay-api`,
     PAY_API_KEY: benchKeys.pay,
     PAY_WEBHOOK_SECRET: benchKeys.payWebhook,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-cli-')),
     ACCESS_LOG: 'off',
     RATE_LIMIT_PER_MINUTE: String(benchRateLimitPerMinute),
+  };
+}
+
+/** The built CLI (`crypto-checkout-backend`) as a merchant runs it live: `liveEnv`, its own SQLite under a temporary DATA_DIR. */
+async function cliEnv(sandboxUrl: string | undefined): Promise<Record<string, string>> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    ...liveEnv(sandboxUrl),
+    PORT: String(port),
+    PUBLIC_URL: url,
+    ALLOWED_ORIGINS: url,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'bench-cli-')),
   };
 }
 
@@ -117,8 +124,7 @@ export async function startServer(
       ? { PATH: process.env.PATH ?? '', ...cli }
       : {
           ...process.env,
-          BENCH_KEYS: JSON.stringify(benchKeys),
-          BENCH_RATE_LIMIT: String(benchRateLimitPerMinute),
+          ...(role === 'backend' ? { BENCH_LIVE_ENV: JSON.stringify(liveEnv(env.BENCH_SANDBOX_URL)) } : {}),
           ...env,
         },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -282,8 +282,9 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
 
   const derive = (combo: Combination, amount: Amount): AnyQuote => {
     const reference = combo.reference as Reference<AnyQuote>;
-    const key = amount.fiatAmount !== undefined ? `f${amount.fiatAmount}` : `c${amount.cryptoAmount}`;
-    return remembered(reference, combo.method, `q${key}`, () =>
+    const key =
+      amount.fiatAmount !== undefined ? `fiat ${amount.fiatAmount}` : `crypto ${amount.cryptoAmount}`;
+    return remembered(reference, combo.method, key, () =>
       combo.side === 'buy'
         ? deriveBuy(reference as Reference<RampBuyQuote>, combo.method, amount)
         : deriveSell(reference as Reference<RampSellQuote>, combo.method, amount),
@@ -454,7 +455,7 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
       return remembered(
         reference,
         combo.method,
-        `b${total}`,
+        `basis ${total}`,
         () => basisFor(side, reference, decimal(total))?.toFixed(2) ?? null,
       );
     },

@@ -65,7 +65,7 @@ async function freePort(): Promise<number> {
  * A backend live against the bench's sandbox: its secrets, upstream URLs and keys, access log off, the per-client
  * limit raised. The backend role (bench/backend.mjs, as `BENCH_LIVE_ENV`) and the CLI role run with it.
  */
-function liveEnv(sandboxUrl: string | undefined): Record<string, string> {
+export function liveEnv(sandboxUrl: string | undefined): Record<string, string> {
   if (!sandboxUrl) throw new Error('the backend and cli roles need BENCH_SANDBOX_URL');
   return {
     CHECKOUT_TOKEN_SECRET: 'bench-checkout-token-secret-0123456789',

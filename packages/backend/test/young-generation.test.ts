@@ -1,41 +1,82 @@
 /**
- * The CLI's process keeps V8's young generation at its first size (src/young-generation.ts), unless the operator
- * sized it: a child process imports the module, allocates as a busy server does, and reports the young
+ * The CLI's process keeps V8's young generation at its first size (src/young-generation.ts) unless its event loop
+ * stays busy, and then lets it grow only so far; an operator who sized it keeps theirs. A child process imports
+ * the module, allocates as a server does (quietly, or with its loop always busy), and reports the young
  * generation's size.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { mayGrow, SUSTAINED, YOUNG_CAP } from '../src/young-generation.ts';
 
+const MB = 2 ** 20;
 const moduleUrl = new URL('../src/young-generation.ts', import.meta.url).href;
-const script = `
+
+/**
+ * The child's work for `seconds`: `quiet`, a batch of allocations every 20 ms, the loop idle most of the time;
+ * `busy`, one batch after another. Both keep some of what they allocate alive for a while, as requests in flight
+ * are. What is busy is the event loop's own measure, so a loaded machine does not change which case is which.
+ */
+const script = (mode: 'quiet' | 'busy', seconds: number) => `
 import(${JSON.stringify(moduleUrl)}).then(async () => {
   const { getHeapSpaceStatistics } = await import('node:v8');
+  const young = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size;
   let kept = [];
-  for (let i = 0; i < 3e6; i++) { kept.push({ i, s: 'x' + i }); if (kept.length > 20000) kept = []; }
-  const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
-  process.stdout.write(String(young.space_size));
+  const batch = () => {
+    for (let i = 0; i < 20000; i++) { kept.push({ i, s: 'x' + i }); if (kept.length > 20000) kept = []; }
+  };
+  const end = Date.now() + ${seconds * 1000};
+  const first = young();
+  let largest = first;
+  while (Date.now() < end) {
+    batch();
+    largest = Math.max(largest, young());
+    await new Promise((resolve) => ${mode === 'quiet' ? 'setTimeout(resolve, 20)' : 'setImmediate(resolve)'});
+  }
+  process.stdout.write(JSON.stringify({ first, largest }));
 });`;
 
-/** The young generation's size (bytes) in a child that imported the module and churned. */
-function youngGenerationSize(nodeOptions?: string): number {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    env: { ...process.env, NODE_OPTIONS: nodeOptions ?? '' },
-    encoding: 'utf8',
-  });
-  return Number(out.trim());
+/** The young generation's size (bytes) in a child once it imported the module, and the largest it got while it
+ *  worked as told. */
+function youngGeneration(
+  mode: 'quiet' | 'busy',
+  seconds: number,
+  nodeOptions?: string,
+): { first: number; largest: number } {
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', script(mode, seconds)],
+    {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: { ...process.env, NODE_OPTIONS: nodeOptions ?? '' },
+      encoding: 'utf8',
+    },
+  );
+  return JSON.parse(out);
 }
 
 describe('the young generation of the CLI process', () => {
-  test('stays at its first size (two 1 MB semi-spaces) however much the process allocates', () => {
-    assert.ok(youngGenerationSize() <= 4 * 2 ** 20, 'the young generation grew past 4 MB');
+  test('keeps its size while the process has time to spare', () => {
+    const { first, largest } = youngGeneration('quiet', SUSTAINED + 2);
+    assert.equal(largest, first, `the young generation grew from ${first / MB} to ${largest / MB} MB`);
+  });
+
+  test('grows once the event loop has been busy for seconds in a row, to two 4 MB semi-spaces at most', () => {
+    const { first, largest } = youngGeneration('busy', SUSTAINED + 4);
+    assert.ok(largest > first, `a busy process kept its first size (${first / MB} MB)`);
+    assert.ok(largest <= YOUNG_CAP, `the young generation grew past its cap (${largest / MB} MB)`);
+  });
+
+  test('a burst shorter than the sustained time does not count', () => {
+    assert.equal(mayGrow(SUSTAINED - 1, 2 * MB), false);
+    assert.equal(mayGrow(SUSTAINED, 2 * MB), true);
+    assert.equal(mayGrow(SUSTAINED + 10, YOUNG_CAP), false);
   });
 
   test("an operator's own size is kept", () => {
     assert.ok(
-      youngGenerationSize('--max-semi-space-size=16') > 8 * 2 ** 20,
+      youngGeneration('busy', 1, '--max-semi-space-size=16').largest > 8 * MB,
       'the operator asked for 16 MB semi-spaces and the young generation stayed small',
     );
   });

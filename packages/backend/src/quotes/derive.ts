@@ -93,10 +93,25 @@ export function totalOf(side: Side, terms: FeeTerms, basis: Decimal): Decimal {
 
 /** Cents either side of the linear estimate searched for the exact basis (rounding moves it by at most two). */
 const SEARCH_CENTS = 5;
-/** The cent steps of that search, from -SEARCH_CENTS to +SEARCH_CENTS. */
-const searchSteps = Array.from({ length: 2 * SEARCH_CENTS + 1 }, (_, i) =>
-  decimal(i - SEARCH_CENTS).times(HUNDREDTH),
-);
+
+/** A whole number of cents as an amount. */
+const centsAmount = (count: number) => decimal((count / 100).toFixed(CENTS));
+
+/** The fee terms as floats, for the estimate only (a starting point: the search then works in exact decimals). */
+const estimateTerms = new WeakMap<FeeTerms, { base: number; min: number; share: number; markup: number }>();
+function roughTerms(terms: FeeTerms) {
+  let rough = estimateTerms.get(terms);
+  if (!rough) {
+    rough = {
+      base: toNumber(terms.baseFee),
+      min: toNumber(terms.minFee),
+      share: toNumber(terms.feePercent.plus(terms.markupPercent)) / 100,
+      markup: toNumber(terms.markupPercent) / 100,
+    };
+    estimateTerms.set(terms, rough);
+  }
+  return rough;
+}
 
 /**
  * The basis whose total (`totalOf`) is `total`: the upstream request amount that makes what the shopper pays
@@ -107,42 +122,57 @@ const searchSteps = Array.from({ length: 2 * SEARCH_CENTS + 1 }, (_, i) =>
  * shopper's way: the largest basis whose total is below, so they pay a cent or two less than typed, never more.
  * A sell's total moves by at most one cent per cent of value, so it is met exactly (the rule, were it not: the
  * least total above, from the smallest basis). The quote built from the basis says the true total either way.
+ *
+ * The linear estimate (the larger or smaller of the percentage-fee and minimum-fee lines) is worked out in floats:
+ * it only says where to look, within SEARCH_CENTS either side, and every total compared is exact. A buy's total
+ * grows by at least a cent with each cent of basis, so from the estimate it walks to the answer (two or three
+ * totals, where trying the whole window took eleven; the quote route's profile had this search as its largest
+ * part for an amount typed freely). A sell's total can stand still or, when the fee and the markup both round up
+ * at one cent, step back: every cent of the window is tried.
  */
 export function basisFor(side: Side, terms: FeeTerms, total: Decimal): Decimal | undefined {
   const target = cents(total);
-  const share = terms.feePercent.plus(terms.markupPercent).times(HUNDREDTH);
-  const markupShare = terms.markupPercent.times(HUNDREDTH);
-  if (side === 'sell' && !share.lt(1)) return undefined;
-  // The total is the larger (buy) or smaller (sell) of the percentage-fee and the minimum-fee lines: solve both.
+  const { base, min: least, share, markup } = roughTerms(terms);
+  if (side === 'sell' && !terms.feePercent.plus(terms.markupPercent).lt(100)) return undefined;
+  const typed = toNumber(target);
   const estimate =
     side === 'buy'
-      ? min(
-          target.minus(terms.baseFee).div(share.plus(1)),
-          target.minus(terms.minFee).div(markupShare.plus(1)),
-        )
-      : max(
-          target.plus(terms.baseFee).div(decimal(1).minus(share)),
-          target.plus(terms.minFee).div(decimal(1).minus(markupShare)),
-        );
-  const start = cents(estimate, DOWN);
-  let best: { basis: Decimal; total: Decimal } | undefined;
-  for (const step of searchSteps) {
-    const basis = start.plus(step);
-    if (!basis.gt(0)) continue;
-    const value = totalOf(side, terms, basis);
-    if (side === 'buy') {
-      // The largest basis not paying more than typed (the total grows with the basis).
-      if (value.lte(target) && (!best || basis.gt(best.basis))) best = { basis, total: value };
-    } else if (value.gte(target) && (!best || value.lt(best.total))) {
-      // The least total not receiving less than typed, from the smallest basis (the least crypto to send).
-      best = { basis, total: value };
-    }
-  }
-  return best?.total.gt(0) ? best.basis : undefined;
-}
+      ? Math.min((typed - base) / (1 + share), (typed - least) / (1 + markup))
+      : Math.max((typed + base) / (1 - share), (typed + least) / (1 - markup));
+  const start = Math.floor(estimate * 100);
+  const lowest = Math.max(start - SEARCH_CENTS, 1);
+  const highest = start + SEARCH_CENTS;
+  if (lowest > highest) return undefined;
+  const totalAt = (count: number) => totalOf(side, terms, centsAmount(count));
 
-const min = (a: Decimal, b: Decimal) => (a.lt(b) ? a : b);
-const max = (a: Decimal, b: Decimal) => (a.gt(b) ? a : b);
+  if (side === 'buy') {
+    // The largest basis not paying more than typed.
+    let count = Math.min(Math.max(start, lowest), highest);
+    let value = totalAt(count);
+    if (value.lte(target)) {
+      while (count < highest) {
+        const next = totalAt(count + 1);
+        if (next.gt(target)) break;
+        count += 1;
+        value = next;
+      }
+    } else {
+      do {
+        if (count <= lowest) return undefined;
+        count -= 1;
+        value = totalAt(count);
+      } while (value.gt(target));
+    }
+    return value.gt(0) ? centsAmount(count) : undefined;
+  }
+  // The least total not receiving less than typed, from the smallest basis (the least crypto to send).
+  let best: { count: number; total: Decimal } | undefined;
+  for (let count = lowest; count <= highest; count++) {
+    const value = totalAt(count);
+    if (value.gte(target) && (!best || value.lt(best.total))) best = { count, total: value };
+  }
+  return best?.total.gt(0) ? centsAmount(best.count) : undefined;
+}
 
 /**
  * The fees the catalog states for a method in a fiat, before any quote confirms them: the fixed fee listed for

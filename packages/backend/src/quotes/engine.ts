@@ -193,8 +193,8 @@ const amountOf = (request: AnyRequest): Amount =>
  * What a reference already answered, by amount: a derived quote is a pure function of the reference, the method
  * (its limits) and the amount, and most shoppers type one of a few round amounts, so an amount asked again is
  * answered without the fee model's decimal arithmetic (a quarter of a quote's CPU in the bench profile). Kept with
- * the reference (a new reference starts empty), for the same method object only, at most REPEATS amounts (the
- * oldest goes first). A refusal (outside the limits) is not kept: it is thrown again each time.
+ * the reference (a new reference starts empty), for the same method object only, at most REPEATS amounts (the one
+ * least recently asked goes first). A refusal (outside the limits) is not kept: it is thrown again each time.
  */
 const answered = new WeakMap<object, { method: RampMethod; answers: Map<string, unknown> }>();
 function remembered<T>(reference: object, method: RampMethod, key: string, work: () => T): T {
@@ -204,7 +204,13 @@ function remembered<T>(reference: object, method: RampMethod, key: string, work:
     answered.set(reference, memo);
   }
   const { answers } = memo;
-  if (answers.has(key)) return answers.get(key) as T;
+  if (answers.has(key)) {
+    // Kept as the latest: the amounts asked most stay, and an amount typed once is the first to go.
+    const value = answers.get(key) as T;
+    answers.delete(key);
+    answers.set(key, value);
+    return value;
+  }
   const value = work();
   if (answers.size >= REPEATS) answers.delete(answers.keys().next().value as string);
   answers.set(key, value);

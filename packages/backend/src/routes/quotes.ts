@@ -291,6 +291,30 @@ export function quoteRoutes(deps: AppDeps) {
     expiresAt: new Date(clock.now() + QUOTE_REFRESH_MS).toISOString(),
   });
 
+  /**
+   * A quote's answer without its stamps, once per quote object and view: the engine hands out the same derived
+   * quote for an amount asked again (quotes/engine.ts `remembered`), and its breakdown and figures (exact decimal
+   * arithmetic and formatting, an eighth of a repeated quote's CPU in the bench profile) are then the same too.
+   */
+  const views = new WeakMap<object, Map<string, Omit<Quote, keyof ReturnType<typeof stamps>>>>();
+  function viewOnce(
+    quote: object,
+    key: string,
+    build: () => Omit<Quote, keyof ReturnType<typeof stamps>>,
+  ): Omit<Quote, keyof ReturnType<typeof stamps>> {
+    let kept = views.get(quote);
+    if (!kept) {
+      kept = new Map();
+      views.set(quote, kept);
+    }
+    let view = kept.get(key);
+    if (!view) {
+      view = build();
+      kept.set(key, view);
+    }
+    return view;
+  }
+
   function buyView(
     { quote, ...priced }: EngineQuote<RampBuyQuote>,
     method: RampMethod,
@@ -298,24 +322,26 @@ export function quoteRoutes(deps: AppDeps) {
     crypto: string,
     input: 'fiat' | 'crypto',
   ): Quote {
-    const { amount, paid, processing, network, markup, total } = buyBreakdown(quote, fiat);
-    const cryptoCurrency = quote.crypto_currency ?? crypto;
-    return {
-      side: 'buy',
-      input,
-      estimate: false,
-      fiat: { currency: fiat, amount, total: paid },
-      crypto: {
-        currency: cryptoCurrency,
-        // What arrives: never shown as more than the upstream's own figure.
-        amount: amountString(quote.crypto_amount, cryptoCurrency, { kind: 'crypto', mode: 'down' }),
-      },
-      rate: ratioString(quote.crypto_unit_price, 8),
-      fees: { processing, network, markup, total, currency: fiat },
-      paymentMethod: quote.payment_method ?? method.slug,
-      paymentGroup: quote.payment_group ?? method.group,
-      ...stamps(priced),
-    };
+    const view = viewOnce(quote, `${method.slug} ${fiat} ${crypto} ${input}`, () => {
+      const { amount, paid, processing, network, markup, total } = buyBreakdown(quote, fiat);
+      const cryptoCurrency = quote.crypto_currency ?? crypto;
+      return {
+        side: 'buy',
+        input,
+        estimate: false,
+        fiat: { currency: fiat, amount, total: paid },
+        crypto: {
+          currency: cryptoCurrency,
+          // What arrives: never shown as more than the upstream's own figure.
+          amount: amountString(quote.crypto_amount, cryptoCurrency, { kind: 'crypto', mode: 'down' }),
+        },
+        rate: ratioString(quote.crypto_unit_price, 8),
+        fees: { processing, network, markup, total, currency: fiat },
+        paymentMethod: quote.payment_method ?? method.slug,
+        paymentGroup: quote.payment_group ?? method.group,
+      };
+    });
+    return { ...view, ...stamps(priced) };
   }
 
   /** A sell quote in the shopper's fiat (see quotes/breakdown.ts for what each amount is). */
@@ -329,31 +355,34 @@ export function quoteRoutes(deps: AppDeps) {
     cryptoAmount?: string,
     estimate = input === 'crypto',
   ): Quote {
-    const amounts = sellBreakdown(quote, asked, fiat);
-    if (!amounts) {
-      throw new AppError('QUOTE_UNAVAILABLE', `The ramp service did not say what would arrive in ${fiat}.`);
-    }
-    const { value, received, processing, network, markup, total } = amounts;
-    const cryptoCurrency = quote.crypto_currency ?? crypto;
-    return {
-      side: 'sell',
-      input,
-      estimate,
-      fiat: { currency: fiat, amount: value, total: received },
-      crypto: {
-        currency: cryptoCurrency,
-        amount:
-          cryptoAmount === undefined
-            ? // What the shopper must send: never shown as less than the upstream asks.
-              amountString(quote.crypto_amount, cryptoCurrency, { kind: 'crypto', mode: 'up' })
-            : amountString(cryptoAmount, cryptoCurrency, { kind: 'crypto' }),
-      },
-      rate: ratioString(quote.crypto_unit_price, 8),
-      fees: { processing, network, markup, total, currency: fiat },
-      paymentMethod: method.slug,
-      paymentGroup: method.group,
-      ...stamps(priced),
-    };
+    const key = `${method.slug} ${fiat} ${crypto} ${input} ${asked} ${cryptoAmount} ${estimate}`;
+    const view = viewOnce(quote, key, () => {
+      const amounts = sellBreakdown(quote, asked, fiat);
+      if (!amounts) {
+        throw new AppError('QUOTE_UNAVAILABLE', `The ramp service did not say what would arrive in ${fiat}.`);
+      }
+      const { value, received, processing, network, markup, total } = amounts;
+      const cryptoCurrency = quote.crypto_currency ?? crypto;
+      return {
+        side: 'sell',
+        input,
+        estimate,
+        fiat: { currency: fiat, amount: value, total: received },
+        crypto: {
+          currency: cryptoCurrency,
+          amount:
+            cryptoAmount === undefined
+              ? // What the shopper must send: never shown as less than the upstream asks.
+                amountString(quote.crypto_amount, cryptoCurrency, { kind: 'crypto', mode: 'up' })
+              : amountString(cryptoAmount, cryptoCurrency, { kind: 'crypto' }),
+        },
+        rate: ratioString(quote.crypto_unit_price, 8),
+        fees: { processing, network, markup, total, currency: fiat },
+        paymentMethod: method.slug,
+        paymentGroup: method.group,
+      };
+    });
+    return { ...view, ...stamps(priced) };
   }
 
   return openApiRoutes()

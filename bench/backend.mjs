@@ -16,7 +16,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 
 const { createApp, createDeps, createMemoryStore, loadConfig } = await import('@crypto-checkout/backend');
-const { serve } = await import('@hono/node-server');
+const { createAdaptorServer } = await import('@hono/node-server');
 const { Hono } = await import('hono');
 
 const live = JSON.parse(process.env.BENCH_LIVE_ENV ?? '{}');
@@ -33,8 +33,10 @@ const page = `<!doctype html>
 
 let handler = () => new Response(null, { status: 503 });
 const url = await new Promise((resolve) => {
-  serve({ fetch: (request, env) => handler(request, env), port: 0, hostname: '127.0.0.1' }, (info) =>
-    resolve(`http://127.0.0.1:${info.port}`),
+  // As the CLI listens (packages/backend/src/command.ts): a longer accept queue than Node's default.
+  const server = createAdaptorServer({ fetch: (request, env) => handler(request, env) });
+  server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () =>
+    resolve(`http://127.0.0.1:${server.address().port}`),
   );
 });
 

@@ -17,7 +17,7 @@
  * changed while the process runs. An operator who sets either flag keeps theirs. Embedding apps (`createCheckout`)
  * do not import this: their process is theirs to tune (README, "Deploying").
  */
-import { PerformanceObserver } from 'node:perf_hooks';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /** The event loop's utilization (busy ÷ busy and idle) over a second that counts as a busy second. */

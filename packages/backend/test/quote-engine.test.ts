@@ -216,10 +216,18 @@ describe('amounts asked again', () => {
         json<{ source: string; pricedAt: string; crypto: { amount: string } }>(
           await stack.api('/api/quotes/buy', { method: 'POST', json: { ...body, fiatAmount } }),
         );
+      const derivedSoFar = async () =>
+        json<{ derived: number }>(
+          await stack.api('/api/admin/quote-engine', {
+            headers: { authorization: `Bearer ${testSecrets.adminToken}` },
+          }),
+        ).then((stats) => stats.derived);
       assert.equal((await ask('100')).source, 'upstream');
       const before = await ask('250');
       assert.equal(before.source, 'derived');
+      const counted = await derivedSoFar();
       assert.deepEqual(await ask('250'), before);
+      assert.equal(await derivedSoFar(), counted + 1, 'an answer given again counts as derived');
       // An hour on, on both clocks: the price has moved and the reference is stale.
       const later = new Date(clock.at + 3_600_000).toISOString();
       clock.at += 3_600_000;

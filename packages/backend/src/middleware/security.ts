@@ -99,7 +99,20 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
     removePoweredBy: false,
   } as const;
   const strictPolicy = { defaultSrc: ["'none'"], frameAncestors: ["'none'"] };
-  const strict = secureHeaders({ ...common, xFrameOptions: 'DENY', contentSecurityPolicy: strictPolicy });
+  const documentOnly = {
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  } as const;
+  const strict = secureHeaders({
+    ...common,
+    ...documentOnly,
+    xFrameOptions: 'DENY',
+    contentSecurityPolicy: strictPolicy,
+  });
   const ownPolicy = secureHeaders({
     ...common,
     overwrite: false,

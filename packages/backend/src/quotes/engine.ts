@@ -41,6 +41,8 @@ export interface EngineQuote<Q> {
   source: 'upstream' | 'derived';
   /** When the upstream priced the quote (for a derived quote: the reference it came from), epoch ms. */
   pricedAt: number;
+  /** A derived quote's reference, as an opaque token (`repeated` takes it back). */
+  from?: object;
 }
 
 /** What the engine reads of the upstream budget. */
@@ -141,6 +143,12 @@ export interface QuoteEngine {
    * null when no amount gives that total.
    */
   basisFor(side: Side, request: AnyRequest, total: string): string | null | undefined;
+  /**
+   * For a caller answering a derived quote again from its own memo: true, and the answer counted as derived (as
+   * `deriveOnly` counts one), while the combination is still priced by the reference `from` (an EngineQuote's),
+   * fresh, for the same method object; false when the engine must be asked.
+   */
+  repeated(side: Side, request: AnyRequest, from: object, method: RampMethod): boolean;
   /** One refresher round: re-prices the busiest ageing references the budget has room for. */
   refresh(): Promise<number>;
   /** One drift sample (undefined when nothing was derived yet or the budget has no room). */
@@ -300,13 +308,18 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
   const usable = (combo: Combination | undefined, maxAge: number): boolean =>
     !!combo?.reference && !combo.upstreamOnly && clock.now() - combo.pricedAt < maxAge;
 
-  const derived = (combo: Combination, amount: Amount): EngineQuote<AnyQuote> => {
-    const quote = derive(combo, amount);
+  /** Counts a derived answer; the sampler checks the latest amounts. */
+  const countDerived = (combo: Combination, amount: Amount) => {
     combo.derived += 1;
     totals.derived += 1;
     combo.recent.push(amount);
     if (combo.recent.length > RECENT) combo.recent.shift();
-    return { quote, source: 'derived', pricedAt: combo.pricedAt };
+  };
+
+  const derived = (combo: Combination, amount: Amount): EngineQuote<AnyQuote> => {
+    const quote = derive(combo, amount);
+    countDerived(combo, amount);
+    return { quote, source: 'derived', pricedAt: combo.pricedAt, from: combo.reference };
   };
 
   /** One upstream call for the combination; its answer becomes the reference. */
@@ -464,6 +477,15 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
         `basis ${total}`,
         () => basisFor(side, reference, decimal(total))?.toFixed(2) ?? null,
       );
+    },
+    repeated(side, request, from, method) {
+      if (!settings.enabled) return false;
+      const combo = combos.get(keyOf(side, request));
+      if (!combo || combo.reference !== from || combo.method !== method || !usable(combo, settings.freshMs))
+        return false;
+      combo.demand += 1;
+      countDerived(combo, amountOf(request));
+      return true;
     },
     refresh,
     sample,

@@ -29,6 +29,7 @@ import {
   type RampSellQuote,
 } from '../schemas/upstream-ramp.ts';
 import { refusalKind, UpstreamRefusal } from '../upstream/http.ts';
+import type { BuyQuoteRequest, SellQuoteRequest } from '../upstream/ramp-client.ts';
 
 /** How long the widget may show a quote before asking again. */
 const QUOTE_REFRESH_MS = 30_000;
@@ -36,6 +37,22 @@ const QUOTE_REFRESH_MS = 30_000;
 const ROUGH_FX_TOLERANCE = 0.05;
 /** The fiat value a crypto-amount sell is first priced at, to learn the rate (EUR). */
 const SELL_REFERENCE_EUR = 100;
+/** Answers kept per method for totals asked again (see `given`). */
+const ANSWERS_KEPT = 256;
+
+type AnyQuoteRequest = BuyQuoteRequest | SellQuoteRequest;
+
+/** A derived answer kept for the same request asked again: its view, and what it holds for. */
+interface GivenAnswer {
+  view: Omit<Quote, 'source' | 'pricedAt' | 'expiresAt'>;
+  /** The engine's token for the reference it was derived from. */
+  from: object;
+  pricedAt: number;
+  /** The amount the engine priced (the request amount whose total was asked). */
+  basis: string;
+  /** The ramp's rates version when it was given (the limits were checked with them). */
+  fx: number;
+}
 
 const exactlyOneAmount = <T extends { fiatAmount?: string | undefined; cryptoAmount?: string | undefined }>(
   body: T,
@@ -292,27 +309,34 @@ export function quoteRoutes(deps: AppDeps) {
   });
 
   /**
-   * A quote's answer without its stamps, once per quote object and view: the engine hands out the same derived
-   * quote for an amount asked again (quotes/engine.ts `remembered`), and its breakdown and figures (exact decimal
-   * arithmetic and formatting, an eighth of a repeated quote's CPU in the bench profile) are then the same too.
+   * Answers given for a total, by method and the rest of the request: most shoppers type one of a few round
+   * amounts, and the answer to the same request is the same while the combination is priced by the same
+   * reference (the engine checks it, and counts the repeat as a derived answer) and the rates the limits are
+   * checked with have not moved (`ramp.fxVersion`). The limits, the fee model and the view are then skipped: over
+   * half of a repeated quote's CPU in the bench. At most ANSWERS_KEPT per method, the least recently asked first.
    */
-  const views = new WeakMap<object, Map<string, Omit<Quote, keyof ReturnType<typeof stamps>>>>();
-  function viewOnce(
-    quote: object,
-    key: string,
-    build: () => Omit<Quote, keyof ReturnType<typeof stamps>>,
-  ): Omit<Quote, keyof ReturnType<typeof stamps>> {
-    let kept = views.get(quote);
+  const given = new WeakMap<RampMethod, Map<string, GivenAnswer>>();
+
+  function givenAgain(side: 'buy' | 'sell', method: RampMethod, key: string, request: AnyQuoteRequest) {
+    const kept = given.get(method);
+    const entry = kept?.get(key);
+    if (!kept || !entry || entry.fx !== ramp.fxVersion()) return undefined;
+    if (!quotes.repeated(side, { ...request, fiatAmount: entry.basis }, entry.from, method)) return undefined;
+    kept.delete(key);
+    kept.set(key, entry);
+    return { ...entry.view, ...stamps({ source: 'derived', pricedAt: entry.pricedAt }) };
+  }
+
+  function give(method: RampMethod, key: string, priced: EngineQuote<unknown>, basis: string, answer: Quote) {
+    if (priced.source !== 'derived' || !priced.from) return;
+    let kept = given.get(method);
     if (!kept) {
       kept = new Map();
-      views.set(quote, kept);
+      given.set(method, kept);
     }
-    let view = kept.get(key);
-    if (!view) {
-      view = build();
-      kept.set(key, view);
-    }
-    return view;
+    if (kept.size >= ANSWERS_KEPT) kept.delete(kept.keys().next().value as string);
+    const { source: _source, pricedAt: _pricedAt, expiresAt: _expiresAt, ...view } = answer;
+    kept.set(key, { view, from: priced.from, pricedAt: priced.pricedAt, basis, fx: ramp.fxVersion() });
   }
 
   function buyView(
@@ -322,26 +346,24 @@ export function quoteRoutes(deps: AppDeps) {
     crypto: string,
     input: 'fiat' | 'crypto',
   ): Quote {
-    const view = viewOnce(quote, `${method.slug} ${fiat} ${crypto} ${input}`, () => {
-      const { amount, paid, processing, network, markup, total } = buyBreakdown(quote, fiat);
-      const cryptoCurrency = quote.crypto_currency ?? crypto;
-      return {
-        side: 'buy',
-        input,
-        estimate: false,
-        fiat: { currency: fiat, amount, total: paid },
-        crypto: {
-          currency: cryptoCurrency,
-          // What arrives: never shown as more than the upstream's own figure.
-          amount: amountString(quote.crypto_amount, cryptoCurrency, { kind: 'crypto', mode: 'down' }),
-        },
-        rate: ratioString(quote.crypto_unit_price, 8),
-        fees: { processing, network, markup, total, currency: fiat },
-        paymentMethod: quote.payment_method ?? method.slug,
-        paymentGroup: quote.payment_group ?? method.group,
-      };
-    });
-    return { ...view, ...stamps(priced) };
+    const { amount, paid, processing, network, markup, total } = buyBreakdown(quote, fiat);
+    const cryptoCurrency = quote.crypto_currency ?? crypto;
+    return {
+      side: 'buy',
+      input,
+      estimate: false,
+      fiat: { currency: fiat, amount, total: paid },
+      crypto: {
+        currency: cryptoCurrency,
+        // What arrives: never shown as more than the upstream's own figure.
+        amount: amountString(quote.crypto_amount, cryptoCurrency, { kind: 'crypto', mode: 'down' }),
+      },
+      rate: ratioString(quote.crypto_unit_price, 8),
+      fees: { processing, network, markup, total, currency: fiat },
+      paymentMethod: quote.payment_method ?? method.slug,
+      paymentGroup: quote.payment_group ?? method.group,
+      ...stamps(priced),
+    };
   }
 
   /** A sell quote in the shopper's fiat (see quotes/breakdown.ts for what each amount is). */
@@ -355,34 +377,31 @@ export function quoteRoutes(deps: AppDeps) {
     cryptoAmount?: string,
     estimate = input === 'crypto',
   ): Quote {
-    const key = `${method.slug} ${fiat} ${crypto} ${input} ${asked} ${cryptoAmount} ${estimate}`;
-    const view = viewOnce(quote, key, () => {
-      const amounts = sellBreakdown(quote, asked, fiat);
-      if (!amounts) {
-        throw new AppError('QUOTE_UNAVAILABLE', `The ramp service did not say what would arrive in ${fiat}.`);
-      }
-      const { value, received, processing, network, markup, total } = amounts;
-      const cryptoCurrency = quote.crypto_currency ?? crypto;
-      return {
-        side: 'sell',
-        input,
-        estimate,
-        fiat: { currency: fiat, amount: value, total: received },
-        crypto: {
-          currency: cryptoCurrency,
-          amount:
-            cryptoAmount === undefined
-              ? // What the shopper must send: never shown as less than the upstream asks.
-                amountString(quote.crypto_amount, cryptoCurrency, { kind: 'crypto', mode: 'up' })
-              : amountString(cryptoAmount, cryptoCurrency, { kind: 'crypto' }),
-        },
-        rate: ratioString(quote.crypto_unit_price, 8),
-        fees: { processing, network, markup, total, currency: fiat },
-        paymentMethod: method.slug,
-        paymentGroup: method.group,
-      };
-    });
-    return { ...view, ...stamps(priced) };
+    const amounts = sellBreakdown(quote, asked, fiat);
+    if (!amounts) {
+      throw new AppError('QUOTE_UNAVAILABLE', `The ramp service did not say what would arrive in ${fiat}.`);
+    }
+    const { value, received, processing, network, markup, total } = amounts;
+    const cryptoCurrency = quote.crypto_currency ?? crypto;
+    return {
+      side: 'sell',
+      input,
+      estimate,
+      fiat: { currency: fiat, amount: value, total: received },
+      crypto: {
+        currency: cryptoCurrency,
+        amount:
+          cryptoAmount === undefined
+            ? // What the shopper must send: never shown as less than the upstream asks.
+              amountString(quote.crypto_amount, cryptoCurrency, { kind: 'crypto', mode: 'up' })
+            : amountString(cryptoAmount, cryptoCurrency, { kind: 'crypto' }),
+      },
+      rate: ratioString(quote.crypto_unit_price, 8),
+      fees: { processing, network, markup, total, currency: fiat },
+      paymentMethod: method.slug,
+      paymentGroup: method.group,
+      ...stamps(priced),
+    };
   }
 
   return openApiRoutes()
@@ -398,7 +417,12 @@ export function quoteRoutes(deps: AppDeps) {
         markup: config.markup,
       };
       const fiatAmount = body.fiatAmount;
-      if (fiatAmount !== undefined) checkLimits('buy', method, body.fiat, fiatAmount);
+      const key = `${body.country} ${body.fiat} ${body.crypto} ${fiatAmount}`;
+      if (fiatAmount !== undefined) {
+        const again = givenAgain('buy', method, key, request);
+        if (again) return c.json(again, 200);
+        checkLimits('buy', method, body.fiat, fiatAmount);
+      }
       const quote = await (fiatAmount !== undefined
         ? priceTotal('buy', { ...request, fiatAmount }, method, {
             quotes,
@@ -406,10 +430,15 @@ export function quoteRoutes(deps: AppDeps) {
           })
         : quotes.buy({ ...request, cryptoAmount: body.cryptoAmount }, method)
       ).catch((error: unknown) => mapRefusal(error, 'buy', method, body.fiat));
-      return c.json(
-        buyView(quote, method, body.fiat, body.crypto, body.fiatAmount !== undefined ? 'fiat' : 'crypto'),
-        200,
+      const answer = buyView(
+        quote,
+        method,
+        body.fiat,
+        body.crypto,
+        fiatAmount !== undefined ? 'fiat' : 'crypto',
       );
+      if ('basis' in quote && typeof quote.basis === 'string') give(method, key, quote, quote.basis, answer);
+      return c.json(answer, 200);
     })
     .openapi(sellRoute, async (c) => {
       const body = c.req.valid('json');
@@ -420,12 +449,17 @@ export function quoteRoutes(deps: AppDeps) {
       const price = (fiatAmount: string) => quotes.sell({ ...request, fiatAmount }, method).catch(refused);
 
       if (body.fiatAmount !== undefined) {
+        const key = `${body.country} ${body.fiat} ${body.crypto} ${body.fiatAmount}`;
+        const again = givenAgain('sell', method, key, request);
+        if (again) return c.json(again, 200);
         checkLimits('sell', method, body.fiat, body.fiatAmount);
         const quote = await priceTotal('sell', { ...request, fiatAmount: body.fiatAmount }, method, {
           quotes,
           eurPerUnit: ramp.fx(body.fiat)?.eurPerUnit,
         }).catch(refused);
-        return c.json(sellView(quote, quote.basis, method, body.fiat, body.crypto, 'fiat'), 200);
+        const answer = sellView(quote, quote.basis, method, body.fiat, body.crypto, 'fiat');
+        give(method, key, quote, quote.basis, answer);
+        return c.json(answer, 200);
       }
       // A crypto amount: price a reference fiat amount (shared by every shopper for a few seconds), derive the
       // fiat the crypto is worth, check the limits, then price that amount so the fees are the real ones.

@@ -208,6 +208,8 @@ const lazyParts: Record<string, RegExp> = {
   session: /src\/views\/ramp-session\.ts$/,
   // Pay once there is an order (pressed, or restored): its page, its status followed, its outcome and ways on.
   order: /src\/(views\/pay-order(\.messages)?|controllers\/order-status-controller)\.ts$/,
+  // The status band the order and the session show (its CSS), shared by both.
+  status: /src\/views\/status\.styles\.ts$/,
 };
 
 export default defineConfig(({ mode }): UserConfig => {

@@ -43,7 +43,10 @@ export interface WeightResult {
   element: Sizes & { files: string[] };
   modes: Record<Mode, ModeWeight>;
   languages: Record<string, Sizes>;
-  /** Script tag: the lazy parts (the frame, the picker's list, what follows the ramp's Continue, pay's order), each on its own. */
+  /**
+   * Script tag: the lazy parts (the frame, the picker's list, what follows the ramp's Continue, pay's order, the
+   * status band of those two), each on its own.
+   */
   parts: Record<string, Sizes & { files: string[] }>;
   npmEntryAsShipped: Sizes & { files: string[] };
   /** A shop's bundle: the chunks its entry loads before any view. */

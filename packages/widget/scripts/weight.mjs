@@ -66,8 +66,8 @@ export function scriptTagGraph(dist) {
   /** What a page of `mode` (in English; add `languages[lang]` for another) downloads before it can show. */
   const initial = (mode) => [...new Set([loader, ...staticClosure(element), ...staticClosure(views[mode])])];
   /**
-   * The lazy parts, by chunk name (`frame`, `picker`, `session`, `order`): the chunks no page downloads before it shows,
-   * other than languages, each loaded when the shopper reaches it (or when the browser is idle).
+   * The lazy parts, by chunk name (`frame`, `picker`, `session`, `order`, `status`): the chunks no page downloads
+   * before it shows, other than languages, each loaded when the shopper reaches it (or when the browser is idle).
    */
   const first = new Set([...MODES.flatMap(initial), ...Object.values(languages)]);
   const parts = {};

@@ -29,7 +29,7 @@ export const styles = css`
   .auto { color-scheme: light dark; }
   .base, form, .form, .deposit, .skeleton { display: grid; gap: 12px; margin: 0; }
   .field { display: grid; gap: 4px; position: relative; }
-  label, legend { font-size: 13px; font-weight: 600; }
+  label { font-size: 13px; font-weight: 600; }
   input, textarea, button { font: inherit; color: inherit; box-sizing: border-box; min-height: 40px; border-radius: var(--_r); }
   input, textarea { width: 100%; padding: 8px 10px; background: var(--_surface); border: 1px solid var(--_line); }
   [aria-invalid=true] { border-color: var(--_danger); }
@@ -38,7 +38,7 @@ export const styles = css`
   button:disabled { opacity: 0.55; cursor: not-allowed; }
   :focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
   small, .fresh, .desc { font-size: 13px; }
-  .combo-input, .error, .status { display: flex; align-items: center; gap: 8px; }
+  .combo-input, .error { display: flex; align-items: center; gap: 8px; }
   /* The picked entry's icon sits inside the field, so the text keeps the field's whole width. */
   .combo-input { position: relative; }
   .combo-input > :not(input) { position: absolute; inset-inline-start: 10px; pointer-events: none; }
@@ -47,12 +47,9 @@ export const styles = css`
   .combo-input input { padding-inline-end: 32px; text-overflow: ellipsis; }
   .combo-input::after { content: ''; position: absolute; inset-inline-end: 14px; top: calc(50% - 6px); width: 7px; height: 7px; border: solid var(--_text); border-width: 0 2px 2px 0; transform: rotate(45deg); opacity: 0.6; pointer-events: none; }
   .error { color: var(--_danger); }
-  .error, .status { justify-content: space-between; }
+  .error { justify-content: space-between; }
   .error button { flex: none; }
   p { margin: 0; }
-  /* A status reads as news, not as a field: a tinted band with an icon, no input-like border. */
-  .status { --_tone: var(--_accent); justify-content: flex-start; padding: 10px 12px; border-inline-start: 4px solid var(--_tone); border-radius: var(--_r); background: color-mix(in srgb, var(--_tone) 12%, transparent); font-weight: 600; }
-  .status.paid, .status.overpaid { --_tone: var(--_ok); }
   .skeleton { gap: 8px; }
   .skeleton i { height: 40px; border-radius: var(--_r); background: var(--_line); animation: pulse 1.2s ease-in-out infinite alternate; }
   @keyframes pulse { to { opacity: 0.4; } }

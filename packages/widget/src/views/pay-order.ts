@@ -10,6 +10,7 @@ import type { FrameMessage } from '../controllers/frame-controller.ts';
 import { isStatus, OrderStatusController } from '../controllers/order-status-controller.ts';
 import { CheckoutOrderEvent, CheckoutStatusEvent } from '../events.ts';
 import { type OrderKey, orderMessages } from './pay-order.messages.ts';
+import { statusStyles } from './status.styles.ts';
 import type { CheckoutHost, ViewContext } from './view.ts';
 
 /** The status's icon and tones (a pulse while waiting, ✓ paid, ! needs the shopper) and the ways on. */
@@ -43,6 +44,7 @@ export class PayOrder {
   private _status?: OrderStatusController;
 
   constructor(private _owner: OrderOwner) {
+    _owner.host._addStyles?.(statusStyles);
     _owner.host._addStyles?.(orderStyles);
   }
 

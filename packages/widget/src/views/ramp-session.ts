@@ -9,6 +9,7 @@ import type { RampSession as Session, Side } from '../api/types.ts';
 import type { FrameMessage } from '../controllers/frame-controller.ts';
 import { CheckoutCloseEvent, CheckoutOrderEvent } from '../events.ts';
 import type { RampKey } from './ramp-view.messages.ts';
+import { statusStyles } from './status.styles.ts';
 import type { CheckoutHost, ViewContext } from './view.ts';
 
 /** The summary line's CSS, adopted beside the element's once this code is here. */
@@ -36,6 +37,7 @@ export class RampSession {
   private _summary = '';
 
   constructor(private _owner: SessionOwner) {
+    _owner.host._addStyles?.(statusStyles);
     _owner.host._addStyles?.(sessionStyles);
   }
 

@@ -4,6 +4,7 @@ import { css } from 'lit';
 // flags, the amount's message, the quote.
 export const rampStyles = css`
   fieldset, .methods { display: grid; gap: 12px; margin: 0; }
+  legend { font-size: 13px; font-weight: 600; }
   .row { display: grid; grid-template-columns: repeat(auto-fit, minmax(140px, 1fr)); gap: 12px; }
   .flag { flex: none; width: 20px; height: 15px; border-radius: 2px; box-shadow: 0 0 0 1px #0002; }
   .msg:empty { display: none; }

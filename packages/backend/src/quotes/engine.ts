@@ -32,6 +32,7 @@ import {
   relativeDifference,
   type Side,
 } from './derive.ts';
+import { keep, recall } from './recently-used.ts';
 
 type AnyQuote = RampBuyQuote | RampSellQuote;
 type AnyRequest = BuyQuoteRequest | SellQuoteRequest;
@@ -211,17 +212,10 @@ function remembered<T>(reference: object, method: RampMethod, key: string, work:
     memo = { method, answers: new Map() };
     answered.set(reference, memo);
   }
-  const { answers } = memo;
-  if (answers.has(key)) {
-    // Kept as the latest: the amounts asked most stay, and an amount typed once is the first to go.
-    const value = answers.get(key) as T;
-    answers.delete(key);
-    answers.set(key, value);
-    return value;
-  }
+  const again = recall(memo.answers, key);
+  if (again !== undefined) return again as T;
   const value = work();
-  if (answers.size >= REPEATS) answers.delete(answers.keys().next().value as string);
-  answers.set(key, value);
+  keep(memo.answers, key, value, REPEATS);
   return value;
 }
 

@@ -20,6 +20,7 @@ import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../openap
 import { buyBreakdown, sellBreakdown } from '../quotes/breakdown.ts';
 import { OutsideLimits } from '../quotes/derive.ts';
 import type { EngineQuote } from '../quotes/engine.ts';
+import { keep, recall } from '../quotes/recently-used.ts';
 import { priceTotal, totalLimits } from '../quotes/totals.ts';
 import { countryCode, cryptoCode, currencyCode, methodId } from '../schemas/codes.ts';
 import {
@@ -318,27 +319,33 @@ export function quoteRoutes(deps: AppDeps) {
    * soon (256 kept the CLI's RSS at 1,000/s some 5 MB higher).
    */
   const given = new WeakMap<RampMethod, Map<string, GivenAnswer>>();
+  const givenKey = (body: { country: string; fiat: string; crypto: string }, total: string) =>
+    `${body.country} ${body.fiat} ${body.crypto} ${total}`;
 
   function givenAgain(side: 'buy' | 'sell', method: RampMethod, key: string, request: AnyQuoteRequest) {
     const kept = given.get(method);
     const entry = kept?.get(key);
     if (!kept || !entry || entry.fx !== ramp.fxVersion()) return undefined;
     if (!quotes.repeated(side, { ...request, fiatAmount: entry.basis }, entry.from, method)) return undefined;
-    kept.delete(key);
-    kept.set(key, entry);
+    recall(kept, key);
     return { ...entry.view, ...stamps({ source: 'derived', pricedAt: entry.pricedAt }) };
   }
 
-  function give(method: RampMethod, key: string, priced: EngineQuote<unknown>, basis: string, answer: Quote) {
+  function give(
+    method: RampMethod,
+    key: string,
+    priced: EngineQuote<unknown> & { basis: string },
+    answer: Quote,
+  ) {
     if (priced.source !== 'derived' || !priced.from) return;
     let kept = given.get(method);
     if (!kept) {
       kept = new Map();
       given.set(method, kept);
     }
-    if (kept.size >= ANSWERS_KEPT) kept.delete(kept.keys().next().value as string);
     const { source: _source, pricedAt: _pricedAt, expiresAt: _expiresAt, ...view } = answer;
-    kept.set(key, { view, from: priced.from, pricedAt: priced.pricedAt, basis, fx: ramp.fxVersion() });
+    const { from, pricedAt, basis } = priced;
+    keep(kept, key, { view, from, pricedAt, basis, fx: ramp.fxVersion() }, ANSWERS_KEPT);
   }
 
   function buyView(
@@ -418,29 +425,23 @@ export function quoteRoutes(deps: AppDeps) {
         crypto: body.crypto,
         markup: config.markup,
       };
+      const refused = (error: unknown) => mapRefusal(error, 'buy', method, body.fiat);
       const fiatAmount = body.fiatAmount;
-      const key = `${body.country} ${body.fiat} ${body.crypto} ${fiatAmount}`;
       if (fiatAmount !== undefined) {
+        const key = givenKey(body, fiatAmount);
         const again = givenAgain('buy', method, key, request);
         if (again) return c.json(again, 200);
         checkLimits('buy', method, body.fiat, fiatAmount);
+        const quote = await priceTotal('buy', { ...request, fiatAmount }, method, {
+          quotes,
+          eurPerUnit: ramp.fx(body.fiat)?.eurPerUnit,
+        }).catch(refused);
+        const answer = buyView(quote, method, body.fiat, body.crypto, 'fiat');
+        give(method, key, quote, answer);
+        return c.json(answer, 200);
       }
-      const quote = await (fiatAmount !== undefined
-        ? priceTotal('buy', { ...request, fiatAmount }, method, {
-            quotes,
-            eurPerUnit: ramp.fx(body.fiat)?.eurPerUnit,
-          })
-        : quotes.buy({ ...request, cryptoAmount: body.cryptoAmount }, method)
-      ).catch((error: unknown) => mapRefusal(error, 'buy', method, body.fiat));
-      const answer = buyView(
-        quote,
-        method,
-        body.fiat,
-        body.crypto,
-        fiatAmount !== undefined ? 'fiat' : 'crypto',
-      );
-      if ('basis' in quote && typeof quote.basis === 'string') give(method, key, quote, quote.basis, answer);
-      return c.json(answer, 200);
+      const quote = await quotes.buy({ ...request, cryptoAmount: body.cryptoAmount }, method).catch(refused);
+      return c.json(buyView(quote, method, body.fiat, body.crypto, 'crypto'), 200);
     })
     .openapi(sellRoute, async (c) => {
       const body = c.req.valid('json');
@@ -451,7 +452,7 @@ export function quoteRoutes(deps: AppDeps) {
       const price = (fiatAmount: string) => quotes.sell({ ...request, fiatAmount }, method).catch(refused);
 
       if (body.fiatAmount !== undefined) {
-        const key = `${body.country} ${body.fiat} ${body.crypto} ${body.fiatAmount}`;
+        const key = givenKey(body, body.fiatAmount);
         const again = givenAgain('sell', method, key, request);
         if (again) return c.json(again, 200);
         checkLimits('sell', method, body.fiat, body.fiatAmount);
@@ -460,7 +461,7 @@ export function quoteRoutes(deps: AppDeps) {
           eurPerUnit: ramp.fx(body.fiat)?.eurPerUnit,
         }).catch(refused);
         const answer = sellView(quote, quote.basis, method, body.fiat, body.crypto, 'fiat');
-        give(method, key, quote, quote.basis, answer);
+        give(method, key, quote, answer);
         return c.json(answer, 200);
       }
       // A crypto amount: price a reference fiat amount (shared by every shopper for a few seconds), derive the

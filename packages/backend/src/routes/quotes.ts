@@ -12,6 +12,7 @@
  * a valid amount. With no rate at all the upstream checks the limits and its refusal is mapped to the same codes.
  */
 import { createRoute } from '@hono/zod-openapi';
+import type { Context, TypedResponse } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
@@ -43,17 +44,22 @@ const ANSWERS_KEPT = 32;
 
 type AnyQuoteRequest = BuyQuoteRequest | SellQuoteRequest;
 
-/** A derived answer kept for the same request asked again: its view, and what it holds for. */
+/** A derived answer kept for the same request asked again: its JSON, and what it holds for. */
 interface GivenAnswer {
-  view: Omit<Quote, 'source' | 'pricedAt' | 'expiresAt'>;
+  /** The answer's JSON up to its stamps (see `quoteJson`): the same for every repeat. */
+  head: string;
   /** The engine's token for the reference it was derived from. */
   from: object;
-  pricedAt: number;
+  /** When the reference was priced, as the answer writes it. */
+  pricedAt: string;
   /** The amount the engine priced (the request amount whose total was asked). */
   basis: string;
   /** The ramp's rates version when it was given (the limits were checked with them). */
   fx: number;
 }
+
+/** A quote but for where it came from and how long it holds (the stamps, last in its JSON). */
+type QuoteView = Omit<Quote, 'source' | 'pricedAt' | 'expiresAt'>;
 
 const exactlyOneAmount = <T extends { fiatAmount?: string | undefined; cryptoAmount?: string | undefined }>(
   body: T,
@@ -302,12 +308,31 @@ export function quoteRoutes(deps: AppDeps) {
     }
   }
 
-  /** Where a quote came from; a derived one expires like any other, counted from now. */
-  const stamps = (priced: Pick<EngineQuote<unknown>, 'source' | 'pricedAt'>) => ({
-    source: priced.source,
-    pricedAt: new Date(priced.pricedAt).toISOString(),
-    expiresAt: new Date(clock.now() + QUOTE_REFRESH_MS).toISOString(),
-  });
+  /** When a quote given now expires, written once per millisecond of the clock (many quotes share one). */
+  let stampedAt = Number.NaN;
+  let expiry = '';
+  const expiresAt = () => {
+    const now = clock.now();
+    if (now !== stampedAt) {
+      stampedAt = now;
+      expiry = new Date(now + QUOTE_REFRESH_MS).toISOString();
+    }
+    return expiry;
+  };
+
+  /**
+   * A quote's JSON: the view, then where it came from (a derived one: the quote it came from) and when it expires,
+   * counted from now like any quote. The stamps are written last onto the view's JSON (`head`), so a repeat sends
+   * the kept head with new stamps instead of serialising the quote again.
+   */
+  const headOf = (view: QuoteView) => JSON.stringify(view).slice(0, -1);
+  const quoteJson = (head: string, source: Quote['source'], pricedAt: string) =>
+    `${head},"source":"${source}","pricedAt":"${pricedAt}","expiresAt":"${expiresAt()}"}`;
+  const sendQuote = (c: Context, json: string) =>
+    c.newResponse(json, 200, { 'Content-Type': 'application/json' }) as Response &
+      TypedResponse<Quote, 200, 'json'>;
+  const priced = (c: Context, view: QuoteView, quote: Pick<EngineQuote<unknown>, 'source' | 'pricedAt'>) =>
+    sendQuote(c, quoteJson(headOf(view), quote.source, new Date(quote.pricedAt).toISOString()));
 
   /**
    * Answers given for a total, by method and the rest of the request: most shoppers type one of a few round
@@ -328,33 +353,38 @@ export function quoteRoutes(deps: AppDeps) {
     if (!kept || !entry || entry.fx !== ramp.fxVersion()) return undefined;
     if (!quotes.repeated(side, { ...request, fiatAmount: entry.basis }, entry.from, method)) return undefined;
     recall(kept, key);
-    return { ...entry.view, ...stamps({ source: 'derived', pricedAt: entry.pricedAt }) };
+    return quoteJson(entry.head, 'derived', entry.pricedAt);
   }
 
+  /** Answers with a quote priced for a total, kept for the same total asked again when it was derived. */
   function give(
+    c: Context,
     method: RampMethod,
     key: string,
-    priced: EngineQuote<unknown> & { basis: string },
-    answer: Quote,
+    quote: EngineQuote<unknown> & { basis: string },
+    view: QuoteView,
   ) {
-    if (priced.source !== 'derived' || !priced.from) return;
-    let kept = given.get(method);
-    if (!kept) {
-      kept = new Map();
-      given.set(method, kept);
+    const head = headOf(view);
+    const pricedAt = new Date(quote.pricedAt).toISOString();
+    if (quote.source === 'derived' && quote.from) {
+      let kept = given.get(method);
+      if (!kept) {
+        kept = new Map();
+        given.set(method, kept);
+      }
+      const { from, basis } = quote;
+      keep(kept, key, { head, from, pricedAt, basis, fx: ramp.fxVersion() }, ANSWERS_KEPT);
     }
-    const { source: _source, pricedAt: _pricedAt, expiresAt: _expiresAt, ...view } = answer;
-    const { from, pricedAt, basis } = priced;
-    keep(kept, key, { view, from, pricedAt, basis, fx: ramp.fxVersion() }, ANSWERS_KEPT);
+    return sendQuote(c, quoteJson(head, quote.source, pricedAt));
   }
 
   function buyView(
-    { quote, ...priced }: EngineQuote<RampBuyQuote>,
+    { quote }: EngineQuote<RampBuyQuote>,
     method: RampMethod,
     fiat: string,
     crypto: string,
     input: 'fiat' | 'crypto',
-  ): Quote {
+  ): QuoteView {
     const { amount, paid, processing, network, markup, total } = buyBreakdown(quote, fiat);
     const cryptoCurrency = quote.crypto_currency ?? crypto;
     return {
@@ -371,13 +401,12 @@ export function quoteRoutes(deps: AppDeps) {
       fees: { processing, network, markup, total, currency: fiat },
       paymentMethod: quote.payment_method ?? method.slug,
       paymentGroup: quote.payment_group ?? method.group,
-      ...stamps(priced),
     };
   }
 
   /** A sell quote in the shopper's fiat (see quotes/breakdown.ts for what each amount is). */
   function sellView(
-    { quote, ...priced }: EngineQuote<RampSellQuote>,
+    { quote }: EngineQuote<RampSellQuote>,
     asked: string,
     method: RampMethod,
     fiat: string,
@@ -385,7 +414,7 @@ export function quoteRoutes(deps: AppDeps) {
     input: 'fiat' | 'crypto',
     cryptoAmount?: string,
     estimate = input === 'crypto',
-  ): Quote {
+  ): QuoteView {
     const amounts = sellBreakdown(quote, asked, fiat);
     if (!amounts) {
       throw new AppError('QUOTE_UNAVAILABLE', `The ramp service did not say what would arrive in ${fiat}.`);
@@ -409,7 +438,6 @@ export function quoteRoutes(deps: AppDeps) {
       fees: { processing, network, markup, total, currency: fiat },
       paymentMethod: method.slug,
       paymentGroup: method.group,
-      ...stamps(priced),
     };
   }
 
@@ -430,18 +458,16 @@ export function quoteRoutes(deps: AppDeps) {
       if (fiatAmount !== undefined) {
         const key = givenKey(body, fiatAmount);
         const again = givenAgain('buy', method, key, request);
-        if (again) return c.json(again, 200);
+        if (again) return sendQuote(c, again);
         checkLimits('buy', method, body.fiat, fiatAmount);
         const quote = await priceTotal('buy', { ...request, fiatAmount }, method, {
           quotes,
           eurPerUnit: ramp.fx(body.fiat)?.eurPerUnit,
         }).catch(refused);
-        const answer = buyView(quote, method, body.fiat, body.crypto, 'fiat');
-        give(method, key, quote, answer);
-        return c.json(answer, 200);
+        return give(c, method, key, quote, buyView(quote, method, body.fiat, body.crypto, 'fiat'));
       }
       const quote = await quotes.buy({ ...request, cryptoAmount: body.cryptoAmount }, method).catch(refused);
-      return c.json(buyView(quote, method, body.fiat, body.crypto, 'crypto'), 200);
+      return priced(c, buyView(quote, method, body.fiat, body.crypto, 'crypto'), quote);
     })
     .openapi(sellRoute, async (c) => {
       const body = c.req.valid('json');
@@ -454,15 +480,19 @@ export function quoteRoutes(deps: AppDeps) {
       if (body.fiatAmount !== undefined) {
         const key = givenKey(body, body.fiatAmount);
         const again = givenAgain('sell', method, key, request);
-        if (again) return c.json(again, 200);
+        if (again) return sendQuote(c, again);
         checkLimits('sell', method, body.fiat, body.fiatAmount);
         const quote = await priceTotal('sell', { ...request, fiatAmount: body.fiatAmount }, method, {
           quotes,
           eurPerUnit: ramp.fx(body.fiat)?.eurPerUnit,
         }).catch(refused);
-        const answer = sellView(quote, quote.basis, method, body.fiat, body.crypto, 'fiat');
-        give(method, key, quote, answer);
-        return c.json(answer, 200);
+        return give(
+          c,
+          method,
+          key,
+          quote,
+          sellView(quote, quote.basis, method, body.fiat, body.crypto, 'fiat'),
+        );
       }
       // A crypto amount: price a reference fiat amount (shared by every shopper for a few seconds), derive the
       // fiat the crypto is worth, check the limits, then price that amount so the fees are the real ones.
@@ -493,9 +523,10 @@ export function quoteRoutes(deps: AppDeps) {
       if (direct || !reference) {
         const derived = direct as EngineQuote<RampSellQuote>;
         const worth = String(derived.quote.fiat_amount_incl_fees_local);
-        return c.json(
+        return priced(
+          c,
           sellView(derived, worth, method, body.fiat, body.crypto, 'crypto', cryptoAmount, false),
-          200,
+          derived,
         );
       }
       // What the crypto is worth after the network fee, at the reference's price: never more than it fetches.
@@ -505,6 +536,6 @@ export function quoteRoutes(deps: AppDeps) {
       });
       if (!decimal(worth).gt(0)) throw tooLow(details('sell', method, body.fiat));
       const quote = await price(worth);
-      return c.json(sellView(quote, worth, method, body.fiat, body.crypto, 'crypto', cryptoAmount), 200);
+      return priced(c, sellView(quote, worth, method, body.fiat, body.crypto, 'crypto', cryptoAmount), quote);
     });
 }

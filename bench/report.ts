@@ -341,12 +341,12 @@ export function loadSection(l: Results['load']): string[] {
       `stream as the ${l.settings.rate}/s run. Latencies are measured by the load generator, which shares the 2 ` +
       'cores with every server here (and with other work on the machine). The share answered with a quote is ' +
       'of the requests that ended (answered, or failed on the socket or after 15 s). One backend is one Node ' +
-      'process: past what it serves on its core (the quote profile below: about 4,000 closed-loop quotes/s here, ' +
-      'with the load generator beside it), shoppers queue and the p99 grows with the queue. A process that busy ' +
-      'also takes new connections slowly: since libuv 1.46 (Node 20) it accepts one per turn of its event loop ' +
-      '(libuv/libuv#3696, nodejs/node#57364), so a socket the load generator opens while it is saturated waits in ' +
-      "the kernel's queue, and a request on it can reach the 15 s timeout (the socket errors of the 5000/s column; " +
-      'the server itself answered every request it read, within 0.2 s of reading it: measured 2026-11-25). More ' +
+      'process: at 5000/s it uses most of its core (about 200 µs of CPU per quote here, open loop, beside the load ' +
+      'generator), so any second it falls behind leaves a queue it clears slowly. Until 2026-11-25 the CLI let its ' +
+      'young generation grow only after three busy seconds: those three seconds at 1 MB semi-spaces left a backlog ' +
+      'that lasted the whole run (p50 1 s, p99 1.3 s), and the connections the load generator opened meanwhile ' +
+      "waited in the kernel's accept queue, since libuv 1.46 (Node 20) accepts one per turn of a busy event loop " +
+      '(libuv/libuv#3696): 0.5 % reached the 15 s timeout. It now grows after one busy second. More ' +
       'instances (README, "Running several instances") are the answer to more traffic: two answer the 5000/s ' +
       'stream whole (`bench/instances-results.md`).',
     '',
@@ -465,8 +465,8 @@ export function quoteProfileSection(q: ProfileResult): string[] {
       "loopback TCP, one call per answer), the fee model's exact decimal arithmetic, and Hono's own middleware. " +
       'A fourth pass, measured as CPU per quote from `/proc` (closed loop, the mix): 255 µs at its start. A freely ' +
       'typed amount cost 330 µs against 169 for a round one, a third of it in scavenges of the 1 MB young ' +
-      'generation: the CLI now lets it grow to two 4 MB semi-spaces once its loop has been busy three seconds in a ' +
-      "row (267 µs). A buy's basis is walked to from a float estimate (3 or so exact totals instead of 11, 17.5 → " +
+      'generation: the CLI now lets it grow to two 4 MB semi-spaces once its loop has been busy for a second ' +
+      "(267 µs). A buy's basis is walked to from a float estimate (3 or so exact totals instead of 11, 17.5 → " +
       '3.9 µs). An answer given for a total is given again while its reference, method and rates are the same ' +
       '(a round amount 188 → 142 µs), and JSON answers carry the security headers an API answer needs: the mix ' +
       '255 → about 188 µs (4,455 quotes/s under this profiler, 3,684 before).',
@@ -635,7 +635,7 @@ export function memorySection(m: Results['memory']): string[] {
       'imports the app. V8 reads that factor each time it would grow the young generation, while ' +
       '`--max-semi-space-size` is taken only when the process starts. Measured on 2026-11-25 apart from this run, ' +
       'on the CLI under the 1000/s load: young generation 16.8 → 2.1 MB, RSS at start 101 → 88 MB, during the load ' +
-      '138 → 112 MB. Once its event loop has been busy three seconds in a row (the 5000/s step; 1000/s keeps it ' +
+      '138 → 112 MB. Once its event loop has been busy for a second (the 5000/s step; 1000/s keeps it ' +
       'under half busy), it lets V8 grow the young generation to two 4 MB semi-spaces and no further, which saves ' +
       "a fifth of a freely typed quote's CPU. The bench's backend role loads the same way; an app embedding the " +
       'backend sets its own ' +

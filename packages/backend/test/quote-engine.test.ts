@@ -213,7 +213,7 @@ describe('amounts asked again', () => {
     try {
       const body = { paymentMethod: 'creditcard', country: 'DE', fiat: 'EUR', crypto: 'BTC' };
       const ask = async (fiatAmount: string) =>
-        json<{ source: string; pricedAt: string; crypto: { amount: string } }>(
+        json<{ source: string; pricedAt: string; expiresAt: string; crypto: { amount: string } }>(
           await stack.api('/api/quotes/buy', { method: 'POST', json: { ...body, fiatAmount } }),
         );
       const derivedSoFar = async () =>
@@ -228,6 +228,12 @@ describe('amounts asked again', () => {
       const counted = await derivedSoFar();
       assert.deepEqual(await ask('250'), before);
       assert.equal(await derivedSoFar(), counted + 1, 'an answer given again counts as derived');
+      // A second on, the same answer from the same reference, and it expires a second later.
+      clock.at += 1000;
+      const again = await ask('250');
+      assert.equal(again.pricedAt, before.pricedAt);
+      assert.equal(again.crypto.amount, before.crypto.amount);
+      assert.equal(Date.parse(again.expiresAt) - Date.parse(before.expiresAt), 1000);
       // An hour on, on both clocks: the price has moved and the reference is stale.
       const later = new Date(clock.at + 3_600_000).toISOString();
       clock.at += 3_600_000;

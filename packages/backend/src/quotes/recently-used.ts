@@ -12,8 +12,12 @@ export function recall<K, V>(kept: Map<K, V>, key: K): V | undefined {
   return value;
 }
 
-/** Keeps `value` as the most recently used, dropping the least recently used when `kept` holds `max`. */
+/**
+ * Keeps `value` as the most recently used, dropping the least recently used when `kept` holds `max` others. A key
+ * kept already is replaced, and moves to the most recent.
+ */
 export function keep<K, V>(kept: Map<K, V>, key: K, value: V, max: number): void {
+  kept.delete(key);
   if (kept.size >= max) kept.delete(kept.keys().next().value as K);
   kept.set(key, value);
 }

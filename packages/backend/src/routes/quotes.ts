@@ -348,11 +348,11 @@ export function quoteRoutes(deps: AppDeps) {
     `${body.country} ${body.fiat} ${body.crypto} ${total}`;
 
   function givenAgain(side: 'buy' | 'sell', method: RampMethod, key: string, request: AnyQuoteRequest) {
+    // Recalled before it is checked: one that no longer holds is replaced by the answer priced instead.
     const kept = given.get(method);
-    const entry = kept?.get(key);
-    if (!kept || !entry || entry.fx !== ramp.fxVersion()) return undefined;
+    const entry = kept && recall(kept, key);
+    if (!entry || entry.fx !== ramp.fxVersion()) return undefined;
     if (!quotes.repeated(side, { ...request, fiatAmount: entry.basis }, entry.from, method)) return undefined;
-    recall(kept, key);
     return quoteJson(entry.head, 'derived', entry.pricedAt);
   }
 

@@ -10,11 +10,9 @@
  * in a row (its event loop busy over BUSY of each) lets V8 grow it again, up to two 4 MB semi-spaces (YOUNG_CAP).
  * One second is enough: at 5,000 quotes/s each second spent with the small young generation left a backlog that
  * took the rest of the run to clear (the bench's 5,000/s step). The process starting does not count (the first
- * second is only the baseline). Half busy is enough too: on a slower machine (2 AMD EPYC vCPUs, a quarter of the
- * loopback HTTP throughput of the Xeon ones the bench first ran on) the backend answering 1,000 quotes/s used
- * 63–69 % of a core, and the CLI's p99 at that rate was 376 and 2,993 ms with BUSY at 0.75, against 26, 34 and
- * 213 ms at 0.5 (115, 116 and 121 MB; the cap bounds what growing costs). On the Xeon machines 1,000 quotes/s
- * kept the loop under half busy, and the young generation small.
+ * second is only the baseline). Half busy, not three quarters: on a machine with a quarter of the bench machine's
+ * loopback throughput the backend used 63–69 % of a core at 1,000 quotes/s, and the CLI's p99 there was 376 and
+ * 2,993 ms with three quarters as the bar, 26, 34 and 213 ms with half (`npm run bench -- load`).
  *
  * `--max-semi-space-size` would say it, but V8 takes that only when the process starts (`node --max-semi-space-size=2`,
  * or NODE_OPTIONS); the growth factor it reads each time it would grow the young generation, so it can be set from

@@ -22,6 +22,7 @@ import {
   type CheckoutReadyDetail,
   CheckoutReadyEvent,
 } from './events.ts';
+import { idle } from './internal/idle.ts';
 import { decimalSeparator, validLocale } from './internal/locale.ts';
 import { errorKey, loadLanguage, msg } from './internal/messages.ts';
 import { type ViewClass, views } from './views/index.ts';
@@ -29,12 +30,6 @@ import { errorBox, skeleton } from './views/parts.ts';
 import type { View, ViewContext } from './views/view.ts';
 
 type Theme = 'light' | 'dark' | 'auto';
-
-/** Runs `work` when the browser is idle (soon, where it cannot tell). */
-const idle = (work: () => void): void => {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 3000 });
-  else setTimeout(work, 200);
-};
 
 const flatStyles = (styles: CSSResultGroup | undefined): CSSResultOrNative[] =>
   Array.isArray(styles) ? styles.flatMap(flatStyles) : styles ? [styles as CSSResultOrNative] : [];
@@ -282,8 +277,9 @@ export class CryptoCheckout extends LitElement {
   }
 
   override firstUpdated(): void {
-    // The first requests are out: load the locale's number data (the first Intl.NumberFormat of a page, ~15 ms)
-    // while they fly rather than once they are back, when the answers are waiting to be shown.
+    // The first requests are out: ready the browser's number data (the first Intl formatter of a page, 30–70 ms
+    // on a slow machine) while they fly rather than once they are back, when the answers are waiting to be shown.
+    // Next to nothing when define.ts did it while the page was idle.
     setTimeout(() => decimalSeparator(this._loc));
   }
 

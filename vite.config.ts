@@ -195,6 +195,10 @@ function squeezeLiterals(): Plugin {
   };
 }
 
+/** The script-tag bundle's chunks a page runs before its first quote or product: the element's, and each mode's view
+ *  (buy and sell share `ramp`); the groups of the same names below. */
+const firstChunks = ['core', 'ramp', 'pay', 'deposit'];
+
 /**
  * The script-tag bundle's lazy parts, each a chunk of its own that the code imports dynamically when the shopper
  * reaches it (or when the browser is idle once the form shows): never in what a page downloads first.
@@ -239,11 +243,18 @@ export default defineConfig(({ mode }): UserConfig => {
           // The loader exports nothing: its chunks may be shaped freely.
           preserveEntrySignatures: false,
           output: {
-            // Vite's library mode keeps an ES build's whitespace; these files are for browsers only.
+            // Vite's library mode keeps an ES build's whitespace; these files are for browsers only, so the
+            // bundlers' annotations (`/* @__PURE__ */`, 44 B gzip in the element's chunk) go too.
             minify: true,
-            comments: { legal: false },
+            comments: { legal: false, annotation: false },
             // Hashed names: the backend serves them immutable for a year.
             chunkFileNames: 'crypto-checkout-[name]-[hash].js',
+            // The element and each mode's view, which a page runs before its first quote or product: V8 compiles
+            // all their functions at once, on the thread that streams the file, rather than each on the main
+            // thread when first called (explicit compile hints, Chrome 136; other engines read a comment).
+            // Main-thread compiling up to a buy's first quote went from 13–20 ms to under 1 ms (about 8 ms of it
+            // the element's), for about 20 B gzip a file.
+            postBanner: (chunk) => (firstChunks.includes(chunk.name) ? '//# allFunctionsCalledOnLoad' : ''),
             // Behind the loader: the element with Lit and what every mode uses, one chunk per view (buy and sell
             // share theirs), and the parts a shopper reaches later, each loaded then (see `lazyParts`).
             codeSplitting: {

@@ -212,7 +212,8 @@ export function ttfqSection(t: Results['ttfq']): string[] {
     '### Where the time goes',
     '',
     'Measured in the page for every load (medians; ms from the append unless said otherwise): the bundle ' +
-      'before the clock starts (resource timing, and marks around the script tag for its evaluation); the ' +
+      'before the clock starts (resource timing, and marks around the script tag for its evaluation), and ' +
+      'when its chunks had made the element (`customElements.whenDefined`, from navigation start); the ' +
       "element's first render (its skeleton); each request's start and end (resource timing) and the " +
       "backend's own time for it, upstream included (`Server-Timing` added by `bench/server.ts`); every update " +
       'of the element up to the quote (its `performUpdate`, timed); long tasks (`PerformanceObserver`).',
@@ -221,6 +222,7 @@ export function ttfqSection(t: Results['ttfq']): string[] {
     row(['---', '---:', '---:', '---:', '---:']),
     line('bundle fetch (before the clock)', b('bundleFetchMs')),
     line('bundle evaluation (before the clock)', b('bundleEvalMs')),
+    line('element defined, from navigation start (before the clock)', b('definedMs')),
     line('element first rendered (skeleton)', b('firstRenderMs')),
     line('catalog request starts at', b('catalogStartMs')),
     line('catalog response ends at', b('catalogEndMs')),

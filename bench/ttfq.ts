@@ -6,7 +6,8 @@
  * update (the quote is in the shadow DOM). Resource timing gives every request the element made in between.
  *
  * The breakdown of each load, all in the page: the bundle's fetch and evaluation (marks around the script tag,
- * before the clock starts); the element's first render; each request's start and end (resource timing) and
+ * before the clock starts) and when its chunks had made the element (from navigation start); the element's first
+ * render; each request's start and end (resource timing) and
  * how long the backend spent on it, upstream included (`Server-Timing`, added by bench/server.ts); every
  * update of the element before the first quote (its `performUpdate` timed on the instance); long tasks
  * (`PerformanceObserver`); and the next frame after the quote is committed (the quote painted).
@@ -59,6 +60,8 @@ export interface Load {
   /** The script-tag bundle: fetch (resource timing) and evaluation (marks around the tag), before the clock. */
   bundleFetchMs: number;
   bundleEvalMs: number;
+  /** The element defined (its chunks, and what they import, fetched and run), ms from navigation start. */
+  definedMs: number;
   updates: Update[];
   longTasks: { start: number; duration: number }[];
   error?: string;
@@ -70,6 +73,7 @@ export interface Load {
 export interface Breakdown {
   bundleFetchMs: number | null;
   bundleEvalMs: number | null;
+  definedMs: number | null;
   firstRenderMs: number | null;
   catalogStartMs: number | null;
   catalogEndMs: number | null;
@@ -135,6 +139,10 @@ async function measureLoad(
   const page = await context.newPage();
   // tsx (esbuild keepNames) wraps named inner functions in `__name(…)`; the page has no such helper.
   await page.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
+  // Before the page's own scripts: when the loader's chunks have made the element (from navigation start).
+  await page.addInitScript({
+    content: "customElements.whenDefined('crypto-checkout').then(() => performance.mark('bench:defined'));",
+  });
   try {
     if (latencyMs) {
       const cdp = await context.newCDPSession(page);
@@ -176,6 +184,7 @@ async function measureLoad(
         const bundle = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find(
           (entry) => entry.name.includes('/widget/crypto-checkout.js'),
         );
+        const [defined] = performance.getEntriesByName('bench:defined');
         const [before] = performance.getEntriesByName('bench:bundle-before');
         const [after] = performance.getEntriesByName('bench:bundle-after');
         const bundleFetchMs = bundle ? bundle.responseEnd - bundle.startTime : Number.NaN;
@@ -277,6 +286,7 @@ async function measureLoad(
           catalogFetchMs,
           bundleFetchMs,
           bundleEvalMs,
+          definedMs: defined ? defined.startTime : Number.NaN,
           updates: updates.filter((update) => update.start <= at - start),
           longTasks: longTasks.filter((task) => task.start <= at - start),
           ...(error ? { error } : {}),
@@ -336,6 +346,7 @@ function summarise(loads: Load[]): SeriesSummary {
     breakdown: {
       bundleFetchMs: nullable(ok.map((load) => load.bundleFetchMs)),
       bundleEvalMs: nullable(ok.map((load) => load.bundleEvalMs)),
+      definedMs: nullable(ok.map((load) => load.definedMs)),
       firstRenderMs: nullable(ok.map((load) => load.firstRenderMs)),
       catalogStartMs: nullable(parts.map((pair) => pair.catalog?.start)),
       catalogEndMs: nullable(parts.map((pair) => pair.catalog?.end)),

@@ -34,9 +34,9 @@ const external = [
  * from a classic `<script src>` and from `<script type="module" src>` alike, and defines no global. It loads the
  * element (define.ts and what it needs, and what its chunk imports) and, for each element already on the page,
  * its mode's view, in parallel, from chunks next to itself: a page downloads the view of its mode only, and a
- * mode switch loads the next view once. Chunks are found from the script's own URL: `document.currentScript` in a classic script; in
- * a module script the relative `import()` resolves against the module's own URL (its import.meta.url, which a
- * file that must also parse as a classic script cannot name).
+ * mode switch loads the next view once. Chunks are found from the script's own URL: `document.currentScript` in
+ * a classic script; in a module script the relative `import()` resolves against the module's own URL (its
+ * import.meta.url, which a file that must also parse as a classic script cannot name).
  */
 // Vite resolves lib entries against the root, so the virtual id is matched by its end.
 const bundleEntryId = 'virtual:crypto-checkout-bundle';
@@ -230,8 +230,10 @@ function squeezeLiterals(): Plugin {
   };
 }
 
-/** The script-tag bundle's chunks a page runs before its first quote or product: the element's, and each mode's view
- *  (buy and sell share `ramp`); the groups of the same names below. */
+/**
+ * The script-tag bundle's chunks a page runs before its first quote or product: the element's, and each mode's
+ * view (buy and sell share `ramp`); the groups of the same names below.
+ */
 const firstChunks = ['core', 'ramp', 'pay', 'deposit'];
 
 /**

@@ -7,10 +7,10 @@
  *
  * The breakdown of each load, all in the page: the bundle's fetch and evaluation (marks around the script tag,
  * before the clock starts) and when its chunks had made the element (from navigation start); the element's first
- * render; each request's start and end (resource timing) and
- * how long the backend spent on it, upstream included (`Server-Timing`, added by bench/server.ts); every
- * update of the element before the first quote (its `performUpdate` timed on the instance); long tasks
- * (`PerformanceObserver`); and the next frame after the quote is committed (the quote painted).
+ * render; each request's start and end (resource timing) and how long the backend spent on it, upstream included
+ * (`Server-Timing`, added by bench/server.ts); every update of the element before the first quote (its
+ * `performUpdate` timed on the instance); long tasks (`PerformanceObserver`); and the next frame after the quote
+ * is committed (the quote painted).
  *
  * Four series, each a fresh page per load in the same browser, each load asking for a different amount (100,
  * 101, …) so none is answered from the backend's quote cache:

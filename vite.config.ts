@@ -73,7 +73,7 @@ for (const el of document.querySelectorAll('crypto-checkout')) views[el.getAttri
       const chunks = new Map<string, Rolldown.OutputChunk>();
       for (const file of Object.values(bundle)) if (file.type === 'chunk') chunks.set(file.fileName, file);
       const loader = [...chunks.values()].find((c) => c.isEntry);
-      const element = [...chunks.values()].find((c) => c.name === 'core');
+      const element = [...chunks.values()].find((c) => c.name === elementChunk);
       if (!loader || !element) throw new Error('the script-tag bundle has no loader or no element chunk');
       const deps = new Set<string>();
       const walk = (file: string): void => {
@@ -230,11 +230,18 @@ function squeezeLiterals(): Plugin {
   };
 }
 
-/**
- * The script-tag bundle's chunks a page runs before its first quote or product: the element's, and each mode's
- * view (buy and sell share `ramp`); the groups of the same names below.
- */
-const firstChunks = ['core', 'ramp', 'pay', 'deposit'];
+/** The script-tag bundle's chunk of the element: Lit, and what every mode uses. */
+const elementChunk = 'core';
+
+/** The script-tag bundle's view chunks, each loaded by a page of its mode (buy and sell share `ramp`). */
+const viewChunks: Record<string, RegExp> = {
+  ramp: /src\/(views\/(ramp-view|buy|sell|flag)(\.styles|\.messages)?|internal\/(limits|format)|controllers\/quote-controller)\.ts$/,
+  pay: /src\/views\/pay(\.styles|\.messages)?\.ts$/,
+  deposit: /src\/views\/deposit(\.styles|\.messages)?\.ts$/,
+};
+
+/** The chunks a page runs before its first quote or product: the element's and its mode's view. */
+const firstChunks = [elementChunk, ...Object.keys(viewChunks)];
 
 /**
  * The script-tag bundle's lazy parts, each a chunk of its own that the code imports dynamically when the shopper
@@ -299,19 +306,11 @@ export default defineConfig(({ mode }): UserConfig => {
             codeSplitting: {
               includeDependenciesRecursively: false,
               groups: [
-                {
-                  name: 'ramp',
-                  test: /src\/(views\/(ramp-view|buy|sell|flag)(\.styles|\.messages)?|internal\/(limits|format)|controllers\/quote-controller)\.ts$/,
-                },
-                {
-                  name: 'pay',
-                  test: /src\/views\/pay(\.styles|\.messages)?\.ts$/,
-                },
-                { name: 'deposit', test: /src\/views\/deposit(\.styles|\.messages)?\.ts$/ },
+                ...Object.entries(viewChunks).map(([name, test]) => ({ name, test })),
                 ...Object.entries(lazyParts).map(([name, test]) => ({ name, test })),
                 // Each language but English is a chunk of its own (internal/lang/*.ts), loaded by a page that shows it.
                 {
-                  name: 'core',
+                  name: elementChunk,
                   test: (id: string) =>
                     !id.includes(bundleEntryId) &&
                     !/\/internal\/lang\//.test(id) &&

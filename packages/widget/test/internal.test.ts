@@ -88,6 +88,8 @@ describe('parseAmount', () => {
 describe('formatting', () => {
   it('formats money in the locale, keeping the backend decimal', () => {
     assert.equal(formatMoney('49.9', 'EUR', 'en'), '€49.90');
+    // Another currency in the same locale is not written with the first one's formatter.
+    assert.equal(formatMoney('49.9', 'USD', 'en'), '$49.90');
     assert.equal(formatMoney('1234.5', 'EUR', 'de').replace(/\s/g, ' '), '1.234,50 €');
     assert.equal(formatMoney('10', 'BRL', 'pt-BR').replace(/\s/g, ' '), 'R$ 10,00');
   });

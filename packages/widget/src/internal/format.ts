@@ -2,7 +2,7 @@
  * The ramp's number helpers (buy, sell): crypto amounts, fees, names and freshness formatted with Intl in a given
  * (valid) locale, and parsing what a shopper types. Pure functions; what every mode needs is in locale.ts.
  */
-import { type Decimal, decimalSeparator } from './locale.ts';
+import { type Decimal, decimalSeparator, intl } from './locale.ts';
 
 /**
  * A crypto amount for reading, with its ticker: 4 significant digits, or the cents when that is more
@@ -10,15 +10,22 @@ import { type Decimal, decimalSeparator } from './locale.ts';
  * only drops digits: never more precision than the amount has (`50` → `50 USDC`). The fields keep every digit.
  */
 export const formatCrypto = (amount: string, symbol: string, locale: string): string =>
-  `${new Intl.NumberFormat(locale, {
-    maximumSignificantDigits: 4,
-    maximumFractionDigits: 2,
-    roundingPriority: 'morePrecision',
-  }).format(amount as Decimal)} ${symbol}`;
+  `${intl(
+    `~${locale}`,
+    () =>
+      new Intl.NumberFormat(locale, {
+        maximumSignificantDigits: 4,
+        maximumFractionDigits: 2,
+        roundingPriority: 'morePrecision',
+      }),
+  ).format(amount as Decimal)} ${symbol}`;
 
 /** A fee percentage from the backend (`'1.75'`) in the locale's way: `1.75%`, `1,75 %`. */
 export const formatPercent = (percent: string, locale: string): string =>
-  new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 4 }).format(Number(percent) / 100);
+  intl(
+    `%${locale}`,
+    () => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 4 }),
+  ).format(Number(percent) / 100);
 
 /**
  * A backend decimal shown in an input in the locale's way, without grouping (`0.5` → `0,5` in `fr`). A whole
@@ -70,7 +77,7 @@ export function parseAmount(input: string, locale: string): string | null {
 
 /** "5 s ago" in the locale, for how fresh a quote is. */
 export const formatAgo = (seconds: number, locale: string): string =>
-  new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'narrow' }).format(
+  intl(`@${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'narrow' })).format(
     -Math.max(0, Math.round(seconds)),
     'second',
   );
@@ -85,7 +92,7 @@ export function localNames<T extends { code: string; name: string }>(
   type: 'region' | 'currency',
 ): { code: string; name: string }[] {
   try {
-    const names = new Intl.DisplayNames(locale, { type, fallback: 'none' });
+    const names = intl(`${type} ${locale}`, () => new Intl.DisplayNames(locale, { type, fallback: 'none' }));
     // localeCompare with a locale is Intl.Collator's compare (V8 keeps the collator: no cost per call).
     return items
       .map(({ code, name }) => ({ code, name: names.of(code) || name }))

@@ -29,7 +29,7 @@ export interface PickerList {
 export function pickerList(
   p: Picker,
   label: string,
-  items: PickerItem[],
+  items: () => PickerItem[],
   value: string | undefined,
   onPick: (code: string) => void,
   none: string,
@@ -40,7 +40,11 @@ export function pickerList(
     const s = ` ${x.search}`.toLowerCase();
     return s.includes(` ${q}`) ? 0 : s.includes(q) ? 1 : 2;
   };
-  const list = open ? items.filter((x) => !x.unlisted && rank(x) < 2).sort((a, b) => rank(a) - rank(b)) : [];
+  const list = open
+    ? items()
+        .filter((x) => rank(x) < 2)
+        .sort((a, b) => rank(a) - rank(b))
+    : [];
   const active = Math.min(p._active, list.length - 1);
   const pick = (x?: PickerItem) => {
     if (x && x.code !== value) onPick(x.code);

@@ -22,8 +22,6 @@ export interface PickerItem {
   icon?: unknown;
   fieldIcon?: unknown;
   body: unknown;
-  /** Shown in the closed field when it is the value, never offered in the list (a country that is not served). */
-  unlisted?: boolean;
 }
 
 /** The host; one that can adopt CSS (`_addStyles`, the element) gets the list's. */
@@ -71,13 +69,15 @@ export class Picker {
   }
 
   /**
-   * The field with its label; `onPick` hears of a pick of another value than `value`. `none`: the row shown
-   * when nothing matches what was typed (Enter then keeps the query rather than silently reverting).
+   * The field with its label, showing `selected` (the value, which the list need not offer: a country that is
+   * not served); `onPick` hears of a pick of another value. `items` is asked for only while the list is open:
+   * naming and sorting 250 countries is not free, and a first quote should not wait for it. `none`: the row
+   * shown when nothing matches what was typed (Enter then keeps the query rather than silently reverting).
    */
   render(
     label: string,
-    items: PickerItem[],
-    value: string | undefined,
+    items: () => PickerItem[],
+    selected: PickerItem | undefined,
     onPick: (code: string) => void,
     none = '',
   ): TemplateResult {
@@ -87,8 +87,7 @@ export class Picker {
     if (open) this.load();
     else if (!this._idle && typeof requestIdleCallback === 'function')
       this._idle = requestIdleCallback(() => this.load(), { timeout: 3000 });
-    const l = this._list?.(this, label, items, value, onPick, none);
-    const selected = items.find((x) => x.code === value);
+    const l = this._list?.(this, label, items, selected?.code, onPick, none);
     return field(
       id,
       label,

@@ -62,11 +62,17 @@ export class DepositView extends View {
   private _renderAddress(c: Catalog): TemplateResult {
     const a = this._address.value;
     if (!c.chains.length) return html`<p class="empty" role="status">${this.t('noChain')}</p>`;
+    const chains = c.chains.map((x) => ({
+      code: x.id,
+      text: x.name,
+      search: `${x.id} ${x.name}`,
+      body: x.name,
+    }));
     return html`<div part="form" class="form">
       ${this._picker.render(
         this.t('chain'),
-        c.chains.map((x) => ({ code: x.id, text: x.name, search: `${x.id} ${x.name}`, body: x.name })),
-        this._chainId,
+        () => chains,
+        chains.find((x) => x.code === this._chainId),
         (v) => {
           this._chain = v;
           this.host.requestUpdate();

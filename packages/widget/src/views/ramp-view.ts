@@ -345,14 +345,21 @@ export abstract class RampView extends View {
   private _renderForm(c: Catalog): TemplateResult {
     const host = this.host;
     const sell = this.side === 'sell';
+    const stale = this.catalog.isStale;
     const { fiat, crypto, methods, method } = this.selection(c);
     const q = this.quotes;
     const message = this._amountMessage();
     // Nothing typed yet: say what Continue waits for (it is off, and the fields only show a placeholder).
     const hint = !message && !this.fiatText.trim() && !this.cryptoText.trim() ? this.t('enterAmount') : '';
-    const [listed, fiats, cryptos] = this._pickerItems(c);
-    // A country that is not served is still named in its field (the message below says so), not left blank.
-    const countries = isServed(c) ? listed : [...listed, this._unlisted(c.country)];
+    // What the closed fields show; the lists are made when one opens. A country that is not served is still
+    // named in its field (the message below says so), not left blank, and never offered in the list.
+    const country = stale ? host.country : c.country;
+    const lists = () => this._pickerItems(c);
+    const [named] = localNames(
+      c.fiats.filter((f) => f.code === fiat),
+      this.ctx.loc,
+      'currency',
+    );
     const amount = (which: 'fiat' | 'crypto', key: RampKey, unit: string, value: string) =>
       field(
         which,
@@ -377,22 +384,21 @@ export abstract class RampView extends View {
       );
     const fiatField = amount('fiat', sell ? 'get' : 'pay', fiat, this.fiatText);
     const cryptoField = amount('crypto', sell ? 'sell' : 'get', crypto?.symbol ?? '', this.cryptoText);
-    const stale = this.catalog.isStale;
     const none = this.t('noResults');
     return html`<form part="form" novalidate @submit=${(e: Event) => this._continue(e)} aria-busy=${String(this.catalog.status === TaskStatus.PENDING || stale)}>
       ${this.failed(this.catalog)}
       <div class="row pickers">
         ${this._country.render(
           this.t('country'),
-          countries,
-          stale ? host.country : c.country,
+          () => lists()[0],
+          this._countryItem(country, this._regionName(country)),
           (v) => this._pickCountry(v),
           none,
         )}
         ${this._currency.render(
           this.t('fiat'),
-          fiats,
-          fiat,
+          () => lists()[1],
+          named && this._fiatItem(named),
           (v) => {
             host.fiat = v;
           },
@@ -401,8 +407,8 @@ export abstract class RampView extends View {
       </div>
       ${this._crypto.render(
         this.t('crypto'),
-        cryptos,
-        crypto?.code,
+        () => lists()[2],
+        crypto && this._cryptoItem(crypto),
         (v) => {
           host.crypto = v;
         },
@@ -449,19 +455,6 @@ export abstract class RampView extends View {
   /** A country's name in the element's locale. */
   private _regionName(code: string): string {
     return localNames([{ code, name: code }], this.ctx.loc, 'region')[0]?.name ?? code;
-  }
-
-  /** The entry of a country the catalog does not list: its name and flag in the field, absent from the list. */
-  private _unlisted(code: string): PickerItem {
-    const name = this._regionName(code);
-    return {
-      code,
-      text: name,
-      search: '',
-      fieldIcon: flagIcon(this.host.api, code, name),
-      body: name,
-      unlisted: true,
-    };
   }
 
   /** A one-click way out of a dead end. */
@@ -515,15 +508,15 @@ export abstract class RampView extends View {
     // A long list is a picker, the default first: the amount, the quote and Continue stay in sight on a phone.
     const first = this.defaultMethod(c) ?? methods.find((m) => m.isDefault)?.id;
     const sorted = [...methods].sort((a, b) => Number(b.id === first) - Number(a.id === first));
-    const items = sorted.map((m) => ({
+    const item = (m: Method): PickerItem => ({
       code: m.id,
       text: m.name,
       search: `${m.name} ${m.id}`,
       icon: this._methodIcons(m),
       body: html`<span>${m.name}</span><small>${this._methodTerms(m, fiat)}</small>`,
-    }));
+    });
     return html`<div class="methods">
-      ${this._methodPicker.render(legend, items, method?.id, pick, this.t('noResults'))}
+      ${this._methodPicker.render(legend, () => sorted.map(item), method && item(method), pick, this.t('noResults'))}
       ${method ? html`<small class="terms">${this._methodTerms(method, fiat)}</small>` : nothing}
     </div>`;
   }
@@ -567,33 +560,43 @@ export abstract class RampView extends View {
       this._items = [
         c,
         loc,
-        localNames(c.countries, loc, 'region').map(({ code, name }) => ({
-          code,
-          text: name,
-          search: `${code} ${name}`,
-          icon: flagIcon(this.host.api, code, ''),
-          fieldIcon: flagIcon(this.host.api, code, name),
-          body: name,
-        })),
-        localNames(c.fiats, loc, 'currency').map(({ code, name }) => ({
-          code,
-          text: `${code} · ${name}`,
-          search: `${code} ${name}`,
-          body: html`<b>${code}</b> ${name}`,
-        })),
-        // The upstream lists most coins without an image: a monogram keeps the list scannable.
-        c.cryptos.map((x) => ({
-          code: x.code,
-          text: `${x.symbol} · ${x.networkName}`,
-          search: `${x.code} ${x.symbol} ${x.name} ${x.networkName}`,
-          icon: x.icon
-            ? html`<img src=${x.icon} alt="" width="20" height="20" />`
-            : html`<i class="ico" aria-hidden="true">${x.symbol.slice(0, 1)}</i>`,
-          body: html`<b>${x.symbol}</b> ${x.name} <span class="net">${x.networkName}</span>`,
-        })),
+        localNames(c.countries, loc, 'region').map(({ code, name }) => this._countryItem(code, name)),
+        localNames(c.fiats, loc, 'currency').map((f) => this._fiatItem(f)),
+        c.cryptos.map((x) => this._cryptoItem(x)),
       ];
     const [, , countries, fiats, cryptos] = this._items;
     return [countries, fiats, cryptos];
+  }
+
+  /** A country named in the locale, with its flag (named too beside the closed field, where no text says it). */
+  private _countryItem(code: string, name: string): PickerItem {
+    const api = this.host.api;
+    return {
+      code,
+      text: name,
+      search: `${code} ${name}`,
+      icon: flagIcon(api, code, ''),
+      fieldIcon: flagIcon(api, code, name),
+      body: name,
+    };
+  }
+
+  /** A currency named in the locale. */
+  private _fiatItem({ code, name }: { code: string; name: string }): PickerItem {
+    return { code, text: `${code} · ${name}`, search: `${code} ${name}`, body: html`<b>${code}</b> ${name}` };
+  }
+
+  /** The upstream lists most coins without an image: a monogram keeps the list scannable. */
+  private _cryptoItem(x: Crypto): PickerItem {
+    return {
+      code: x.code,
+      text: `${x.symbol} · ${x.networkName}`,
+      search: `${x.code} ${x.symbol} ${x.name} ${x.networkName}`,
+      icon: x.icon
+        ? html`<img src=${x.icon} alt="" width="20" height="20" />`
+        : html`<i class="ico" aria-hidden="true">${x.symbol.slice(0, 1)}</i>`,
+      body: html`<b>${x.symbol}</b> ${x.name} <span class="net">${x.networkName}</span>`,
+    };
   }
 
   private _renderQuote(crypto: Crypto | undefined): TemplateResult {

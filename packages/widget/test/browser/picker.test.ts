@@ -5,7 +5,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import { LitElement } from 'lit';
 import { Picker, type PickerItem } from '../../src/picker/picker.ts';
 import { shadowQuery } from '../support.ts';
-import { optionsOf } from './checkout-helpers.ts';
+import { openPicker, optionsOf } from './checkout-helpers.ts';
 
 const fruits: PickerItem[] = ['Apple', 'Apricot', 'Banana', 'Blueberry', 'Cherry', 'Pineapple'].map(
   (name) => ({
@@ -20,12 +20,22 @@ class PickerHost extends LitElement {
   static override properties = { value: {} };
   value = 'BAN';
   picks: string[] = [];
+  /** How many times the picker asked for its entries. */
+  asked = 0;
   picker = new Picker(this, 'fruit');
   override render() {
-    return this.picker.render('Fruit', fruits, this.value, (code) => {
-      this.picks.push(code);
-      this.value = code;
-    });
+    return this.picker.render(
+      'Fruit',
+      () => {
+        this.asked++;
+        return fruits;
+      },
+      fruits.find((f) => f.code === this.value),
+      (code) => {
+        this.picks.push(code);
+        this.value = code;
+      },
+    );
   }
 }
 customElements.define('picker-host', PickerHost);
@@ -44,6 +54,17 @@ describe('picker', () => {
     expect(input.labels![0]!.textContent).to.equal('Fruit');
     expect(shadowQuery(host, '#fruit-list').hidden).to.equal(true);
     await expect(host).to.be.accessible();
+  });
+
+  it('asks for its entries only while its list is open (a long list is not named and sorted for nothing)', async () => {
+    const host = await fixture<PickerHost>(html`<picker-host></picker-host>`);
+    await host.picker.load();
+    host.requestUpdate();
+    await host.updateComplete;
+    expect(shadowQuery<HTMLInputElement>(host, '#fruit').value).to.equal('Banana');
+    expect(host.asked).to.equal(0);
+    expect(await openPicker(host, '#fruit')).to.have.length(fruits.length);
+    expect(host.asked).to.be.greaterThan(0);
   });
 
   it('filters as the shopper types, matches at a word start first, and Enter picks the active option', async () => {

@@ -240,6 +240,7 @@ export function ttfqSection(t: Results['ttfq']): string[] {
     line('element updates up to the quote', (s) => s.breakdown?.updates ?? '–'),
     line('… their time, summed', b('updatesTotalMs')),
     line('… the update that shows the quote', b('quoteUpdateMs')),
+    line("a later update (the quote's age, each second; median of 10 a load)", b('laterUpdateMs')),
     line('long tasks (≥ 50 ms) up to the quote', (s) => s.breakdown?.longTasks ?? '–'),
     '',
     `Goal: ≤ 1.5 round trips — loopback ${yes(goal(cold))} (cold ${cold.ttfqInRoundTrips}, warm ` +

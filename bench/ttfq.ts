@@ -9,8 +9,8 @@
  * before the clock starts) and when its chunks had made the element (from navigation start); the element's first
  * render; each request's start and end (resource timing) and how long the backend spent on it, upstream included
  * (`Server-Timing`, added by bench/server.ts); every update of the element before the first quote (its
- * `performUpdate` timed on the instance); long tasks (`PerformanceObserver`); and the next frame after the quote
- * is committed (the quote painted).
+ * `performUpdate` timed on the instance); long tasks (`PerformanceObserver`); the next frame after the quote
+ * is committed (the quote painted); then ten updates forced once it shows (what its age costs each second).
  *
  * Four series, each a fresh page per load in the same browser, each load asking for a different amount (100,
  * 101, …) so none is answered from the backend's quote cache:
@@ -63,6 +63,8 @@ export interface Load {
   /** The element defined (its chunks, and what they import, fetched and run), ms from navigation start. */
   definedMs: number;
   updates: Update[];
+  /** Median of ten updates forced once the quote shows (what the quote's age costs each second), ms. */
+  laterUpdateMs: number;
   longTasks: { start: number; duration: number }[];
   error?: string;
   quoteShown: boolean;
@@ -92,6 +94,7 @@ export interface Breakdown {
   updatesTotalMs: number | null;
   quoteUpdateMs: number | null;
   longestUpdateMs: number | null;
+  laterUpdateMs: number | null;
   longTasks: number | null;
   longTasksTotalMs: number | null;
 }
@@ -259,6 +262,15 @@ async function measureLoad(
           requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0)),
         );
         observer.disconnect();
+        // Once the quote shows, an update changes at most its age: what the element costs each second after.
+        const later: number[] = [];
+        for (let i = 0; i < 10; i++) {
+          const began = performance.now();
+          (el as unknown as { requestUpdate(): void }).requestUpdate();
+          await el.updateComplete;
+          later.push(performance.now() - began);
+        }
+        later.sort((a, b) => a - b);
         const quote = el.shadowRoot?.querySelector('[part="quote"]')?.textContent ?? '';
         const timing = (entry: PerformanceResourceTiming, name: string) =>
           entry.serverTiming?.find((t) => t.name === name)?.duration;
@@ -288,6 +300,7 @@ async function measureLoad(
           bundleEvalMs,
           definedMs: defined ? defined.startTime : Number.NaN,
           updates: updates.filter((update) => update.start <= at - start),
+          laterUpdateMs: ((later[4] as number) + (later[5] as number)) / 2,
           longTasks: longTasks.filter((task) => task.start <= at - start),
           ...(error ? { error } : {}),
           quoteShown: /\d/.test(quote),
@@ -367,6 +380,7 @@ function summarise(loads: Load[]): SeriesSummary {
         }),
       ),
       longestUpdateMs: nullable(ok.map((load) => Math.max(0, ...load.updates.map((u) => u.end - u.start)))),
+      laterUpdateMs: nullable(ok.map((load) => load.laterUpdateMs)),
       longTasks: nullable(ok.map((load) => load.longTasks.length)),
       longTasksTotalMs: nullable(ok.map((load) => sum(load.longTasks.map((task) => task.duration)))),
     },

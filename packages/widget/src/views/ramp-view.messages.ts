@@ -16,6 +16,7 @@ export const rampEn = {
   markup: 'Markup',
   total: 'Total',
   updated: 'Updated {0}',
+  now: 'now',
   continue: 'Continue',
   wallet: 'Your wallet address',
   walletMissing: 'Required.',

@@ -606,6 +606,8 @@ export abstract class RampView extends View {
     const row = (key: RampKey, value: string) => html`<div><dt>${this.t(key)}</dt><dd>${value}</dd></div>`;
     const fee = (v: string) => (quote ? this.money(v, quote.fees.currency) : '');
     const symbol = crypto?.symbol ?? quote?.crypto.currency ?? '';
+    // "now" as it comes (the first quote does not wait for Intl's first RelativeTimeFormat), then "5s ago".
+    const age = (Date.now() - q.receivedAt) / 1000;
     return html`<div part="quote" class="quote" aria-busy=${String(q.pending)}>
       <dl aria-live="polite" aria-atomic="true">
         ${
@@ -620,7 +622,7 @@ export abstract class RampView extends View {
             : nothing
         }
       </dl>
-      ${quote ? html`<p class="fresh">${this.t('updated', formatAgo((Date.now() - q.receivedAt) / 1000, this.ctx.loc))}</p>` : nothing}
+      ${quote ? html`<p class="fresh">${this.t('updated', age < 0.5 ? this.t('now') : formatAgo(age, this.ctx.loc))}</p>` : nothing}
       ${!quote && q.pending ? html`<div class="skeleton"><i></i><i></i></div>` : nothing}
       ${err ? this.error(err, () => q.retry()) : nothing}
     </div>`;

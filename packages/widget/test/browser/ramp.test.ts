@@ -529,6 +529,21 @@ describe('buy mode', () => {
     expect(events.events.map((e) => e.detail.fiat.currency)).to.deep.equal(['PLN']);
   });
 
+  it("says a quote that has just come is fresh in the element's language, then how old it is", async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" locale="de"></crypto-checkout>`,
+    );
+    const quoted = waitForEvent(el, 'checkout-quote');
+    await typeInto(el, '#fiat', '73');
+    await quoted;
+    await el.updateComplete;
+    const fresh = () => shadowQuery(el, '.fresh').textContent;
+    expect(fresh()).to.equal('Aktualisiert jetzt');
+    // The age moves on each second while the quote is shown.
+    await waitUntil(() => fresh() !== 'Aktualisiert jetzt', 'the age never moved', { timeout: 5000 });
+    expect(fresh()).to.match(/^Aktualisiert vor \d+/);
+  });
+
   it('two elements on one page work independently', async () => {
     const a = await mountReady(html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`);
     const b = await mountReady(html`<crypto-checkout mode="buy" country="DE" locale="de"></crypto-checkout>`);
@@ -544,7 +559,6 @@ describe('buy mode', () => {
   });
 });
 
-/** The flag emoji of a country code, as the country picker shows it. */
 /** The country code a flag image shows (`…/flags/de.svg` → `DE`), or ''. */
 const flagCode = (img: Element | null | undefined) =>
   (img?.getAttribute('src')?.match(/\/flags\/([a-z]{2})\.svg$/)?.[1] ?? '').toUpperCase();

@@ -22,6 +22,7 @@ Netzwerkgebühr
 Aufschlag
 Gesamt
 Aktualisiert {0}
+jetzt
 Weiter
 Ihre Wallet-Adresse
 Erforderlich.

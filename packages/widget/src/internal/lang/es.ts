@@ -22,6 +22,7 @@ Comisión de red
 Margen
 Total
 Actualizado {0}
+ahora
 Continuar
 Tu dirección de billetera
 Obligatorio.

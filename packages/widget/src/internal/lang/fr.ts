@@ -22,6 +22,7 @@ Frais de réseau
 Marge
 Total
 Mis à jour {0}
+maintenant
 Continuer
 Votre adresse de portefeuille
 Obligatoire.

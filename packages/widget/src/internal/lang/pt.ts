@@ -22,6 +22,7 @@ Taxa de rede
 Margem
 Total
 Atualizado {0}
+agora
 Continuar
 Seu endereço de carteira
 Obrigatório.

@@ -551,8 +551,8 @@ export abstract class RampView extends View {
   }
 
   /**
-   * The pickers' entries for a catalog in the locale, made once rather than on every render: the quote's age
-   * re-renders each second, and naming and sorting some 250 countries is not free.
+   * The pickers' entries for a catalog in the locale, made when a list first opens and kept: naming and sorting
+   * some 250 countries is not free, and neither the first quote nor the render each second should pay for it.
    */
   private _pickerItems(c: Catalog): [PickerItem[], PickerItem[], PickerItem[]] {
     const loc = this.ctx.loc;

@@ -63,8 +63,8 @@ export interface Load {
   /** The element defined (its chunks, and what they import, fetched and run), ms from navigation start. */
   definedMs: number;
   updates: Update[];
-  /** Median of ten updates forced once the quote shows (what the quote's age costs each second), ms. */
-  laterUpdateMs: number;
+  /** Ten updates forced once the quote shows (what the quote's age costs each second), ms each. */
+  laterUpdatesMs: number[];
   longTasks: { start: number; duration: number }[];
   error?: string;
   quoteShown: boolean;
@@ -270,7 +270,6 @@ async function measureLoad(
           await el.updateComplete;
           later.push(performance.now() - began);
         }
-        later.sort((a, b) => a - b);
         const quote = el.shadowRoot?.querySelector('[part="quote"]')?.textContent ?? '';
         const timing = (entry: PerformanceResourceTiming, name: string) =>
           entry.serverTiming?.find((t) => t.name === name)?.duration;
@@ -300,7 +299,7 @@ async function measureLoad(
           bundleEvalMs,
           definedMs: defined ? defined.startTime : Number.NaN,
           updates: updates.filter((update) => update.start <= at - start),
-          laterUpdateMs: ((later[4] as number) + (later[5] as number)) / 2,
+          laterUpdatesMs: later,
           longTasks: longTasks.filter((task) => task.start <= at - start),
           ...(error ? { error } : {}),
           quoteShown: /\d/.test(quote),
@@ -380,7 +379,7 @@ function summarise(loads: Load[]): SeriesSummary {
         }),
       ),
       longestUpdateMs: nullable(ok.map((load) => Math.max(0, ...load.updates.map((u) => u.end - u.start)))),
-      laterUpdateMs: nullable(ok.map((load) => load.laterUpdateMs)),
+      laterUpdateMs: nullable(ok.map((load) => median(load.laterUpdatesMs))),
       longTasks: nullable(ok.map((load) => load.longTasks.length)),
       longTasksTotalMs: nullable(ok.map((load) => sum(load.longTasks.map((task) => task.duration)))),
     },

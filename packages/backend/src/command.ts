@@ -1,35 +1,90 @@
 /**
- * The command line, run by cli.ts (the bin `crypto-checkout-backend`: `npx @crypto-checkout/backend`). Reads the
- * environment, checks it (every problem named at once), and serves the backend with Node's HTTP server. `--help`
- * prints every variable, from the `.env.example` shipped beside the build.
+ * The command line, run by cli.ts (the bin `crypto-checkout-backend`: `npx @crypto-checkout/backend`). Reads
+ * `.env` in the working directory (the environment wins), checks the configuration (every problem named at
+ * once), takes the SQLite DATA_DIR for this process, and serves the backend with Node's HTTP server. `--help`
+ * prints every variable, from the `.env.example` shipped beside the build; a command or flag it does not know
+ * exits 2 with the usage.
  */
 import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { createAdaptorServer } from '@hono/node-server';
-import { ConfigError, loadConfig } from './config.ts';
-import { createRuntime, openStore } from './runtime.ts';
+import { ConfigError, loadConfig, readEnvFile, startWarnings } from './config.ts';
+import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
+import { createRuntime, openStore, SandboxMissing } from './runtime.ts';
 import { SharedStateUnavailable } from './shared/redis.ts';
 import { StorageUnavailable } from './store/store.ts';
 
-const usage = `Usage: crypto-checkout-backend [migrate] [--help]
+const usage = `Usage: crypto-checkout-backend [migrate] [--help] [--version]
 
-Serves the <crypto-checkout> backend (API, widget bundle; the offline sandbox when no upstream keys are set),
-configured from the environment. \`migrate\` only brings the database (DATABASE_URL, or SQLite under DATA_DIR)
-to the current schema and exits; serving does that too. Every variable:
+  (no command)   serve the <crypto-checkout> backend: API, widget bundle, and the offline sandbox when no
+                 upstream keys are set
+  migrate        bring the database (DATABASE_URL, or SQLite under DATA_DIR) to the current schema, say what
+                 was applied, and exit; serving does that too
+  -h, --help     this, and every variable
+  -v, --version  the version
+
+Configured from the environment, and from a .env file in the working directory (a variable set in the
+environment wins over the file).
 `;
 
-if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
-  process.stdout.write(`${usage}\n${example}`);
+let args: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>;
+const options = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+try {
+  args = parseArgs({ options, allowPositionals: true, strict: true });
+} catch (error) {
+  // Node's message ("Unknown option '--bogus'. To specify a positional…"): its first sentence is the news.
+  console.error(`${(error as Error).message.split('. ')[0]}.\n\n${usage}`);
+  process.exit(2);
+}
+const [command, ...extra] = args.positionals;
+
+if (args.values.version) {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  console.log(manifest.version);
   process.exit(0);
 }
+if (args.values.help) {
+  const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
+  process.stdout.write(`${usage}\nEvery variable (.env.example):\n\n${example}`);
+  process.exit(0);
+}
+if ((command !== undefined && command !== 'migrate') || extra.length) {
+  console.error(
+    `Unknown command "${[command, ...extra].filter((word) => word !== 'migrate').join(' ')}".\n\n${usage}`,
+  );
+  process.exit(2);
+}
 
+let envFile: string | undefined;
 let config: ReturnType<typeof loadConfig>;
 try {
+  envFile = readEnvFile();
   config = loadConfig();
 } catch (error) {
   // A refused configuration is the operator's to fix: the message names each variable, no stack needed.
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(
+    error instanceof ConfigError ? error.message : `Cannot read .env: ${(error as Error).message}`,
+  );
   process.exit(1);
+}
+if (envFile) console.log(`Read ${envFile} (variables set in the environment win over it).`);
+
+/** SQLite is one process per DATA_DIR: a second one is refused before it opens anything. */
+let dataDirLock: DataDirLock | undefined;
+if (!config.databaseUrl) {
+  try {
+    dataDirLock = await lockDataDir(config.dataDir);
+  } catch (error) {
+    console.error(
+      error instanceof DataDirInUse
+        ? error.message
+        : `Cannot use DATA_DIR ${config.dataDir}: ${(error as Error).message}`,
+    );
+    process.exit(1);
+  }
 }
 
 /** A database that cannot be reached is named, and the process ends: nothing is served half-working. */
@@ -37,6 +92,10 @@ async function orExit<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
+    if (error instanceof SandboxMissing) {
+      console.error(error.message);
+      process.exit(1);
+    }
     if (!(error instanceof StorageUnavailable || error instanceof SharedStateUnavailable)) throw error;
     const cause = (error.cause as Error | undefined)?.message;
     console.error(`Cannot start: ${error.message}${cause ? ` (${cause})` : ''}.`);
@@ -49,10 +108,18 @@ async function orExit<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-if (process.argv[2] === 'migrate') {
+if (command === 'migrate') {
   const store = await orExit(openStore(config));
-  console.log(`${store.database}: the schema is up to date.`);
+  const { applied, database } = store;
+  console.log(
+    applied.length
+      ? [`${database}: applied ${applied.length} migration(s):`, ...applied.map((name) => `  ${name}`)].join(
+          '\n',
+        )
+      : `${database}: already up to date, no migration to apply.`,
+  );
   await store.close();
+  dataDirLock?.release();
   process.exit(0);
 }
 
@@ -67,9 +134,8 @@ const server = createAdaptorServer({ fetch: runtime.app.fetch });
 server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
   const base = config.publicUrl;
   const address = server.address();
-  console.log(
-    `crypto-checkout backend listening on port ${typeof address === 'object' && address ? address.port : config.port}`,
-  );
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  console.log(`crypto-checkout backend listening on port ${port}`);
   console.log(`  API           ${base}/api/  (reference: ${base}/api/docs)`);
   console.log(`  widget bundle ${base}/widget/crypto-checkout.js`);
   if (config.mode === 'sandbox') {
@@ -79,11 +145,15 @@ server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
     console.log(`  UPSTREAM: live — ramp ${config.ramp.apiUrl}, payments ${config.payments.apiUrl}`);
   }
   console.log(`  allowed origins ${config.allowedOrigins.join(', ')}`);
+  for (const warning of startWarnings(config, port)) console.warn(`Warning: ${warning}`);
 });
 
 const shutdown = () => {
   server.close();
-  runtime.close().finally(() => process.exit(0));
+  runtime.close().finally(() => {
+    dataDirLock?.release();
+    process.exit(0);
+  });
 };
 process.once('SIGINT', shutdown);
 process.once('SIGTERM', shutdown);

@@ -7,7 +7,7 @@
 import type { Hono } from 'hono';
 import { createApp } from './app.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { type Config, loadConfig } from './config.ts';
+import { type Config, checkConfig, loadConfig } from './config.ts';
 import type { AppDeps, AppEnv } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { createDeliveryWorker } from './events/delivery-worker.ts';
@@ -91,7 +91,38 @@ export function openStore(config: Config) {
   });
 }
 
+/**
+ * No upstream keys, and no sandbox to stand in for the upstream: the package is optional and was left out
+ * (`npm install --omit=optional`, or the backend's tarball installed alone).
+ */
+export class SandboxMissing extends Error {
+  constructor(options?: ErrorOptions) {
+    super(
+      'No upstream keys are set, so the backend would run on the offline sandbox, but @crypto-checkout/sandbox ' +
+        'is not installed: install it (npm install @crypto-checkout/sandbox) or set the seven upstream variables ' +
+        '(RAMP_* and PAY_*, see --help) to run live.',
+      options,
+    );
+    this.name = 'SandboxMissing';
+  }
+}
+
+/** The sandbox package, loaded only in sandbox mode; its absence is named (SandboxMissing), never a stack trace. */
+async function loadSandbox(): Promise<typeof import('@crypto-checkout/sandbox')> {
+  try {
+    return await import('@crypto-checkout/sandbox');
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string };
+    // Only the package itself missing; a module missing inside it is a broken install, to be seen as it is.
+    if (code === 'ERR_MODULE_NOT_FOUND' && /'@crypto-checkout\/sandbox'/.test(message ?? ''))
+      throw new SandboxMissing({ cause: error });
+    throw error;
+  }
+}
+
 export async function createRuntime(config: Config): Promise<Runtime> {
+  // Before anything opens: a missing sandbox leaves no store or worker behind.
+  const sandboxPackage = config.mode === 'sandbox' ? await loadSandbox() : undefined;
   const store = await openStore(config);
   let shared: SharedState | undefined;
   try {
@@ -122,11 +153,10 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     await worker.stop();
     await closeDeps(deps);
   };
-  if (config.mode !== 'sandbox') {
+  if (!sandboxPackage) {
     return { app: backend, deps, close };
   }
-  const { createSandbox } = await import('@crypto-checkout/sandbox');
-  const sandbox = createSandbox({
+  const sandbox = sandboxPackage.createSandbox({
     baseUrl: `${config.publicUrl}/sandbox`,
     mountPath: '/sandbox',
     defaultWebhookUrl: `${config.publicUrl}/api/webhooks/payments`,
@@ -165,6 +195,7 @@ export interface Checkout {
  * URLs and the sandbox are addressed from it.
  */
 export async function createCheckout(config: Config = loadConfig()): Promise<Checkout> {
+  checkConfig(config);
   const runtime = await createRuntime(config);
   return {
     app: runtime.app,

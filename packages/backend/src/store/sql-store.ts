@@ -39,6 +39,8 @@ export interface SqlStoreOptions {
 export interface SqlStore extends Store {
   /** `SQLite at …` or `PostgreSQL at host:port/db` (never the password). */
   readonly database: string;
+  /** The migrations this opening applied, oldest first (none when the schema was already current). */
+  readonly applied: readonly string[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are picked per collection at run time; rows are typed below.
@@ -108,7 +110,7 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
     await db.destroy().catch(() => undefined);
     throw new StorageUnavailable(database, { cause: error });
   }
-  await migrate(db);
+  const applied = await migrate(db);
   await importJsonFiles(db as AnyDb, options.dataDir, now(), retentionMs);
 
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -241,7 +243,7 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
     return store;
   };
 
-  return Object.assign(over(db as AnyDb, false), { database });
+  return Object.assign(over(db as AnyDb, false), { database, applied });
 }
 
 /** Runs the migrations not yet applied (Kysely's migrator takes a lock, so instances starting together are safe). */

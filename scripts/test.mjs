@@ -9,6 +9,7 @@ import {
   ensureChromium,
   ensureDatabaseServers,
   ensureDemoBuilt,
+  ensureDeployTools,
   ensureDeps,
   ensurePackagesBuilt,
   ensureWidgetBuilt,
@@ -102,6 +103,7 @@ try {
   ensureDeps();
   const chrome = order.some((s) => s === 'browser' || s === 'e2e') ? ensureChromium() : undefined;
   if (order.includes('unit')) ensureDatabaseServers();
+  if (order.includes('e2e')) ensureDeployTools();
   ensurePackagesBuilt();
   ensureWidgetBuilt();
   if (order.includes('e2e')) ensureDemoBuilt();

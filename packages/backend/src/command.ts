@@ -10,8 +10,9 @@ import { parseArgs } from 'node:util';
 import { createAdaptorServer } from '@hono/node-server';
 import { ConfigError, loadConfig, readEnvFile, startWarnings } from './config.ts';
 import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
-import { createRuntime, openStore, SandboxMissing } from './runtime.ts';
+import { createRuntime, loadSandbox, openStore, SandboxMissing } from './runtime.ts';
 import { SharedStateUnavailable } from './shared/redis.ts';
+import type { SqlStore } from './store/sql-store.ts';
 import { StorageUnavailable } from './store/store.ts';
 
 const usage = `Usage: crypto-checkout-backend [migrate] [--help] [--version]
@@ -72,22 +73,10 @@ try {
 }
 if (envFile) console.log(`Read ${envFile} (variables set in the environment win over it).`);
 
-/** SQLite is one process per DATA_DIR: a second one is refused before it opens anything. */
-let dataDirLock: DataDirLock | undefined;
-if (!config.databaseUrl) {
-  try {
-    dataDirLock = await lockDataDir(config.dataDir);
-  } catch (error) {
-    console.error(
-      error instanceof DataDirInUse
-        ? error.message
-        : `Cannot use DATA_DIR ${config.dataDir}: ${(error as Error).message}`,
-    );
-    process.exit(1);
-  }
-}
-
-/** A database that cannot be reached is named, and the process ends: nothing is served half-working. */
+/**
+ * A database that cannot be reached, or a sandbox that is not installed, is named, and the process ends: nothing
+ * is served half-working.
+ */
 async function orExit<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
@@ -104,6 +93,33 @@ async function orExit<T>(work: Promise<T>): Promise<T> {
         ? 'Check DATABASE_URL (or DATA_DIR for SQLite) and that the database is running.'
         : 'Check REDIS_URL and that Redis is running.',
     );
+    process.exit(1);
+  }
+}
+
+// No keys and no sandbox to stand in for them is said first: nothing else can make it serve.
+if (config.mode === 'sandbox' && command !== 'migrate') await orExit(loadSandbox());
+
+/** Why DATA_DIR cannot be taken, in a sentence: held by another process, or SQLite itself missing. */
+function dataDirProblem(error: unknown): string {
+  if (error instanceof DataDirInUse) return error.message;
+  const { code, message } = error as { code?: string; message?: string };
+  const binary = code === 'MODULE_NOT_FOUND' && message?.match(/'(@libsql\/[^']+)'/)?.[1];
+  if (binary)
+    return (
+      `SQLite's native binary for this machine (${binary}, an optional dependency of libsql) is not installed, ` +
+      'as after npm install --omit=optional: install without --omit=optional, or set DATABASE_URL (PostgreSQL).'
+    );
+  return `Cannot use DATA_DIR ${config.dataDir}: ${message?.split('\n')[0]}`;
+}
+
+/** SQLite is one process per DATA_DIR: a second one is refused before it opens anything. */
+let dataDirLock: DataDirLock | undefined;
+if (!config.databaseUrl) {
+  try {
+    dataDirLock = await lockDataDir(config.dataDir);
+  } catch (error) {
+    console.error(dataDirProblem(error));
     process.exit(1);
   }
 }
@@ -127,6 +143,9 @@ if (command === 'migrate') {
 const LISTEN_BACKLOG = 4096;
 
 const runtime = await orExit(createRuntime(config));
+// An upgrade's migrations run here when `migrate` was not run first: the log says which.
+const { applied = [], database } = runtime.deps.store as Partial<SqlStore>;
+if (applied.length) console.log(`${database}: applied ${applied.length} migration(s): ${applied.join(', ')}`);
 // Hono's `serve`, with a longer queue of connections waiting to be accepted: Node's default (511) overflowed in
 // the bench at 3,000 quotes/s (1,092 connections dropped, each retried by its client a second or more later), and
 // Node accepts one connection per turn of its loop. The kernel caps it at net.core.somaxconn.

@@ -108,7 +108,7 @@ export class SandboxMissing extends Error {
 }
 
 /** The sandbox package, loaded only in sandbox mode; its absence is named (SandboxMissing), never a stack trace. */
-async function loadSandbox(): Promise<typeof import('@crypto-checkout/sandbox')> {
+export async function loadSandbox(): Promise<typeof import('@crypto-checkout/sandbox')> {
   try {
     return await import('@crypto-checkout/sandbox');
   } catch (error) {

@@ -186,6 +186,10 @@ describe('the command line', () => {
     let third: Cli | undefined;
     try {
       await untilServing(first);
+      assert.match(
+        first.output(),
+        /crypto-checkout\.sqlite: applied \d+ migration\(s\): 2026-11-25-001-collections/,
+      );
       const second = await runCli(cwd, { PORT: String(await freePort()), DATA_DIR: dataDir });
       assert.equal(second.code, 1);
       assert.match(
@@ -204,6 +208,7 @@ describe('the command line', () => {
       third = startCli(cwd, { PORT: String(port), DATA_DIR: dataDir });
       await untilServing(third);
       assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
+      assert.doesNotMatch(third.output(), /applied/, 'the schema was already current');
     } finally {
       await stop(first, 'SIGKILL');
       if (third) await stop(third);

@@ -1,7 +1,7 @@
 /** What the whole sandbox shares: the clock, settings, injected faults, delivery log and reset hooks. */
 import { SettableClock } from './clock.ts';
-import type { Delivery } from './deliver.ts';
-import type { FaultRule } from './faults.ts';
+import type { FaultRule } from './controls/faults.ts';
+import type { Delivery } from './deliveries.ts';
 
 export interface SandboxSettings {
   /** `get_payment_methods` without a country: keyed by country (what the live service does) or a flat list. */

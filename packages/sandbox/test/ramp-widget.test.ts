@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import type { BuyQuote } from '../src/quotes.ts';
-import { widgetSignature } from '../src/widget-signature.ts';
+import type { BuyQuote } from '../src/ramp/quote-math.ts';
+import { widgetSignature } from '../src/ramp/widget/signature.ts';
 import { json, type RunningSandbox, startReceiver, startSandbox } from './support.ts';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;

@@ -1,6 +1,6 @@
 /**
  * What the simulated ramp sells and where: countries, fiat currencies, cryptos, payment methods (on-ramp) and
- * payout methods (off-ramp). Constant tables only; the shapes served by the API are built in ramp-api.ts.
+ * payout methods (off-ramp). Constant tables only; the shapes served by the API are built in api.ts.
  */
 
 export interface Country {
@@ -31,7 +31,7 @@ export interface Crypto {
   network_fee: string;
   /** Decimals amounts of this crypto are rounded to. */
   decimals: number;
-  /** Price of one unit at t=0: EUR for coins, USD for dollar stablecoins (see prices.ts). */
+  /** Price of one unit at t=0: EUR for coins, USD for dollar stablecoins (see price-feed.ts). */
   base: { eur: number } | { usd: number };
   /** XRP and TON need a destination tag / memo next to the address. */
   memo?: boolean;

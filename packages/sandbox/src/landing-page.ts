@@ -4,8 +4,8 @@
  */
 import { html } from 'hono/html';
 import { rampSecretFor } from './keys.ts';
+import { widgetSignature } from './ramp/widget/signature.ts';
 import type { SandboxState } from './state.ts';
-import { widgetSignature } from './widget-signature.ts';
 
 /** The merchant `npm start` runs as (`pk_sandbox_demo` …); its links are what a merchant's backend would sign. */
 export const DEMO_MERCHANT = 'demo';
@@ -46,7 +46,7 @@ export function demoWidgetUrls(baseUrl: string) {
   };
 }
 
-export const indexPage = (state: SandboxState, returned?: { orderId: string; status: string }) => {
+export const landingPage = (state: SandboxState, returned?: { orderId: string; status: string }) => {
   const base = state.baseUrl;
   const ramp = `${base}/ramp/api/v1/merchant`;
   const widget = demoWidgetUrls(base);

@@ -4,8 +4,8 @@
  * plus `SWAPPED_RESIZE` (its height, as the payment page posts it), which the real ramp page may not send.
  */
 import { html, raw } from 'hono/html';
-import type { BuyQuote, SellQuote } from './quotes.ts';
-import type { RampSession } from './ramp-orders.ts';
+import type { RampSession } from '../orders.ts';
+import type { BuyQuote, SellQuote } from '../quote-math.ts';
 
 export interface WidgetPageModel {
   session: RampSession;

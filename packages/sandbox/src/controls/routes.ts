@@ -2,8 +2,8 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import type { SandboxState } from '../state.ts';
 import { faultRuleSchema } from './faults.ts';
-import type { SandboxState } from './state.ts';
 
 const settingsSchema = z
   .object({

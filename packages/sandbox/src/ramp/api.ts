@@ -6,6 +6,9 @@ import { zValidator } from '@hono/zod-validator';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
+import { rampFail, rampOk } from '../envelope.ts';
+import { merchantOf } from '../keys.ts';
+import type { SandboxState } from '../state.ts';
 import {
   countries,
   cryptos,
@@ -17,14 +20,11 @@ import {
   paymentMethods,
   payoutMethods,
 } from './catalog.ts';
-import { rampFail, rampOk } from './envelope.ts';
-import { merchantOf } from './keys.ts';
-import { baseFeeIn, type SellQuote } from './quotes.ts';
-import { rampMerchantProfile } from './ramp-merchants.ts';
-import { callbackOf, rampStoreKey } from './ramp-orders.ts';
-import { type Priced, priceBuy, priceSell } from './ramp-pricing.ts';
+import { rampMerchantProfile } from './merchants.ts';
+import { callbackOf, rampStoreKey } from './orders.ts';
+import { type Priced, priceBuy, priceSell } from './pricing.ts';
+import { baseFeeIn, type SellQuote } from './quote-math.ts';
 import { RateLimiter } from './rate-limit.ts';
-import type { SandboxState } from './state.ts';
 
 interface RampEnv {
   Variables: {

@@ -3,11 +3,11 @@
  * callbacks each status change sends to the order's `responseUrl`, and the widget sessions that precede them.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { deliver } from '../deliveries.ts';
+import { rampSecretFor } from '../keys.ts';
+import type { PartKey, SandboxState } from '../state.ts';
 import { type Crypto, type Fiat, findFiat } from './catalog.ts';
-import { deliver } from './deliver.ts';
-import { rampSecretFor } from './keys.ts';
-import { type BuyQuote, round2, type SellQuote } from './quotes.ts';
-import type { PartKey, SandboxState } from './state.ts';
+import { type BuyQuote, round2, type SellQuote } from './quote-math.ts';
 
 export type RampOrderStatus =
   | 'payment_pending'

@@ -17,8 +17,8 @@ import {
   paymentMethods,
   regionRestrictions,
 } from './catalog.ts';
-import { type BuyQuote, buyQuote, type QuoteResult, type SellQuote, sellQuote } from './quotes.ts';
-import { rampMerchantProfile } from './ramp-merchants.ts';
+import { rampMerchantProfile } from './merchants.ts';
+import { type BuyQuote, buyQuote, type QuoteResult, type SellQuote, sellQuote } from './quote-math.ts';
 
 export type Priced<T> = { ok: true; quote: T } | { ok: false; status: ContentfulStatusCode; message: string };
 

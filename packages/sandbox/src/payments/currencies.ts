@@ -3,9 +3,9 @@
  * objects the payments API returns. Rates come from the ramp side's catalog and price feed, so a pay order and
  * a ramp quote made at the same (sandbox) time agree.
  */
-import { type Crypto, cryptos, type Fiat, findFiat } from './catalog.ts';
-import { stableUuid } from './pay-ids.ts';
-import { priceIn } from './prices.ts';
+import { type Crypto, cryptos, type Fiat, findFiat } from '../ramp/catalog.ts';
+import { priceIn } from '../ramp/price-feed.ts';
+import { stableUuid } from './ids.ts';
 
 export interface Blockchain {
   id: string;

@@ -14,21 +14,18 @@ import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
+import type { SandboxState } from '../../state.ts';
+import { CHAIN_NAMES, CRYPTOS, cryptoCode, fiatToCrypto } from '../currencies.ts';
+import { LedgerError, ledgerOf } from '../ledger.ts';
+import { balance, type Order, type OrderRecord, PAID } from '../order.ts';
 import {
-  balance,
   expire,
-  type Order,
-  type OrderRecord,
   openPage,
-  PAID,
   provideCustomer,
   receivePayment,
   selectCurrency,
   TransitionError,
-} from './orders.ts';
-import { CHAIN_NAMES, CRYPTOS, cryptoCode, fiatToCrypto } from './pay-currencies.ts';
-import { LedgerError, ledgerOf } from './pay-ledger.ts';
-import type { SandboxState } from './state.ts';
+} from '../order-transitions.ts';
 
 /** What the payer may choose from, in this order (stablecoins on cheap chains first). */
 const PAGE_CHOICES = [

@@ -2,7 +2,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import type { SandboxState } from './state.ts';
+import type { SandboxState } from '../state.ts';
 
 export const faultRuleSchema = z.object({
   /** Path under the sandbox mount, e.g. `/ramp/api/v1/merchant/pricing`; a trailing `*` matches a prefix. */

@@ -3,7 +3,7 @@
  * Addresses are derived from a seed (merchant + customer + chain) so a payment route is permanent across resets.
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import type { Chain } from './pay-currencies.ts';
+import type { Chain } from './currencies.ts';
 
 const UPPER_ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';

@@ -4,7 +4,7 @@
  * be recomputed from the others and the FX rate.
  */
 import type { Crypto, Fiat, MethodSpec } from './catalog.ts';
-import { priceIn } from './prices.ts';
+import { priceIn } from './price-feed.ts';
 
 /** The fields of spec.md's off-ramp quote, which the on-ramp quote has too (in the same order). */
 export interface SellQuote {

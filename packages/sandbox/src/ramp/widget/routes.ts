@@ -13,9 +13,9 @@ import { iconSvg } from '../icons.ts';
 import { type RampOrder, type RampSession, rampStoreKey } from '../orders.ts';
 import { type Priced, priceBuy, priceSell, resolvePaymentMethod } from '../pricing.ts';
 import type { BuyQuote, SellQuote } from '../quote-math.ts';
-import { widgetErrorPage, widgetPage } from './page.ts';
 import { buyDraft, issueText, sellDraft } from './params.ts';
 import { verifyWidgetUrl } from './signature.ts';
+import { widgetErrorPage, widgetPage } from './view.ts';
 
 const quoteBody = z.object({
   fiatAmount: z.number().positive().finite().optional(),

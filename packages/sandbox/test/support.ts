@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach } from 'node:test';
 import { serve } from '@hono/node-server';
 import { createSandbox } from '../src/app.ts';
-import type { SandboxSettings, SandboxState } from '../src/state.ts';
+import type { SandboxSettings } from '../src/settings.ts';
+import type { SandboxState } from '../src/state.ts';
 
 export interface RunningSandbox {
   baseUrl: string;

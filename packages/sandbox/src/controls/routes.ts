@@ -2,25 +2,9 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { settingsPatchSchema } from '../settings.ts';
 import type { SandboxState } from '../state.ts';
 import { faultRuleSchema } from './faults.ts';
-
-const settingsSchema = z
-  .object({
-    paymentMethodsShape: z.enum(['by-country', 'flat']),
-    webhookCasing: z.enum(['camel', 'snake']),
-    rampRateLimit: z.number().int().min(1).max(100_000),
-    retryDelaysMs: z.array(z.number().int().min(0).max(600_000)).max(20),
-    orderTtlMs: z.number().int().min(1000),
-    orderIds: z.enum(['plain', 'sp-prefixed']),
-    searchIdMatch: z.enum(['contains', 'exact']),
-    baseFeeJunkEntry: z.boolean(),
-    paymentMethodsCountryFilter: z.enum(['honoured', 'ignored']),
-    supportedShape: z.enum(['documented', 'renamed']),
-    sellQuoteFields: z.enum(['all', 'documented-seven']),
-    sellFeeCurrency: z.enum(['local', 'eur']),
-  })
-  .partial();
 
 const clockSchema = z.object({
   /** Pin the clock: ISO time or epoch milliseconds. */
@@ -64,10 +48,9 @@ export function controls(state: SandboxState) {
       return c.json({ success: true, data: [] });
     })
     .get('/settings', (c) => c.json({ success: true, data: state.settings }))
-    .patch('/settings', jsonBody(settingsSchema), (c) => {
-      state.settings = { ...state.settings, ...c.req.valid('json') };
-      return c.json({ success: true, data: state.settings });
-    })
+    .patch('/settings', jsonBody(settingsPatchSchema), (c) =>
+      c.json({ success: true, data: state.updateSettings(c.req.valid('json')) }),
+    )
     .put('/merchants/:id/webhook', jsonBody(z.object({ url: z.url() })), (c) => {
       const merchantId = c.req.param('id');
       const { url } = c.req.valid('json');

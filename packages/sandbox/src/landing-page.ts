@@ -4,6 +4,7 @@
  */
 import { html } from 'hono/html';
 import { rampSecretFor } from './keys.ts';
+import { PAYMENTS_MAGIC, RAMP_MAGIC } from './magic.ts';
 import { widgetSignature } from './ramp/widget/signature.ts';
 import type { SandboxState } from './state.ts';
 
@@ -132,8 +133,8 @@ export const landingPage = (state: SandboxState, returned?: { orderId: string; s
       <a href="${base}/control/deliveries">deliveries</a> (every webhook and callback attempt),
       and <code>POST ${base}/control/reset</code>. Orders can be paid, expired or cancelled through
       <code>${base}/control/orders/{id}/…</code>.</p>
-    <p>Magic values force outcomes, e.g. <code>fiat_amount: 666.66</code> (a 500), <code>pk_sandbox_ratelimited</code>
-      (always 429), <code>purchase.price: "13.13"</code> (a 500), payer email <code>underpaid@example.com</code>.
+    <p>Magic values force outcomes, e.g. <code>fiat_amount: ${RAMP_MAGIC.failingAmount}</code> (a 500), <code>pk_sandbox_ratelimited</code>
+      (always 429), <code>purchase.price: "${PAYMENTS_MAGIC.failingPrice}"</code> (a 500), payer email <code>${PAYMENTS_MAGIC.underpaidEmail}</code>.
       The full list, the quote model and where the sandbox guesses are in <code>packages/sandbox/README.md</code>.</p>
   </body>
 </html>`;

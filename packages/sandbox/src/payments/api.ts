@@ -8,12 +8,13 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 import { payFail, payOk } from '../envelope.ts';
 import { merchantOf } from '../keys.ts';
+import { PAYMENTS_MAGIC } from '../magic.ts';
 import type { SandboxState } from '../state.ts';
 import { CHAINS, fiatDigits, isChain, isFiat } from './currencies.ts';
 import { DECIMAL, failureOf, issuesMessage } from './failures.ts';
 import { ledgerOf } from './ledger.ts';
 import { INIT_TYPES } from './order.ts';
-import { type CreateOrderInput, MAGIC } from './order-transitions.ts';
+import type { CreateOrderInput } from './order-transitions.ts';
 
 type Env = { Variables: { merchantKey: string } };
 
@@ -162,7 +163,7 @@ export function payApi(state: SandboxState) {
       const price = String(body.purchase.price).trim();
       const problem = priceProblem(price, body.purchase.currency);
       if (problem) return payFail(c, 422, problem);
-      if (price === MAGIC.failingPrice) return payFail(c, 500, 'Internal server error');
+      if (price === PAYMENTS_MAGIC.failingPrice) return payFail(c, 500, 'Internal server error');
       const input: CreateOrderInput = {
         purchase: { ...body.purchase, price },
         metadata: normaliseMetadata(body.metadata),

@@ -7,6 +7,7 @@
  *   AWAITING_PAYMENT ──payment──▶ PAYMENT_CONFIRMED_ACCURATE | _OVERPAID | _UNDERPAID (top-up until expiry)
  *   any unpaid state ──expiry / control──▶ EXPIRED | CANCELLED
  */
+import { PAYMENTS_MAGIC } from '../magic.ts';
 import {
   CHAIN_NAMES,
   type Chain,
@@ -57,16 +58,6 @@ export interface Context {
 export class TransitionError extends Error {
   override readonly name = 'TransitionError';
 }
-
-/** Magic values (README "Magic values"). */
-export const MAGIC = {
-  /** purchase.price that makes order creation fail with a 500 envelope. */
-  failingPrice: '13.13',
-  /** purchase.name of an order created already past its expiry. */
-  expireImmediately: 'expire-immediately',
-  /** Payer email that turns every simulated payment into an underpayment. */
-  underpaidEmail: 'underpaid@example.com',
-} as const;
 
 export interface CreateOrderInput {
   purchase: {
@@ -144,7 +135,7 @@ export function createOrder(input: CreateOrderInput, ctx: CreateOrderContext): T
   const fiat = input.purchase.currency;
   const createdAt = iso(ctx.now);
   const expires =
-    input.purchase.name.toLowerCase() === MAGIC.expireImmediately ? ctx.now : ctx.now + ctx.ttlMs;
+    input.purchase.name.toLowerCase() === PAYMENTS_MAGIC.expireImmediately ? ctx.now : ctx.now + ctx.ttlMs;
   const purchase: Purchase = {
     id: ctx.random.uuid(),
     name: input.purchase.name,
@@ -286,7 +277,8 @@ export function receivePayment(
   const due = toUnits(order.quote.toAmount.amount, precision);
   const received = order.payments.reduce((sum, p) => sum + toUnits(p.receivedAmount, precision), 0n);
   const remaining = due - received;
-  const kind = record.payer.email?.toLowerCase() === MAGIC.underpaidEmail ? 'underpaid' : payment.kind;
+  const kind =
+    record.payer.email?.toLowerCase() === PAYMENTS_MAGIC.underpaidEmail ? 'underpaid' : payment.kind;
   let units: bigint;
   if (payment.amount !== undefined) units = toUnits(payment.amount, precision);
   else if (kind === 'exact') units = remaining;

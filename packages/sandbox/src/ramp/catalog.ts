@@ -181,11 +181,6 @@ export const cryptoTags = (crypto: Crypto): string[] => {
   return tags;
 };
 
-/** The cryptos a region may not buy: the sandbox's stand-in for regulatory limits (README, "Magic values"). */
-export const regionRestrictions: Readonly<Record<string, readonly string[]>> = {
-  US: ['TON'],
-};
-
 const countryCodes = countries.map((c) => c.iso);
 
 /** A list written as space-separated codes, the compact form the tables below use. */

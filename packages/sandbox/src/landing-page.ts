@@ -3,6 +3,7 @@
  * URLs signed for the demo merchant), API calls to try, the controls and the magic values.
  */
 import { html } from 'hono/html';
+import { answers } from './controls/faults.ts';
 import { rampSecretFor } from './keys.ts';
 import { PAYMENTS_MAGIC, RAMP_MAGIC } from './magic.ts';
 import { widgetSignature } from './ramp/widget/signature.ts';
@@ -46,6 +47,11 @@ export function demoWidgetUrls(baseUrl: string) {
     }),
   };
 }
+
+/** The kinds of fault a rule can inject, in words: `latency, an error status, … or an empty body`. */
+const faultKinds = ['latency', ...Object.values(answers).map((a) => a.summary)]
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
 
 export const landingPage = (state: SandboxState, returned?: { orderId: string; status: string }) => {
   const base = state.baseUrl;
@@ -128,8 +134,7 @@ export const landingPage = (state: SandboxState, returned?: { orderId: string; s
     <p>For tests and demos, unauthenticated:
       <a href="${base}/control/settings">settings</a> (payment-methods shape, webhook casing, rate limit, retries),
       <a href="${base}/control/clock">clock</a> (pin or advance it: quotes then repeat exactly),
-      <a href="${base}/control/faults">faults</a> (latency, an error status, a malformed body or an HTML 403
-      challenge on any route),
+      <a href="${base}/control/faults">faults</a> (${faultKinds} on any route),
       <a href="${base}/control/deliveries">deliveries</a> (every webhook and callback attempt),
       and <code>POST ${base}/control/reset</code>. Orders can be paid, expired or cancelled through
       <code>${base}/control/orders/{id}/…</code>.</p>

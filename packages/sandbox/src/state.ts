@@ -1,7 +1,11 @@
-/** What the whole sandbox shares: the clock, settings, injected faults, delivery log and reset hooks. */
+/**
+ * What the whole sandbox shares: the clock, the settings, and its own parts (fault rules, deliveries, background
+ * work), plus each room's part (the payments ledger, the ramp store) made on first use and dropped on reset.
+ */
+import { Background } from './background.ts';
 import { SettableClock } from './clock.ts';
-import type { FaultRule } from './controls/faults.ts';
-import type { Delivery } from './deliveries.ts';
+import { FaultBook } from './controls/faults.ts';
+import { Deliveries } from './deliveries.ts';
 import {
   defaultSettings,
   type SandboxSettings,
@@ -29,8 +33,12 @@ export class SandboxState {
   readonly baseUrl: string;
   readonly defaultWebhookUrl: string | undefined;
   settings: SandboxSettings;
-  faults: FaultRule[] = [];
-  deliveries: Delivery[] = [];
+  /** The fault rules in force (`/control/faults`); the fault middleware takes from it. */
+  readonly faults = new FaultBook();
+  /** Webhooks and callbacks sent, with every attempt; rooms send through it. */
+  readonly deliveries: Deliveries;
+  /** What the sandbox will do later in real time (retries, follow-up statuses). */
+  readonly background = new Background();
   /** Per-merchant payments webhook destinations set through the controls. */
   readonly webhookUrls = new Map<string, string>();
   readonly #initialSettings: SettingsPatch;
@@ -42,6 +50,7 @@ export class SandboxState {
     this.defaultWebhookUrl = options.defaultWebhookUrl;
     this.#initialSettings = settingsPatchSchema.parse(options.settings ?? {});
     this.settings = { ...defaultSettings(), ...this.#initialSettings };
+    this.deliveries = new Deliveries(this);
   }
 
   now(): number {
@@ -72,11 +81,13 @@ export class SandboxState {
     this.#resetHooks.push(hook);
   }
 
+  /** Everything back to its start: real time, the first settings, no faults, deliveries or pending work. */
   reset(): void {
     this.clock.reset();
     this.settings = { ...defaultSettings(), ...this.#initialSettings };
-    this.faults = [];
-    this.deliveries = [];
+    this.faults.clear();
+    this.background.cancelAll();
+    this.deliveries.clear();
     this.webhookUrls.clear();
     for (const hook of this.#resetHooks) hook();
   }

@@ -1,4 +1,7 @@
-/** Controls for tests and demos: reset, the clock, fault injection, settings, webhook destinations, deliveries. */
+/**
+ * Controls for tests and demos (`/control`): reset, the clock, what is pending, fault injection, settings, webhook
+ * destinations and deliveries. Unauthenticated, never faulted or rate-limited.
+ */
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -23,6 +26,12 @@ const jsonBody = <T extends z.ZodType>(schema: T) =>
 
 export function controls(state: SandboxState) {
   const clockView = () => ({ now: new Date(state.now()).toISOString(), pinned: state.clock.pinned });
+  const iso = (ms: number) => new Date(ms).toISOString();
+  /** What is still to happen: answers held on the sandbox clock, and retries or follow-ups due in real time. */
+  const pendingView = () => ({
+    onSandboxClock: state.clock.waiting().map(({ what, until }) => ({ what, until: iso(until) })),
+    inRealTime: state.background.pending().map(({ what, due }) => ({ what, due: iso(due) })),
+  });
 
   return new Hono()
     .post('/reset', (c) => {
@@ -38,13 +47,13 @@ export function controls(state: SandboxState) {
       if (body.advanceMs) state.clock.advance(body.advanceMs);
       return c.json({ success: true, data: clockView() });
     })
-    .get('/faults', (c) => c.json({ success: true, data: state.faults }))
-    .post('/faults', jsonBody(faultRuleSchema), (c) => {
-      state.faults.push(c.req.valid('json'));
-      return c.json({ success: true, data: state.faults });
-    })
+    .get('/pending', (c) => c.json({ success: true, data: pendingView() }))
+    .get('/faults', (c) => c.json({ success: true, data: state.faults.list() }))
+    .post('/faults', jsonBody(faultRuleSchema), (c) =>
+      c.json({ success: true, data: state.faults.add(c.req.valid('json')) }),
+    )
     .delete('/faults', (c) => {
-      state.faults = [];
+      state.faults.clear();
       return c.json({ success: true, data: [] });
     })
     .get('/settings', (c) => c.json({ success: true, data: state.settings }))
@@ -58,11 +67,7 @@ export function controls(state: SandboxState) {
       return c.json({ success: true, data: { merchantId, url } });
     })
     .get('/deliveries', (c) => {
-      const merchant = c.req.query('merchant');
-      const kind = c.req.query('kind');
-      const list = state.deliveries.filter(
-        (d) => (!merchant || d.merchantId === merchant) && (!kind || d.kind === kind),
-      );
+      const list = state.deliveries.list({ merchantId: c.req.query('merchant'), kind: c.req.query('kind') });
       return c.json({ success: true, data: list });
     });
 }

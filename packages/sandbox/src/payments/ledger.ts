@@ -2,7 +2,6 @@
  * The payments side's in-memory state for one sandbox: orders per merchant, idempotency keys and payment
  * routes. It runs the pure transitions of orders.ts, keeps the results and sends the webhooks they call for.
  */
-import { deliver } from '../deliveries.ts';
 import { webhookSecretFor } from '../keys.ts';
 import type { PartKey, SandboxState } from '../state.ts';
 import { CRYPTOS, codesOnChain, fiatToCrypto, isChain } from './currencies.ts';
@@ -85,7 +84,7 @@ export class PayLedger {
   #notify(record: OrderRecord, event: OrderEvent): void {
     if (!record.webhookUrl) return;
     const facts = webhookFacts(record, event, this.#random.uuid());
-    deliver(this.#state, {
+    this.#state.deliveries.send({
       kind: 'payments-webhook',
       merchantId: record.merchantKey,
       url: record.webhookUrl,

@@ -132,7 +132,10 @@ const statusBody = z.object({
 
 export function rampApi(state: SandboxState) {
   const ramp = state.part(rampStoreKey);
-  const limiter = new RateLimiter(() => state.settings.rampRateLimit);
+  const limiter = new RateLimiter(
+    () => state.settings.rampRateLimit,
+    () => state.clock.monotonic(),
+  );
   state.onReset(() => limiter.clear());
 
   const image = (icon: string, variant: '' | 'light') =>

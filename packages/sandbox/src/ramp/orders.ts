@@ -3,7 +3,6 @@
  * callbacks each status change sends to the order's `responseUrl`, and the widget sessions that precede them.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { deliver } from '../deliveries.ts';
 import { rampSecretFor } from '../keys.ts';
 import type { PartKey, SandboxState } from '../state.ts';
 import { type Crypto, type Fiat, findFiat } from './catalog.ts';
@@ -241,9 +240,9 @@ export class RampStore {
           ? 'order_completed'
           : undefined;
     if (followUp) {
-      setTimeout(() => {
+      this.state.background.later(FOLLOW_UP_MS, `ramp order ${order.id} becomes ${followUp}`, () => {
         if (this.order(order.id, order.merchantId) === order) this.transition(order, followUp);
-      }, FOLLOW_UP_MS).unref?.();
+      });
     }
     return { ok: true, order };
   }
@@ -251,7 +250,7 @@ export class RampStore {
   #notify(order: RampOrder): void {
     // Only the per-order responseUrl: the sandbox has no dashboard webhook for ramp orders (README).
     if (!order.responseUrl) return;
-    deliver(this.state, {
+    this.state.deliveries.send({
       kind: 'ramp-callback',
       merchantId: order.merchantId,
       url: order.responseUrl,

@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { BuyQuote } from '../src/ramp/quote-math.ts';
 import { widgetSignature } from '../src/ramp/widget/signature.ts';
-import { json, type RunningSandbox, startReceiver, startSandbox } from './support.ts';
+import { eventually, json, pending, type RunningSandbox, startReceiver, startSandbox } from './support.ts';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 type Callback = Record<string, unknown>;
@@ -286,7 +286,16 @@ describe('widget flow', () => {
     assert.equal(cancelled.body.data.redirect, null);
     await hook.waitFor(2);
     assert.equal((await post(prefix, `/orders/${order.id}/complete`)).status, 409);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Nothing more can come: both callbacks are settled and the sandbox has no follow-up or retry left to run.
+    await eventually(async () => {
+      const log = await json<Envelope<Array<{ state: string }>>>(
+        `${sandbox.baseUrl}/control/deliveries?kind=ramp-callback&merchant=shop`,
+      );
+      return log.body.data.length === 2 && log.body.data.every((d) => d.state === 'delivered')
+        ? true
+        : undefined;
+    }, 'both callbacks delivered');
+    assert.deepEqual((await pending(sandbox.baseUrl)).inRealTime, []);
     assert.deepEqual(
       hook.received.map((r) => (JSON.parse(r.body) as Callback)['order_status']),
       ['payment_pending', 'order_cancelled'],

@@ -12,7 +12,10 @@ import type { SandboxState } from './state.ts';
 /** The merchant `npm start` runs as (`pk_sandbox_demo` …); its links are what a merchant's backend would sign. */
 export const DEMO_MERCHANT = 'demo';
 
-/** A widget URL signed as a merchant's backend does it (facts.md §3.1), with every value URL-encoded. */
+/**
+ * A widget URL signed as a merchant's backend does it (docs/upstream.md#url-signing), with every value
+ * URL-encoded.
+ */
 export function signedWidgetUrl(
   widgetUrl: string,
   merchantId: string,

@@ -24,7 +24,10 @@ export const settingsSchema = z.object({
     .int()
     .min(1000)
     .default(30 * 60 * 1000),
-  /** Payment order ids: `A5WX6BN6CCPS`, or with the older `SP-` prefix everywhere (facts.md §5). */
+  /**
+   * Payment order ids: `A5WX6BN6CCPS`, or with the older `SP-` prefix everywhere
+   * (docs/upstream.md#payment-orders).
+   */
   orderIds: z.enum(['plain', 'sp-prefixed']).default('plain'),
   /** The order list's `searchId`: a case-insensitive substring of the id or externalId, or the exact id. */
   searchIdMatch: z.enum(['contains', 'exact']).default('contains'),
@@ -36,7 +39,10 @@ export const settingsSchema = z.object({
   supportedShape: z.enum(['documented', 'renamed']).default('documented'),
   /** Sell quotes: every described field, or only the first seven the docs' samples carry (no `_local`, fees). */
   sellQuoteFields: z.enum(['all', 'documented-seven']).default('all'),
-  /** Sell quotes' `processing_fee` and `markup_fiat_value`: in the local fiat, or in EUR (as facts.md says). */
+  /**
+   * Sell quotes' `processing_fee` and `markup_fiat_value`: in the local fiat, or in EUR
+   * (docs/upstream.md#sell-pricing).
+   */
   sellFeeCurrency: z.enum(['local', 'eur']).default('local'),
 });
 

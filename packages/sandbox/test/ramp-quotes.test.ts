@@ -205,7 +205,7 @@ describe('on-ramp pricing', () => {
     assert.equal(skrillHigh.body.message, 'Amount too high: maximum is 25000 EUR');
   });
 
-  test('the failures spec.md names, and the others a client can hit', async () => {
+  test('the failures the upstream documents (docs/upstream.md#buy-pricing), and the others a client can hit', async () => {
     const base = {
       payment_method: 'creditcard',
       region: 'DE',

@@ -44,7 +44,10 @@ beforeEach(async () => {
   });
 });
 
-/** What a merchant backend does (facts.md §3.1), written independently of the sandbox's own helper. */
+/**
+ * What a merchant backend does (docs/upstream.md#url-signing), written independently of the sandbox's own
+ * helper.
+ */
 function sign(query: string, secret: string): string {
   const signature = createHmac('sha256', secret).update(`?${query}`).digest('base64');
   return `${query}&signature=${encodeURIComponent(signature)}`;
@@ -72,7 +75,7 @@ describe('signed widget URLs', () => {
   const vectorQuery =
     'apiKey=pk_test_abc&currencyCode=USDC_BASE&walletAddress=0x000000000000000000000000000000000000dEaD&method=creditcard&baseCurrencyCode=USD&baseCurrencyAmount=100.00&lockBaseCurrency=true';
 
-  test('the signing function reproduces the facts.md test vector', () => {
+  test('the signing function reproduces the test vector (docs/upstream.md#test-vectors)', () => {
     assert.equal(
       widgetSignature('sk_test_key', `?${vectorQuery}`),
       'oS8OgS5OIG+i6FWUnbzl/MZkLNDueGSbOOjcJ9cHEE4=',

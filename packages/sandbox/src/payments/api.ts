@@ -1,6 +1,7 @@
 /**
- * The payments API (`/pay-api/v1`, the upstream's `pay-api…/v1`). One pipeline per request: key check, parse with zod, run the ledger, answer in the `{data, message, success}`
- * envelope. Failures: 400 malformed, 401 key, 404 unknown, 409 illegal transition, 422 unacceptable values.
+ * The payments API (`/pay-api/v1`, the upstream's `pay-api…/v1`). One pipeline per request: key check, parse
+ * with zod, run the ledger, answer in the `{data, message, success}` envelope. Failures: 400 malformed, 401
+ * key, 404 unknown, 409 illegal transition, 422 unacceptable values.
  */
 import { zValidator } from '@hono/zod-validator';
 import { type Context, Hono } from 'hono';

@@ -12,7 +12,10 @@ export interface Blockchain {
   name: string;
 }
 
-/** spec.md "Currency object", full form. Fiat currencies have no blockchain (`null`), as PHTN saw live. */
+/**
+ * A Currency object, full form (docs/upstream.md#currencies). Fiat currencies have no blockchain (`null`), as
+ * PHTN saw live.
+ */
 export interface Currency {
   id: string;
   symbol: string;
@@ -51,7 +54,10 @@ export const CHAINS = [
 ] as const;
 export type Chain = (typeof CHAINS)[number];
 
-/** Display names; payments webhooks carry these capitalised names (`"Ethereum"`), facts.md §6. */
+/**
+ * Display names; payments webhooks carry these capitalised names (`"Ethereum"`),
+ * docs/upstream.md#payments-webhooks.
+ */
 export const CHAIN_NAMES: Readonly<Record<Chain, string>> = {
   base: 'Base',
   ethereum: 'Ethereum',

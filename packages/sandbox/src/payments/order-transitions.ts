@@ -68,7 +68,10 @@ export interface CreateOrderInput {
     price: string;
     currency: string;
   };
-  /** Already normalised: spec `user*` names, with any `customer*` the merchant sent echoed too. */
+  /**
+   * Already normalised: the documented `user*` names (docs/upstream.md#payment-orders), with any `customer*`
+   * the merchant sent echoed too.
+   */
   metadata: Record<string, string>;
   testMode: boolean;
 }
@@ -324,8 +327,9 @@ export function receivePayment(
     entityType: 'PAYMENT',
   };
   const next: Order = { ...base, payments: [...order.payments, paid], updates: [...base.updates, note] };
-  // Webhooks as facts.md §6 documents them: ORDER_COMPLETED for an accurate payment, PAYMENT_RECEIVED for
-  // under- and overpayments (an overpaid order is paid, yet the documented completion event is not sent).
+  // Webhooks as docs/upstream.md#payments-webhooks documents them: ORDER_COMPLETED for an accurate payment,
+  // PAYMENT_RECEIVED for under- and overpayments (an overpaid order is paid, yet the documented completion
+  // event is not sent).
   const event: OrderEvent =
     status === 'PAYMENT_CONFIRMED_ACCURATE'
       ? { type: 'ORDER_COMPLETED', payment: paid }

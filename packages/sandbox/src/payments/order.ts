@@ -1,6 +1,7 @@
 /**
- * The payment Order as the payments API returns it (spec.md "Order"), its statuses, and the record the sandbox
- * keeps around it. Shapes and the arithmetic of what is due only; how an order moves is order-transitions.ts.
+ * The payment Order as the payments API returns it (docs/upstream.md#payment-orders), its statuses, and the
+ * record the sandbox keeps around it. Shapes and the arithmetic of what is due only; how an order moves is
+ * order-transitions.ts.
  */
 import type { Currency } from './currencies.ts';
 
@@ -143,7 +144,10 @@ export interface OrderRecord {
   /** Table code of the crypto the quote is in (`USDC_BASE` until the payer picks another). */
   payCode: string;
   payer: { name?: string; email?: string };
-  /** Where its webhooks go: locked when the order is created, as facts.md §6 says of the real service. */
+  /**
+   * Where its webhooks go: locked when the order is created, as docs/upstream.md#payments-webhooks says of
+   * the real service.
+   */
   webhookUrl: string | undefined;
 }
 

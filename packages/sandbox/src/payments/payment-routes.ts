@@ -4,7 +4,7 @@ import { type Chain, CRYPTOS, type Currency, codesOnChain, fiatCurrency, MEMO_CH
 import { addressFor, memoFor, stableUuid } from './ids.ts';
 import { MERCHANT_CURRENCY } from './order.ts';
 
-/** spec.md "Payment route". */
+/** A payment route as the API returns it (docs/upstream.md#payment-routes). */
 export interface PaymentRoute {
   id: string;
   merchantId: string;

@@ -1,6 +1,7 @@
 /**
- * Payments webhook bodies in the two casings facts.md §6 documents: the newer camelCase "Commerce" payload and
- * the older snake_case "Swapped Pay" one (still what the upstream's own WooCommerce plugin parses).
+ * Payments webhook bodies in the two casings docs/upstream.md#payments-webhooks documents: the newer
+ * camelCase "Commerce" payload and the older snake_case "Swapped Pay" one (still what the upstream's own
+ * WooCommerce plugin parses).
  */
 
 import { CHAIN_NAMES, CRYPTOS, fiatToFiat } from './currencies.ts';

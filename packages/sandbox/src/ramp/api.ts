@@ -262,7 +262,8 @@ export function rampApi(state: SandboxState) {
         const only = state.settings.paymentMethodsCountryFilter === 'ignored' ? slug : (country ?? slug);
         return rampOk(c, listing(methods, only, state.settings.paymentMethodsShape === 'flat'));
       })
-      // The payout list has no flat setting: its live shape is keyed by country (facts.md §2.3).
+      // The payout list has no flat setting: its live shape is keyed by country
+      // (docs/upstream.md#payout-methods).
       .get('/sell/get_payout_methods', auth(false), validation('query', countryFilter), (c) => {
         const { country, slug } = c.req.valid('query');
         const slugs = rampMerchantProfile(c.get('merchantId')).payoutSlugs;

@@ -246,7 +246,10 @@ type MethodRow = readonly [
   extras?: MethodExtras,
 ];
 
-/** The usual method: not the default, fixed fee per currency, enabled, from 7 EUR (facts.md §8). */
+/**
+ * The usual method: not the default, fixed fee per currency, enabled, from 7 EUR
+ * (docs/upstream.md#limits-and-timing).
+ */
 function methodOf(
   [id, slug, name, fee, baseFeeEur, max, currencies, where, extras]: MethodRow,
   icon: string,
@@ -332,8 +335,8 @@ export const paymentMethods: readonly PaymentMethodSpec[] = onRampRows.map(([gro
 export const paymentGroups: readonly string[] = [...new Set(paymentMethods.map((m) => m.payment_group))];
 
 /**
- * Off-ramp methods of facts.md §2.3 (icon named after the slug); the sample quote (skrill, 500 EUR, fee 18.10)
- * fixes skrill at 3.5% + 0.60.
+ * Off-ramp methods of docs/upstream.md#payout-methods (icon named after the slug); the sample quote (skrill,
+ * 500 EUR, fee 18.10) fixes skrill at 3.5% + 0.60.
  */
 const payoutRows: readonly MethodRow[] = [
   [201, 'bank-transfer', 'Bank Transfer', 1, 1, 1_000_000, 'EUR DKK GBP', countryCodes, { default: true }],

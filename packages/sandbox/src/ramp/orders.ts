@@ -1,6 +1,7 @@
 /**
- * Ramp orders made through the hosted widget, per merchant: their status machine (facts.md §4), the signed
- * callbacks each status change sends to the order's `responseUrl`, and the widget sessions that precede them.
+ * Ramp orders made through the hosted widget, per merchant: their status machine
+ * (docs/upstream.md#ramp-webhooks), the signed callbacks each status change sends to the order's
+ * `responseUrl`, and the widget sessions that precede them.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rampSecretFor } from '../keys.ts';
@@ -60,7 +61,10 @@ export interface RampOrder {
   createdAt: number;
 }
 
-/** The body of a ramp callback (facts.md §4); `order_crypto_amount` is a string, as in the newer samples. */
+/**
+ * The body of a ramp callback (docs/upstream.md#ramp-webhooks); `order_crypto_amount` is a string, as in the
+ * newer samples.
+ */
 export interface RampCallback {
   order_id: string;
   external_transaction_id: null;

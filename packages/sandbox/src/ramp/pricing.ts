@@ -36,7 +36,10 @@ interface PricingRequest {
 
 export interface BuyPricingRequest extends PricingRequest {
   paymentGroup: string;
-  /** Required by the upstream: a request without it fails (spec.md), so callers must pass it even if empty. */
+  /**
+   * Required by the upstream: a request without it fails (docs/upstream.md#buy-pricing), so callers must pass
+   * it even if empty.
+   */
   region: string | undefined;
 }
 

@@ -1,4 +1,4 @@
-/** The hosted payment page's CSS (inline under the page's nonce): light and dark, framed and compact, reduced motion. */
+/** The hosted payment page's CSS, inline under its nonce: light and dark, framed and compact, reduced motion. */
 export const PAY_PAGE_STYLES = `
 :root { color-scheme: light dark; --bg: #f6f7fb; --card: #fff; --text: #15171c; --muted: #5b6170; --line: #dfe2ea;
   --accent: #3b4fe0; --accent-text: #fff; --ok: #0f7b4b; --warn: #8a5a00; --bad: #b3261e; --chip: #eef0fb;

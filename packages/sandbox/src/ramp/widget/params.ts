@@ -1,6 +1,6 @@
 /**
- * What a signed widget URL asks for: the buy and sell query parameters (facts.md §3.2, §3.3), checked with zod
- * and resolved against the catalog into the session a widget page runs on.
+ * What a signed widget URL asks for: the buy and sell query parameters (docs/upstream.md#ramp-widget-url),
+ * checked with zod and resolved against the catalog into the session a widget page runs on.
  */
 import { z } from 'zod';
 import { type Country, countries, findCountry, findCrypto, findFiat, findPayoutMethod } from '../catalog.ts';

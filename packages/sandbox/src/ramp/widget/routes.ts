@@ -1,7 +1,7 @@
 /**
- * The hosted ramp widget: `/ramp/` (buy) and `/ramp/sell` accept signed widget URLs (facts.md §3), render the
- * flow page, and back its steps with small JSON routes that create ramp orders and move them on. Also serves the
- * payment-method logos the ramp API links to.
+ * The hosted ramp widget: `/ramp/` (buy) and `/ramp/sell` accept signed widget URLs
+ * (docs/upstream.md#ramp-widget-url), render the flow page, and back its steps with small JSON routes that
+ * create ramp orders and move them on. Also serves the payment-method logos the ramp API links to.
  */
 import { zValidator } from '@hono/zod-validator';
 import { type Context, Hono } from 'hono';

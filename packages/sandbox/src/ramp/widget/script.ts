@@ -1,7 +1,7 @@
 /**
  * The hosted ramp widget's browser script, reading its inputs from the page's `#config` JSON: it walks the steps
  * (amount, email, payment, confirmation), re-quotes and creates the order through the widget's JSON routes, and
- * speaks the SWAPPED_* postMessage protocol (facts.md §3.5) with the embedder, plus `SWAPPED_RESIZE`.
+ * speaks the SWAPPED_* postMessage protocol (docs/upstream.md#postmessage) with the embedder, plus `SWAPPED_RESIZE`.
  * Plain ES2017 so it runs in every browser that can embed the widget.
  */
 export const WIDGET_SCRIPT = `

@@ -1,8 +1,8 @@
 /**
- * The hosted ramp widget's HTML: the buy and sell flow page and the refusal page. Server-rendered, with its CSS
- * (styles.ts) and a little script (script.ts) inline; the script walks the steps and speaks the SWAPPED_*
- * postMessage protocol (facts.md §3.5), plus `SWAPPED_RESIZE` (its height, as the payment page posts it), which
- * the real ramp page may not send.
+ * The hosted ramp widget's HTML: the buy and sell flow page and the refusal page. Server-rendered, with its
+ * CSS (styles.ts) and a little script (script.ts) inline; the script walks the steps and speaks the
+ * SWAPPED_* postMessage protocol (docs/upstream.md#postmessage), plus `SWAPPED_RESIZE` (its height, as the
+ * payment page posts it), which the real ramp page may not send.
  */
 import { html, raw } from 'hono/html';
 import type { RampSession } from '../orders.ts';

@@ -139,6 +139,7 @@ export const landingPage = (state: SandboxState, returned?: { orderId: string; s
       <a href="${base}/control/clock">clock</a> (pin or advance it: quotes then repeat exactly),
       <a href="${base}/control/faults">faults</a> (${faultKinds} on any route),
       <a href="${base}/control/deliveries">deliveries</a> (every webhook and callback attempt),
+      <a href="${base}/control/pending">pending</a> (what is still to happen: held answers, retries),
       and <code>POST ${base}/control/reset</code>. Orders can be paid, expired or cancelled through
       <code>${base}/control/orders/{id}/…</code>.</p>
     <p>Magic values force outcomes, e.g. <code>fiat_amount: ${RAMP_MAGIC.failingAmount}</code> (a 500), <code>pk_sandbox_ratelimited</code>

@@ -20,7 +20,14 @@ test('the landing page links to working API calls and controls', async () => {
   assert.equal(response.status, 200);
   assert.match(response.headers.get('content-type') ?? '', /text\/html/);
   const links = await linksOf(`${sandbox.baseUrl}/`);
-  for (const name of ['get_supported', 'get_payment_methods?country=DE', 'settings', 'clock', 'deliveries']) {
+  for (const name of [
+    'get_supported',
+    'get_payment_methods?country=DE',
+    'settings',
+    'clock',
+    'deliveries',
+    'pending',
+  ]) {
     const url = links.get(name);
     assert.ok(url, `links to ${name}`);
     const answer = await json<Envelope<unknown>>(url);

@@ -8,8 +8,9 @@ export class RateLimiter {
   readonly #hits = new Map<string, number[]>();
 
   /**
-   * `limit` is read on every hit so a settings change applies at once. The window runs on the real monotonic
-   * clock, not the sandbox clock: a pinned sandbox clock would otherwise make one window last forever.
+   * `limit` is read on every hit so a settings change applies at once. `now` must keep moving while the sandbox
+   * clock is pinned, or one window would last forever: the app passes the clock's monotonic reading (real time
+   * plus every advance, so advancing the clock by a second also opens a new window).
    */
   constructor(
     private readonly limit: () => number,

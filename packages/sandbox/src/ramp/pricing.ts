@@ -4,6 +4,7 @@
  * hosted widget, so both quote alike.
  */
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { RAMP_MAGIC } from '../magic.ts';
 import {
   type Crypto,
   type Fiat,
@@ -15,15 +16,11 @@ import {
   type PaymentMethodSpec,
   paymentGroups,
   paymentMethods,
-  regionRestrictions,
 } from './catalog.ts';
-import { type BuyQuote, buyQuote, type QuoteResult, type SellQuote, sellQuote } from './quotes.ts';
-import { rampMerchantProfile } from './ramp-merchants.ts';
+import { rampMerchantProfile } from './merchants.ts';
+import { type BuyQuote, buyQuote, type QuoteResult, type SellQuote, sellQuote } from './quote-math.ts';
 
 export type Priced<T> = { ok: true; quote: T } | { ok: false; status: ContentfulStatusCode; message: string };
-
-/** `fiat_amount` that makes pricing answer the upstream's 500 envelope (README, "Magic values"). */
-export const FAILING_AMOUNT = 666.66;
 
 /** What a pricing request says in either direction, once the HTTP layer has read it. */
 interface PricingRequest {
@@ -39,7 +36,10 @@ interface PricingRequest {
 
 export interface BuyPricingRequest extends PricingRequest {
   paymentGroup: string;
-  /** Required by the upstream: a request without it fails (spec.md), so callers must pass it even if empty. */
+  /**
+   * Required by the upstream: a request without it fails (docs/upstream.md#buy-pricing), so callers must pass
+   * it even if empty.
+   */
   region: string | undefined;
 }
 
@@ -51,7 +51,7 @@ const fail = (status: ContentfulStatusCode, message: string) => ({ ok: false as 
 
 /** The checks both directions make first: the magic failing amount, then the markup's range. */
 function requestProblem(request: PricingRequest): Priced<never> | undefined {
-  if (request.fiatAmount === FAILING_AMOUNT) return fail(500, 'Internal server error');
+  if (request.fiatAmount === RAMP_MAGIC.failingAmount) return fail(500, 'Internal server error');
   const { markup } = request;
   if (markup !== undefined && (markup < 0 || markup > 5)) return fail(400, 'markup must be between 0 and 5');
   return undefined;
@@ -115,7 +115,8 @@ export function priceBuy(request: BuyPricingRequest): Priced<BuyQuote> {
   if (!method) return fail(400, 'Unsupported region');
   const basis = quoteBasis(request, country.currency, profile.defaultMarkup);
   if ('ok' in basis) return basis;
-  if (regionRestrictions[country.iso]?.includes(basis.crypto.iso)) return fail(400, 'Unsupported region');
+  if (RAMP_MAGIC.regionRestrictions[country.iso]?.includes(basis.crypto.iso))
+    return fail(400, 'Unsupported region');
   const enabled = { list: profile.paymentGroups, key: method.payment_group };
   const refused = methodProblem('Payment', method, basis.fiat, enabled);
   if (refused) return refused;

@@ -2,22 +2,21 @@
  * The payments side's in-memory state for one sandbox: orders per merchant, idempotency keys and payment
  * routes. It runs the pure transitions of orders.ts, keeps the results and sends the webhooks they call for.
  */
-import { deliver } from './deliver.ts';
-import { webhookSecretFor } from './keys.ts';
+import { webhookSecretFor } from '../keys.ts';
+import type { PartKey, SandboxState } from '../state.ts';
+import { CRYPTOS, codesOnChain, fiatToCrypto, isChain } from './currencies.ts';
+import { cryptoRandom, type RandomSource, stableUuid } from './ids.ts';
+import type { OrderRecord } from './order.ts';
 import {
   type Context,
   type CreateOrderInput,
   createOrder,
   type OrderEvent,
-  type OrderRecord,
   receiveRouteDeposit,
   settle,
   type Transition,
-} from './orders.ts';
-import { CRYPTOS, codesOnChain, fiatToCrypto, isChain } from './pay-currencies.ts';
-import { cryptoRandom, type RandomSource, stableUuid } from './pay-ids.ts';
+} from './order-transitions.ts';
 import { makeRoute, type PaymentRoute } from './payment-routes.ts';
-import type { PartKey, SandboxState } from './state.ts';
 import { webhookBody, webhookFacts } from './webhooks.ts';
 
 /** A request that cannot be served as asked; the HTTP layers map `status` to their own envelope. */
@@ -85,7 +84,7 @@ export class PayLedger {
   #notify(record: OrderRecord, event: OrderEvent): void {
     if (!record.webhookUrl) return;
     const facts = webhookFacts(record, event, this.#random.uuid());
-    deliver(this.#state, {
+    this.#state.deliveries.send({
       kind: 'payments-webhook',
       merchantId: record.merchantKey,
       url: record.webhookUrl,

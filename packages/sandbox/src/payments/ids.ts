@@ -3,7 +3,8 @@
  * Addresses are derived from a seed (merchant + customer + chain) so a payment route is permanent across resets.
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import type { Chain } from './pay-currencies.ts';
+import { bytesFrom } from '../random.ts';
+import type { Chain } from './currencies.ts';
 
 const UPPER_ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -25,19 +26,6 @@ export const cryptoRandom: RandomSource = {
   orderId: () => Array.from({ length: 12 }, () => UPPER_ALNUM[randomInt(UPPER_ALNUM.length)]).join(''),
   seed: () => randomBytes(16).toString('hex'),
 };
-
-/** As many pseudo-random bytes as needed from a seed (sha256 in counter mode). */
-function bytesFrom(seed: string, count: number): Uint8Array {
-  const out = new Uint8Array(count);
-  for (let block = 0, filled = 0; filled < count; block++) {
-    const digest = createHash('sha256').update(`${seed}#${block}`).digest();
-    for (const byte of digest) {
-      if (filled === count) break;
-      out[filled++] = byte;
-    }
-  }
-  return out;
-}
 
 function charsFrom(seed: string, alphabet: string, length: number): string {
   return Array.from(bytesFrom(seed, length), (byte) => alphabet[byte % alphabet.length]).join('');

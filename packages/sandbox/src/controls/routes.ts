@@ -1,26 +1,13 @@
-/** Controls for tests and demos: reset, the clock, fault injection, settings, webhook destinations, deliveries. */
+/**
+ * Controls for tests and demos (`/control`): reset, the clock, what is pending, fault injection, settings, webhook
+ * destinations and deliveries. Unauthenticated, never faulted or rate-limited.
+ */
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { settingsPatchSchema } from '../settings.ts';
+import type { SandboxState } from '../state.ts';
 import { faultRuleSchema } from './faults.ts';
-import type { SandboxState } from './state.ts';
-
-const settingsSchema = z
-  .object({
-    paymentMethodsShape: z.enum(['by-country', 'flat']),
-    webhookCasing: z.enum(['camel', 'snake']),
-    rampRateLimit: z.number().int().min(1).max(100_000),
-    retryDelaysMs: z.array(z.number().int().min(0).max(600_000)).max(20),
-    orderTtlMs: z.number().int().min(1000),
-    orderIds: z.enum(['plain', 'sp-prefixed']),
-    searchIdMatch: z.enum(['contains', 'exact']),
-    baseFeeJunkEntry: z.boolean(),
-    paymentMethodsCountryFilter: z.enum(['honoured', 'ignored']),
-    supportedShape: z.enum(['documented', 'renamed']),
-    sellQuoteFields: z.enum(['all', 'documented-seven']),
-    sellFeeCurrency: z.enum(['local', 'eur']),
-  })
-  .partial();
 
 const clockSchema = z.object({
   /** Pin the clock: ISO time or epoch milliseconds. */
@@ -39,6 +26,12 @@ const jsonBody = <T extends z.ZodType>(schema: T) =>
 
 export function controls(state: SandboxState) {
   const clockView = () => ({ now: new Date(state.now()).toISOString(), pinned: state.clock.pinned });
+  const iso = (ms: number) => new Date(ms).toISOString();
+  /** What is still to happen: answers held on the sandbox clock, and retries or follow-ups due in real time. */
+  const pendingView = () => ({
+    onSandboxClock: state.clock.waiting().map(({ what, until }) => ({ what, until: iso(until) })),
+    inRealTime: state.background.pending().map(({ what, due }) => ({ what, due: iso(due) })),
+  });
 
   return new Hono()
     .post('/reset', (c) => {
@@ -54,20 +47,19 @@ export function controls(state: SandboxState) {
       if (body.advanceMs) state.clock.advance(body.advanceMs);
       return c.json({ success: true, data: clockView() });
     })
-    .get('/faults', (c) => c.json({ success: true, data: state.faults }))
-    .post('/faults', jsonBody(faultRuleSchema), (c) => {
-      state.faults.push(c.req.valid('json'));
-      return c.json({ success: true, data: state.faults });
-    })
+    .get('/pending', (c) => c.json({ success: true, data: pendingView() }))
+    .get('/faults', (c) => c.json({ success: true, data: state.faults.list() }))
+    .post('/faults', jsonBody(faultRuleSchema), (c) =>
+      c.json({ success: true, data: state.faults.add(c.req.valid('json')) }),
+    )
     .delete('/faults', (c) => {
-      state.faults = [];
+      state.faults.clear();
       return c.json({ success: true, data: [] });
     })
     .get('/settings', (c) => c.json({ success: true, data: state.settings }))
-    .patch('/settings', jsonBody(settingsSchema), (c) => {
-      state.settings = { ...state.settings, ...c.req.valid('json') };
-      return c.json({ success: true, data: state.settings });
-    })
+    .patch('/settings', jsonBody(settingsPatchSchema), (c) =>
+      c.json({ success: true, data: state.updateSettings(c.req.valid('json')) }),
+    )
     .put('/merchants/:id/webhook', jsonBody(z.object({ url: z.url() })), (c) => {
       const merchantId = c.req.param('id');
       const { url } = c.req.valid('json');
@@ -75,11 +67,7 @@ export function controls(state: SandboxState) {
       return c.json({ success: true, data: { merchantId, url } });
     })
     .get('/deliveries', (c) => {
-      const merchant = c.req.query('merchant');
-      const kind = c.req.query('kind');
-      const list = state.deliveries.filter(
-        (d) => (!merchant || d.merchantId === merchant) && (!kind || d.kind === kind),
-      );
+      const list = state.deliveries.list({ merchantId: c.req.query('merchant'), kind: c.req.query('kind') });
       return c.json({ success: true, data: list });
     });
 }

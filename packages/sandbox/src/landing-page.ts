@@ -3,14 +3,19 @@
  * URLs signed for the demo merchant), API calls to try, the controls and the magic values.
  */
 import { html } from 'hono/html';
+import { answers } from './controls/faults.ts';
 import { rampSecretFor } from './keys.ts';
+import { PAYMENTS_MAGIC, RAMP_MAGIC } from './magic.ts';
+import { widgetSignature } from './ramp/widget/signature.ts';
 import type { SandboxState } from './state.ts';
-import { widgetSignature } from './widget-signature.ts';
 
 /** The merchant `npm start` runs as (`pk_sandbox_demo` …); its links are what a merchant's backend would sign. */
 export const DEMO_MERCHANT = 'demo';
 
-/** A widget URL signed as a merchant's backend does it (facts.md §3.1), with every value URL-encoded. */
+/**
+ * A widget URL signed as a merchant's backend does it (docs/upstream.md#url-signing), with every value
+ * URL-encoded.
+ */
 export function signedWidgetUrl(
   widgetUrl: string,
   merchantId: string,
@@ -46,7 +51,12 @@ export function demoWidgetUrls(baseUrl: string) {
   };
 }
 
-export const indexPage = (state: SandboxState, returned?: { orderId: string; status: string }) => {
+/** The kinds of fault a rule can inject, in words: `latency, an error status, … or an empty body`. */
+const faultKinds = ['latency', ...Object.values(answers).map((a) => a.summary)]
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
+
+export const landingPage = (state: SandboxState, returned?: { orderId: string; status: string }) => {
   const base = state.baseUrl;
   const ramp = `${base}/ramp/api/v1/merchant`;
   const widget = demoWidgetUrls(base);
@@ -127,13 +137,13 @@ export const indexPage = (state: SandboxState, returned?: { orderId: string; sta
     <p>For tests and demos, unauthenticated:
       <a href="${base}/control/settings">settings</a> (payment-methods shape, webhook casing, rate limit, retries),
       <a href="${base}/control/clock">clock</a> (pin or advance it: quotes then repeat exactly),
-      <a href="${base}/control/faults">faults</a> (latency, an error status, a malformed body or an HTML 403
-      challenge on any route),
+      <a href="${base}/control/faults">faults</a> (${faultKinds} on any route),
       <a href="${base}/control/deliveries">deliveries</a> (every webhook and callback attempt),
+      <a href="${base}/control/pending">pending</a> (what is still to happen: held answers, retries),
       and <code>POST ${base}/control/reset</code>. Orders can be paid, expired or cancelled through
       <code>${base}/control/orders/{id}/…</code>.</p>
-    <p>Magic values force outcomes, e.g. <code>fiat_amount: 666.66</code> (a 500), <code>pk_sandbox_ratelimited</code>
-      (always 429), <code>purchase.price: "13.13"</code> (a 500), payer email <code>underpaid@example.com</code>.
+    <p>Magic values force outcomes, e.g. <code>fiat_amount: ${RAMP_MAGIC.failingAmount}</code> (a 500), <code>pk_sandbox_ratelimited</code>
+      (always 429), <code>purchase.price: "${PAYMENTS_MAGIC.failingPrice}"</code> (a 500), payer email <code>${PAYMENTS_MAGIC.underpaidEmail}</code>.
       The full list, the quote model and where the sandbox guesses are in <code>packages/sandbox/README.md</code>.</p>
   </body>
 </html>`;

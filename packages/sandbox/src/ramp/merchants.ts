@@ -2,6 +2,7 @@
  * What a ramp merchant's dashboard would have configured. Every sandbox merchant gets the defaults; a few magic
  * merchant ids (README, "Magic values") stand for merchants set up differently, so clients can test those cases.
  */
+import { RAMP_MAGIC } from '../magic.ts';
 
 export interface RampMerchantProfile {
   /** Payment groups enabled for the merchant; undefined means all. */
@@ -16,15 +17,10 @@ export interface RampMerchantProfile {
 
 const defaults: RampMerchantProfile = { defaultMarkup: 0, alwaysRateLimited: false };
 
-const magic: Readonly<Record<string, RampMerchantProfile>> = {
-  ratelimited: { ...defaults, alwaysRateLimited: true },
-  limited: {
-    ...defaults,
-    paymentGroups: ['creditcard', 'apple-pay', 'google-pay'],
-    payoutSlugs: ['bank-transfer'],
-  },
-  markup2: { ...defaults, defaultMarkup: 2 },
-};
+/** The magic merchants (magic.ts), each the default profile with what it changes. */
+const magic: Readonly<Record<string, RampMerchantProfile>> = Object.fromEntries(
+  Object.entries(RAMP_MAGIC.merchants).map(([id, changes]) => [id, { ...defaults, ...changes }]),
+);
 
 export const rampMerchantProfile = (merchantId: string | undefined): RampMerchantProfile =>
   (merchantId !== undefined ? magic[merchantId] : undefined) ?? defaults;

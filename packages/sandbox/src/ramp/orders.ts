@@ -1,13 +1,13 @@
 /**
- * Ramp orders made through the hosted widget, per merchant: their status machine (facts.md §4), the signed
- * callbacks each status change sends to the order's `responseUrl`, and the widget sessions that precede them.
+ * Ramp orders made through the hosted widget, per merchant: their status machine
+ * (docs/upstream.md#ramp-webhooks), the signed callbacks each status change sends to the order's
+ * `responseUrl`, and the widget sessions that precede them.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { rampSecretFor } from '../keys.ts';
+import type { PartKey, SandboxState } from '../state.ts';
 import { type Crypto, type Fiat, findFiat } from './catalog.ts';
-import { deliver } from './deliver.ts';
-import { rampSecretFor } from './keys.ts';
-import { type BuyQuote, round2, type SellQuote } from './quotes.ts';
-import type { PartKey, SandboxState } from './state.ts';
+import { type BuyQuote, round2, type SellQuote } from './quote-math.ts';
 
 export type RampOrderStatus =
   | 'payment_pending'
@@ -61,7 +61,10 @@ export interface RampOrder {
   createdAt: number;
 }
 
-/** The body of a ramp callback (facts.md §4); `order_crypto_amount` is a string, as in the newer samples. */
+/**
+ * The body of a ramp callback (docs/upstream.md#ramp-webhooks); `order_crypto_amount` is a string, as in the
+ * newer samples.
+ */
 export interface RampCallback {
   order_id: string;
   external_transaction_id: null;
@@ -241,9 +244,9 @@ export class RampStore {
           ? 'order_completed'
           : undefined;
     if (followUp) {
-      setTimeout(() => {
+      this.state.background.later(FOLLOW_UP_MS, `ramp order ${order.id} becomes ${followUp}`, () => {
         if (this.order(order.id, order.merchantId) === order) this.transition(order, followUp);
-      }, FOLLOW_UP_MS).unref?.();
+      });
     }
     return { ok: true, order };
   }
@@ -251,7 +254,7 @@ export class RampStore {
   #notify(order: RampOrder): void {
     // Only the per-order responseUrl: the sandbox has no dashboard webhook for ramp orders (README).
     if (!order.responseUrl) return;
-    deliver(this.state, {
+    this.state.deliveries.send({
       kind: 'ramp-callback',
       merchantId: order.merchantId,
       url: order.responseUrl,

@@ -1,17 +1,17 @@
 /**
- * Payment orders: the shape the payments API returns (spec.md "Order") and the state machine the sandbox runs
- * them through. Every transition is a pure function of (record, context) returning the next record and the
- * events it caused; the ledger stores records and turns events into webhooks.
+ * How a payment order moves: the state machine the sandbox runs orders through (their shapes are in order.ts).
+ * Every transition is a pure function of (record, context) returning the next record and the events it caused;
+ * the ledger stores records and turns events into webhooks.
  *
  *   PENDING_USER_CREATION ──payer details──▶ PENDING_CURRENCY_SELECTION ──currency──▶ AWAITING_PAYMENT
  *   AWAITING_PAYMENT ──payment──▶ PAYMENT_CONFIRMED_ACCURATE | _OVERPAID | _UNDERPAID (top-up until expiry)
  *   any unpaid state ──expiry / control──▶ EXPIRED | CANCELLED
  */
+import { PAYMENTS_MAGIC } from '../magic.ts';
 import {
   CHAIN_NAMES,
   type Chain,
   CRYPTOS,
-  type Currency,
   codesOnChain,
   cryptoCurrency,
   cryptoPrice,
@@ -20,151 +20,24 @@ import {
   fiatRate,
   fiatToCrypto,
   MEMO_CHAINS,
-} from './pay-currencies.ts';
-import { addressFor, memoFor, type RandomSource, txHashFor } from './pay-ids.ts';
-
-export const ORDER_STATUSES = [
-  'PENDING_USER_CREATION',
-  'PENDING_CURRENCY_SELECTION',
-  'AWAITING_PAYMENT',
-  'PAYMENT_CONFIRMED_UNDERPAID',
-  'PAYMENT_CONFIRMED_OVERPAID',
-  'PAYMENT_CONFIRMED_ACCURATE',
-  'EXPIRED',
-  'CANCELLED',
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-export const INIT_TYPES = ['STANDARD', 'INVOICE', 'PAYMENT_ROUTE'] as const;
-export type InitType = (typeof INIT_TYPES)[number];
-
-/** States in which nothing has been paid yet: these expire and can be cancelled. */
-const UNPAID: ReadonlySet<OrderStatus> = new Set([
-  'PENDING_USER_CREATION',
-  'PENDING_CURRENCY_SELECTION',
-  'AWAITING_PAYMENT',
-]);
-/** States the payer can still pay in (a top-up after an underpayment included). */
-const PAYABLE: ReadonlySet<OrderStatus> = new Set(['AWAITING_PAYMENT', 'PAYMENT_CONFIRMED_UNDERPAID']);
-/** Paid in full: the page sends the payer back to the merchant. */
-export const PAID: ReadonlySet<OrderStatus> = new Set([
-  'PAYMENT_CONFIRMED_ACCURATE',
-  'PAYMENT_CONFIRMED_OVERPAID',
-]);
-
-export interface Money {
-  amount: string;
-  currency: Currency;
-}
-
-export interface Quote {
-  fromAmount: Money;
-  toAmount: Money;
-  exchangeRateSnapshotId: string;
-  fees: Array<{
-    id: string;
-    type: string;
-    label: string;
-    amount: string;
-    currency: Currency;
-    createdAt: string;
-  }>;
-}
-
-export interface DepositAddress {
-  id: string;
-  address: string;
-  memo: string;
-  available: boolean;
-  supportedCurrencies: Currency[];
-}
-
-export interface Purchase {
-  id: string;
-  name: string;
-  description: string;
-  notes: string;
-  imageUrl: string;
-  price: string;
-  currency: Currency;
-  rateMerchantOverOrder: string;
-}
-
-export interface Payment {
-  id: string;
-  orderId: string;
-  receivedAmount: string;
-  receivedCurrency: Currency;
-  txHash: string;
-  confirmedAt: string;
-  status: 'CONFIRMED';
-  createdAt: string;
-  depositAddress: DepositAddress;
-  sourceAddress: string;
-  custodyTxId: string;
-}
-
-export interface Update {
-  id: string;
-  message: string;
-  entityType: 'ORDER' | 'PAYMENT';
-  authorId: string;
-  metadata: Record<string, string>;
-  timestamp: string;
-}
-
-export interface OrderFee {
-  id: string;
-  label: string;
-  type: 'PLATFORM_COLLECT';
-  amount: string;
-  currency: Currency;
-  needsCollection: boolean;
-  createdAt: string;
-}
-
-export interface PaymentRouteRef {
-  id: string;
-  externalId: string;
-  address: string;
-  memo: string;
-}
-
-export interface Order {
-  id: string;
-  externalId: string | null;
-  link: string;
-  userId: string | null;
-  merchant: { id: string };
-  initType: InitType;
-  quote: Quote;
-  depositAddress: DepositAddress | null;
-  emailReceiptSent: boolean;
-  emailReceiptSentAt: string | null;
-  createdAt: string;
-  expiresAt: string;
-  status: OrderStatus;
-  test: boolean;
-  purchase: Purchase;
-  payments: Payment[];
-  paymentRoute: PaymentRouteRef | null;
-  updates: Update[];
-  metadata: Record<string, string>;
-  settlements: Array<{ id: string; type: string; status: string }>;
-  fees: OrderFee[];
-}
-
-/** The order plus what only the sandbox knows about it. */
-export interface OrderRecord {
-  order: Order;
-  /** The `<id>` of the `pay_sandbox_<id>` key that created it. */
-  merchantKey: string;
-  /** Table code of the crypto the quote is in (`USDC_BASE` until the payer picks another). */
-  payCode: string;
-  payer: { name?: string; email?: string };
-  /** Where its webhooks go: locked when the order is created, as facts.md §6 says of the real service. */
-  webhookUrl: string | undefined;
-}
+} from './currencies.ts';
+import { addressFor, memoFor, type RandomSource, txHashFor } from './ids.ts';
+import {
+  type DepositAddress,
+  fromUnits,
+  MERCHANT_CURRENCY,
+  type Order,
+  type OrderRecord,
+  type OrderStatus,
+  PAYABLE,
+  type Payment,
+  type PaymentRouteRef,
+  type Purchase,
+  type Quote,
+  toUnits,
+  UNPAID,
+  type Update,
+} from './order.ts';
 
 export type OrderEvent =
   | { type: 'ORDER_CREATED' }
@@ -186,18 +59,6 @@ export class TransitionError extends Error {
   override readonly name = 'TransitionError';
 }
 
-/** Magic values (README "Magic values"). */
-export const MAGIC = {
-  /** purchase.price that makes order creation fail with a 500 envelope. */
-  failingPrice: '13.13',
-  /** purchase.name of an order created already past its expiry. */
-  expireImmediately: 'expire-immediately',
-  /** Payer email that turns every simulated payment into an underpayment. */
-  underpaidEmail: 'underpaid@example.com',
-} as const;
-
-export const MERCHANT_CURRENCY = 'USD';
-
 export interface CreateOrderInput {
   purchase: {
     name: string;
@@ -207,7 +68,10 @@ export interface CreateOrderInput {
     price: string;
     currency: string;
   };
-  /** Already normalised: spec `user*` names, with any `customer*` the merchant sent echoed too. */
+  /**
+   * Already normalised: the documented `user*` names (docs/upstream.md#payment-orders), with any `customer*`
+   * the merchant sent echoed too.
+   */
   metadata: Record<string, string>;
   testMode: boolean;
 }
@@ -274,7 +138,7 @@ export function createOrder(input: CreateOrderInput, ctx: CreateOrderContext): T
   const fiat = input.purchase.currency;
   const createdAt = iso(ctx.now);
   const expires =
-    input.purchase.name.toLowerCase() === MAGIC.expireImmediately ? ctx.now : ctx.now + ctx.ttlMs;
+    input.purchase.name.toLowerCase() === PAYMENTS_MAGIC.expireImmediately ? ctx.now : ctx.now + ctx.ttlMs;
   const purchase: Purchase = {
     id: ctx.random.uuid(),
     name: input.purchase.name,
@@ -397,31 +261,7 @@ export function selectCurrency(record: OrderRecord, code: string, ctx: Context):
   return { record: { ...next, order }, events: [] };
 }
 
-// Amounts are compared in integer units of the crypto's precision so 0.1 + 0.2 never misjudges a payment.
-function toUnits(amount: string, precision: number): bigint {
-  const [whole = '0', fraction = ''] = amount.split('.');
-  return BigInt(whole + fraction.padEnd(precision, '0').slice(0, precision));
-}
-
-function fromUnits(units: bigint, precision: number): string {
-  const text = units.toString().padStart(precision + 1, '0');
-  return precision === 0 ? text : `${text.slice(0, -precision)}.${text.slice(-precision)}`;
-}
-
 export type PaymentKind = 'exact' | 'underpaid' | 'overpaid';
-
-/** Totals of what is due and what has arrived, in the quote's crypto. */
-export function balance(order: Order): { due: string; received: string; remaining: string } {
-  const precision = order.quote.toAmount.currency.precision;
-  const due = toUnits(order.quote.toAmount.amount, precision);
-  const received = order.payments.reduce((sum, p) => sum + toUnits(p.receivedAmount, precision), 0n);
-  const remaining = due > received ? due - received : 0n;
-  return {
-    due: fromUnits(due, precision),
-    received: fromUnits(received, precision),
-    remaining: fromUnits(remaining, precision),
-  };
-}
 
 /**
  * An on-chain payment to the order's deposit address. `kind` sizes it against what is still due (exact pays the
@@ -440,7 +280,8 @@ export function receivePayment(
   const due = toUnits(order.quote.toAmount.amount, precision);
   const received = order.payments.reduce((sum, p) => sum + toUnits(p.receivedAmount, precision), 0n);
   const remaining = due - received;
-  const kind = record.payer.email?.toLowerCase() === MAGIC.underpaidEmail ? 'underpaid' : payment.kind;
+  const kind =
+    record.payer.email?.toLowerCase() === PAYMENTS_MAGIC.underpaidEmail ? 'underpaid' : payment.kind;
   let units: bigint;
   if (payment.amount !== undefined) units = toUnits(payment.amount, precision);
   else if (kind === 'exact') units = remaining;
@@ -486,8 +327,9 @@ export function receivePayment(
     entityType: 'PAYMENT',
   };
   const next: Order = { ...base, payments: [...order.payments, paid], updates: [...base.updates, note] };
-  // Webhooks as facts.md §6 documents them: ORDER_COMPLETED for an accurate payment, PAYMENT_RECEIVED for
-  // under- and overpayments (an overpaid order is paid, yet the documented completion event is not sent).
+  // Webhooks as docs/upstream.md#payments-webhooks documents them: ORDER_COMPLETED for an accurate payment,
+  // PAYMENT_RECEIVED for under- and overpayments (an overpaid order is paid, yet the documented completion
+  // event is not sent).
   const event: OrderEvent =
     status === 'PAYMENT_CONFIRMED_ACCURATE'
       ? { type: 'ORDER_COMPLETED', payment: paid }

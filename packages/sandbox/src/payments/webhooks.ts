@@ -1,9 +1,12 @@
 /**
- * Payments webhook bodies in the two casings facts.md §6 documents: the newer camelCase "Commerce" payload and
- * the older snake_case "Swapped Pay" one (still what the upstream's own WooCommerce plugin parses).
+ * Payments webhook bodies in the two casings docs/upstream.md#payments-webhooks documents: the newer
+ * camelCase "Commerce" payload and the older snake_case "Swapped Pay" one (still what the upstream's own
+ * WooCommerce plugin parses).
  */
-import { balance, MERCHANT_CURRENCY, type OrderEvent, type OrderRecord } from './orders.ts';
-import { CHAIN_NAMES, CRYPTOS, fiatToFiat } from './pay-currencies.ts';
+
+import { CHAIN_NAMES, CRYPTOS, fiatToFiat } from './currencies.ts';
+import { balance, MERCHANT_CURRENCY, type OrderRecord } from './order.ts';
+import type { OrderEvent } from './order-transitions.ts';
 
 export type WebhookCasing = 'camel' | 'snake';
 

@@ -1,17 +1,10 @@
 /** Payment routes: permanent deposit addresses per merchant, customer (externalId) and chain. */
 
-import { MERCHANT_CURRENCY } from './orders.ts';
-import {
-  type Chain,
-  CRYPTOS,
-  type Currency,
-  codesOnChain,
-  fiatCurrency,
-  MEMO_CHAINS,
-} from './pay-currencies.ts';
-import { addressFor, memoFor, stableUuid } from './pay-ids.ts';
+import { type Chain, CRYPTOS, type Currency, codesOnChain, fiatCurrency, MEMO_CHAINS } from './currencies.ts';
+import { addressFor, memoFor, stableUuid } from './ids.ts';
+import { MERCHANT_CURRENCY } from './order.ts';
 
-/** spec.md "Payment route". */
+/** A payment route as the API returns it (docs/upstream.md#payment-routes). */
 export interface PaymentRoute {
   id: string;
   merchantId: string;

@@ -6,6 +6,9 @@ import { zValidator } from '@hono/zod-validator';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
+import { rampFail, rampOk } from '../envelope.ts';
+import { merchantOf } from '../keys.ts';
+import type { SandboxState } from '../state.ts';
 import {
   countries,
   cryptos,
@@ -17,14 +20,11 @@ import {
   paymentMethods,
   payoutMethods,
 } from './catalog.ts';
-import { rampFail, rampOk } from './envelope.ts';
-import { merchantOf } from './keys.ts';
-import { baseFeeIn, type SellQuote } from './quotes.ts';
-import { rampMerchantProfile } from './ramp-merchants.ts';
-import { callbackOf, rampStoreKey } from './ramp-orders.ts';
-import { type Priced, priceBuy, priceSell } from './ramp-pricing.ts';
+import { rampMerchantProfile } from './merchants.ts';
+import { callbackOf, rampStoreKey } from './orders.ts';
+import { type Priced, priceBuy, priceSell } from './pricing.ts';
+import { baseFeeIn, type SellQuote } from './quote-math.ts';
 import { RateLimiter } from './rate-limit.ts';
-import type { SandboxState } from './state.ts';
 
 interface RampEnv {
   Variables: {
@@ -132,7 +132,10 @@ const statusBody = z.object({
 
 export function rampApi(state: SandboxState) {
   const ramp = state.part(rampStoreKey);
-  const limiter = new RateLimiter(() => state.settings.rampRateLimit);
+  const limiter = new RateLimiter(
+    () => state.settings.rampRateLimit,
+    () => state.clock.monotonic(),
+  );
   state.onReset(() => limiter.clear());
 
   const image = (icon: string, variant: '' | 'light') =>
@@ -259,7 +262,8 @@ export function rampApi(state: SandboxState) {
         const only = state.settings.paymentMethodsCountryFilter === 'ignored' ? slug : (country ?? slug);
         return rampOk(c, listing(methods, only, state.settings.paymentMethodsShape === 'flat'));
       })
-      // The payout list has no flat setting: its live shape is keyed by country (facts.md §2.3).
+      // The payout list has no flat setting: its live shape is keyed by country
+      // (docs/upstream.md#payout-methods).
       .get('/sell/get_payout_methods', auth(false), validation('query', countryFilter), (c) => {
         const { country, slug } = c.req.valid('query');
         const slugs = rampMerchantProfile(c.get('merchantId')).payoutSlugs;

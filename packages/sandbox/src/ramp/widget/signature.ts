@@ -1,8 +1,9 @@
 /**
- * Signed widget URLs (facts.md §3.1): `signature` = base64 HMAC-SHA256(secret, "?" + query), appended last.
- * Verification runs over the raw query substring as received, never over re-encoded parameters.
+ * Signed widget URLs (docs/upstream.md#url-signing): `signature` = base64 HMAC-SHA256(secret, "?" + query),
+ * appended last. Verification runs over the raw query substring as received, never over re-encoded
+ * parameters.
  */
-import { hmacBase64, merchantOf, rampSecretFor, safeEqual } from './keys.ts';
+import { hmacBase64, merchantOf, rampSecretFor, safeEqual } from '../../keys.ts';
 
 export type VerifiedWidgetUrl =
   | { ok: true; merchantId: string; params: URLSearchParams }

@@ -4,9 +4,12 @@
  * be recomputed from the others and the FX rate.
  */
 import type { Crypto, Fiat, MethodSpec } from './catalog.ts';
-import { priceIn } from './prices.ts';
+import { priceIn } from './price-feed.ts';
 
-/** The fields of spec.md's off-ramp quote, which the on-ramp quote has too (in the same order). */
+/**
+ * The fields of the off-ramp quote (docs/upstream.md#sell-pricing), which the on-ramp quote has too, in that
+ * order.
+ */
 export interface SellQuote {
   crypto_amount: number;
   crypto_currency: string;

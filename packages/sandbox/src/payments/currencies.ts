@@ -3,16 +3,19 @@
  * objects the payments API returns. Rates come from the ramp side's catalog and price feed, so a pay order and
  * a ramp quote made at the same (sandbox) time agree.
  */
-import { type Crypto, cryptos, type Fiat, findFiat } from './catalog.ts';
-import { stableUuid } from './pay-ids.ts';
-import { priceIn } from './prices.ts';
+import { type Crypto, cryptos, type Fiat, findFiat } from '../ramp/catalog.ts';
+import { priceIn } from '../ramp/price-feed.ts';
+import { stableUuid } from './ids.ts';
 
 export interface Blockchain {
   id: string;
   name: string;
 }
 
-/** spec.md "Currency object", full form. Fiat currencies have no blockchain (`null`), as PHTN saw live. */
+/**
+ * A Currency object, full form (docs/upstream.md#currencies). Fiat currencies have no blockchain (`null`), as
+ * PHTN saw live.
+ */
 export interface Currency {
   id: string;
   symbol: string;
@@ -51,7 +54,10 @@ export const CHAINS = [
 ] as const;
 export type Chain = (typeof CHAINS)[number];
 
-/** Display names; payments webhooks carry these capitalised names (`"Ethereum"`), facts.md §6. */
+/**
+ * Display names; payments webhooks carry these capitalised names (`"Ethereum"`),
+ * docs/upstream.md#payments-webhooks.
+ */
 export const CHAIN_NAMES: Readonly<Record<Chain, string>> = {
   base: 'Base',
   ethereum: 'Ethereum',

@@ -1,6 +1,6 @@
 /**
  * What the simulated ramp sells and where: countries, fiat currencies, cryptos, payment methods (on-ramp) and
- * payout methods (off-ramp). Constant tables only; the shapes served by the API are built in ramp-api.ts.
+ * payout methods (off-ramp). Constant tables only; the shapes served by the API are built in api.ts.
  */
 
 export interface Country {
@@ -31,7 +31,7 @@ export interface Crypto {
   network_fee: string;
   /** Decimals amounts of this crypto are rounded to. */
   decimals: number;
-  /** Price of one unit at t=0: EUR for coins, USD for dollar stablecoins (see prices.ts). */
+  /** Price of one unit at t=0: EUR for coins, USD for dollar stablecoins (see price-feed.ts). */
   base: { eur: number } | { usd: number };
   /** XRP and TON need a destination tag / memo next to the address. */
   memo?: boolean;
@@ -181,11 +181,6 @@ export const cryptoTags = (crypto: Crypto): string[] => {
   return tags;
 };
 
-/** The cryptos a region may not buy: the sandbox's stand-in for regulatory limits (README, "Magic values"). */
-export const regionRestrictions: Readonly<Record<string, readonly string[]>> = {
-  US: ['TON'],
-};
-
 const countryCodes = countries.map((c) => c.iso);
 
 /** A list written as space-separated codes, the compact form the tables below use. */
@@ -251,7 +246,10 @@ type MethodRow = readonly [
   extras?: MethodExtras,
 ];
 
-/** The usual method: not the default, fixed fee per currency, enabled, from 7 EUR (facts.md §8). */
+/**
+ * The usual method: not the default, fixed fee per currency, enabled, from 7 EUR
+ * (docs/upstream.md#limits-and-timing).
+ */
 function methodOf(
   [id, slug, name, fee, baseFeeEur, max, currencies, where, extras]: MethodRow,
   icon: string,
@@ -337,8 +335,8 @@ export const paymentMethods: readonly PaymentMethodSpec[] = onRampRows.map(([gro
 export const paymentGroups: readonly string[] = [...new Set(paymentMethods.map((m) => m.payment_group))];
 
 /**
- * Off-ramp methods of facts.md §2.3 (icon named after the slug); the sample quote (skrill, 500 EUR, fee 18.10)
- * fixes skrill at 3.5% + 0.60.
+ * Off-ramp methods of docs/upstream.md#payout-methods (icon named after the slug); the sample quote (skrill,
+ * 500 EUR, fee 18.10) fixes skrill at 3.5% + 0.60.
  */
 const payoutRows: readonly MethodRow[] = [
   [201, 'bank-transfer', 'Bank Transfer', 1, 1, 1_000_000, 'EUR DKK GBP', countryCodes, { default: true }],

@@ -1,39 +1,23 @@
 /**
- * The payments API (`/pay-api/v1`, the upstream's `pay-api…/v1`) and the order controls (`/control/orders`).
- * One pipeline per request: key check, parse with zod, run the ledger, answer in the `{data, message, success}`
- * envelope. Failures: 400 malformed, 401 key, 404 unknown, 409 illegal transition, 422 unacceptable values.
+ * The payments API (`/pay-api/v1`, the upstream's `pay-api…/v1`). One pipeline per request: key check, parse
+ * with zod, run the ledger, answer in the `{data, message, success}` envelope. Failures: 400 malformed, 401
+ * key, 404 unknown, 409 illegal transition, 422 unacceptable values.
  */
 import { zValidator } from '@hono/zod-validator';
 import { type Context, Hono } from 'hono';
-import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { rampFail as controlFail, payFail, payOk } from './envelope.ts';
-import { merchantOf } from './keys.ts';
-import {
-  type CreateOrderInput,
-  cancel as cancelOrder,
-  expire as expireOrder,
-  INIT_TYPES,
-  MAGIC,
-  type OrderRecord,
-  provideCustomer,
-  receivePayment,
-  selectCurrency,
-  TransitionError,
-} from './orders.ts';
-import { CHAINS, cryptoCode, fiatDigits, isChain, isFiat } from './pay-currencies.ts';
-import { LedgerError, ledgerOf } from './pay-ledger.ts';
-import type { SandboxState } from './state.ts';
+import { payFail, payOk } from '../envelope.ts';
+import { merchantOf } from '../keys.ts';
+import { PAYMENTS_MAGIC } from '../magic.ts';
+import type { SandboxState } from '../state.ts';
+import { CHAINS, fiatDigits, isChain, isFiat } from './currencies.ts';
+import { DECIMAL, failureOf, issuesMessage } from './failures.ts';
+import { ledgerOf } from './ledger.ts';
+import { INIT_TYPES } from './order.ts';
+import type { CreateOrderInput } from './order-transitions.ts';
 
 type Env = { Variables: { merchantKey: string } };
-
-/** zod issues as one readable line: `purchase.price: Invalid input: expected string, received undefined`. */
-function issuesMessage(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): string {
-  return error.issues
-    .map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message))
-    .join('; ');
-}
 
 /** Ids and names may arrive as numbers from loosely typed callers (a shop's numeric order id). */
 const textish = z
@@ -119,8 +103,6 @@ function normaliseMetadata(input: z.infer<typeof createOrderSchema>['metadata'])
   return out;
 }
 
-const DECIMAL = /^(?:0|[1-9]\d*)(?:\.(\d+))?$/;
-
 /** Value checks the schema cannot express well; a message means 422. */
 function priceProblem(price: string, currency: string): string | undefined {
   if (!isFiat(currency)) return `purchase.currency: ${currency} is not a supported fiat currency`;
@@ -165,13 +147,6 @@ const shapeFailure =
   (result: { success: true } | { success: false; error: Parameters<typeof issuesMessage>[0] }, c: Context) =>
     result.success ? undefined : payFail(c, status, issuesMessage(result.error));
 
-function failureOf(error: unknown): { status: ContentfulStatusCode; message: string } {
-  if (error instanceof LedgerError) return { status: error.status, message: error.message };
-  if (error instanceof TransitionError) return { status: 409, message: error.message };
-  if (error instanceof HTTPException) return { status: error.status, message: error.message };
-  return { status: 500, message: 'Internal server error' };
-}
-
 export function payApi(state: SandboxState) {
   const ledger = ledgerOf(state);
 
@@ -189,7 +164,7 @@ export function payApi(state: SandboxState) {
       const price = String(body.purchase.price).trim();
       const problem = priceProblem(price, body.purchase.currency);
       if (problem) return payFail(c, 422, problem);
-      if (price === MAGIC.failingPrice) return payFail(c, 500, 'Internal server error');
+      if (price === PAYMENTS_MAGIC.failingPrice) return payFail(c, 500, 'Internal server error');
       const input: CreateOrderInput = {
         purchase: { ...body.purchase, price },
         metadata: normaliseMetadata(body.metadata),
@@ -261,82 +236,5 @@ export function payApi(state: SandboxState) {
     .onError((error, c) => {
       const { status, message } = failureOf(error);
       return payFail(c, status, message);
-    });
-}
-
-const paySchema = z.object({
-  kind: z.enum(['exact', 'underpaid', 'overpaid']).default('exact'),
-  /** Crypto code (`USDC_BASE`, `ETH`, `usdt_tron`); switches the quote while nothing is paid yet. */
-  currency: z.string().optional(),
-  /** Exact crypto amount to send, overriding `kind`. */
-  amount: z.string().regex(DECIMAL, 'must be a decimal string').optional(),
-});
-
-const depositSchema = z.object({
-  routeId: z.string().min(1),
-  currency: z.string().optional(),
-  amount: z.string().regex(DECIMAL, 'must be a decimal string').optional(),
-});
-
-/** A payer to stand in when a control pays an order nobody identified for. */
-const STAND_IN_PAYER = { name: 'Sandbox Payer', email: 'payer@example.com' };
-
-function resolveCode(input: string | undefined): string | undefined {
-  if (input === undefined) return undefined;
-  const code = cryptoCode(input);
-  if (!code) throw new LedgerError(422, `Unsupported currency ${input}`);
-  return code;
-}
-
-/** `/control/orders`: drive orders without a browser (tests, demos). Unauthenticated, like the other controls. */
-export function orderControls(state: SandboxState) {
-  const ledger = ledgerOf(state);
-  const ok = (c: Context, record: OrderRecord) => c.json({ success: true, data: { order: record.order } });
-  const jsonBody = <T extends z.ZodType>(schema: T) =>
-    zValidator('json', schema, (r, c) =>
-      r.success ? undefined : controlFail(c, 400, issuesMessage(r.error)),
-    );
-
-  return new Hono()
-    .post('/route-deposits', jsonBody(depositSchema), (c) => {
-      const body = c.req.valid('json');
-      return ok(c, ledger.deposit(body.routeId, resolveCode(body.currency), body.amount));
-    })
-    .get('/:id', (c) => {
-      const record = ledger.get(c.req.param('id'));
-      return record ? ok(c, record) : controlFail(c, 404, `Order ${c.req.param('id')} not found`);
-    })
-    .post('/:id/pay', jsonBody(paySchema), (c) => {
-      const id = c.req.param('id');
-      const body = c.req.valid('json');
-      const wanted = resolveCode(body.currency);
-      // Walk the order to AWAITING_PAYMENT as a payer would, then pay.
-      let record = ledger.get(id);
-      if (!record) throw new LedgerError(404, `Order ${id} not found`);
-      if (record.order.status === 'PENDING_USER_CREATION') {
-        const payer = {
-          name: record.payer.name ?? STAND_IN_PAYER.name,
-          email: record.payer.email ?? STAND_IN_PAYER.email,
-        };
-        record = ledger.apply(id, (r, ctx) => provideCustomer(r, payer, ctx));
-      }
-      const switching =
-        record.order.status === 'AWAITING_PAYMENT' && wanted !== undefined && wanted !== record.payCode;
-      if (record.order.status === 'PENDING_CURRENCY_SELECTION' || switching) {
-        const code = wanted ?? record.payCode;
-        record = ledger.apply(id, (r, ctx) => selectCurrency(r, code, ctx));
-      } else if (wanted !== undefined && wanted !== record.payCode) {
-        throw new TransitionError(`Order ${id} is being paid in ${record.payCode}; cannot pay in ${wanted}`);
-      }
-      return ok(
-        c,
-        ledger.apply(id, (r, ctx) => receivePayment(r, { kind: body.kind, amount: body.amount }, ctx)),
-      );
-    })
-    .post('/:id/expire', (c) => ok(c, ledger.apply(c.req.param('id'), expireOrder)))
-    .post('/:id/cancel', (c) => ok(c, ledger.apply(c.req.param('id'), cancelOrder)))
-    .onError((error, c) => {
-      const { status, message } = failureOf(error);
-      return controlFail(c, status, message);
     });
 }

@@ -10,6 +10,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppDeps } from './deps.ts';
 import { orderEvents } from './events/fulfilment-events.ts';
 import { createKeyedLock } from './keyed-lock.ts';
+import { logger } from './logger.ts';
 import { plainString, sum } from './money.ts';
 import { isFinal, isProgress, mapUpstreamStatus, type OrderStatus } from './order-status.ts';
 import type { UpstreamOrder } from './schemas/upstream-payments.ts';
@@ -127,7 +128,7 @@ export interface LedgerOptions {
 export function createOrderLedger(deps: AppDeps, options: LedgerOptions = {}) {
   const { store, clock, payments } = deps;
   const syncMaxAgeMs = options.syncMaxAgeMs ?? 5000;
-  const log = options.log ?? ((line: string) => console.warn(line));
+  const log = options.log ?? logger.warn;
   const lock = createKeyedLock();
   const listeners = new Map<string, Set<Listener>>();
   const syncedAt = new Map<string, number>();

@@ -73,6 +73,9 @@ export interface FulfilmentEvent {
   data: OrderEventData | RampEventData | DepositEventData;
 }
 
+/** The in-process hook an app that mounts the backend may give (`createCheckout(config, { onEvent })`). */
+export type OnEvent = (event: FulfilmentEvent) => unknown;
+
 const eventId = (...parts: string[]) =>
   `evt_${createHash('sha256').update(parts.join('\0')).digest('base64url').slice(0, 24)}`;
 

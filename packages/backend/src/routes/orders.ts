@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { createKeyedLock } from '../keyed-lock.ts';
+import { logger } from '../logger.ts';
 import {
   errorResponses,
   jsonBody,
@@ -490,7 +491,7 @@ export function orderRoutes(
         return true;
       })
       .catch((error: Error) => {
-        console.warn(`[orders] looking for an order after an uncertain create failed: ${error.message}`);
+        logger.warn(`[orders] looking for an order after an uncertain create failed: ${error.message}`);
         return false;
       });
     if (!settled && attempt < 3) await reconcile(storeKey, body, product, origin, attempt + 1);

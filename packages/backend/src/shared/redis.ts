@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { logger } from '../logger.ts';
 
 /** Thrown when Redis is needed and unreachable, with no fallback configured: 503 SERVICE_UNAVAILABLE. */
 export class SharedStateUnavailable extends Error {
@@ -57,11 +58,11 @@ export async function connectShared(url: string, fallbackInstances?: number): Pr
   let warned = false;
   for (const client of [redis, subscriber]) {
     client.on('error', (error: Error) => {
-      if (!warned) console.warn(`[redis] ${describeRedis(url)}: ${error.message}`);
+      if (!warned) logger.warn(`[redis] ${describeRedis(url)}: ${error.message}`);
       warned = true;
     });
     client.on('ready', () => {
-      if (warned) console.warn(`[redis] ${describeRedis(url)} is back`);
+      if (warned) logger.warn(`[redis] ${describeRedis(url)} is back`);
       warned = false;
     });
   }

@@ -7,6 +7,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
+import { logger } from '../logger.ts';
 import { toNumber } from '../money.ts';
 import {
   buyQuoteData,
@@ -210,7 +211,7 @@ const ofCountry = (
     : uniqueBySlug(byCountry);
 
 export function createRampClient(options: RampClientOptions): RampClient {
-  const log = options.log ?? ((line: string) => console.warn(line));
+  const log = options.log ?? logger.warn;
   const http =
     options.http ??
     createUpstreamHttp({

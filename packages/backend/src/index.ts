@@ -7,8 +7,8 @@ export type { Clock } from './clock.ts';
 export { type Config, ConfigError, loadConfig } from './config.ts';
 export type { AppDeps } from './deps.ts';
 export type { FulfilmentEvent, FulfilmentEventType, OnEvent } from './events/fulfilment-events.ts';
-export type { OrderView } from './order-ledger.ts';
-export type { OrderStatus } from './order-status.ts';
+export type { OrderView } from './orders/order.ts';
+export type { OrderStatus } from './orders/status.ts';
 export {
   type Checkout,
   type CheckoutOptions,

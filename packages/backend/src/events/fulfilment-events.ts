@@ -6,8 +6,8 @@
  * change seen twice (a webhook and a sync, a retry after a crash) is one event with one `webhook-id`.
  */
 import { createHash } from 'node:crypto';
-import type { OrderRecord } from '../order-ledger.ts';
-import type { OrderStatus } from '../order-status.ts';
+import type { OrderRecord } from '../orders/order.ts';
+import type { OrderStatus } from '../orders/status.ts';
 
 export const fulfilmentEventTypes = [
   'order.created',
@@ -121,7 +121,7 @@ export function orderEvents(before: OrderRecord | undefined, after: OrderRecord)
   return events;
 }
 
-/** What the ramp's callbacks tell of one of its orders (kept by routes/webhooks.ts as a RampOrderRecord). */
+/** What the ramp's callbacks tell of one of its orders (kept by orders/ramp-orders.ts as a RampOrderRecord). */
 export interface RampOrderFacts {
   orderId: string;
   status: string;

@@ -166,3 +166,40 @@ export const createdOrderSources = z.looseObject({
   url: text,
   paymentUrl: text,
 });
+
+const amount = upstreamDecimal.nullish();
+
+/** A payments webhook, in either casing (facts.md §6), normalised to one shape. */
+export const paymentsWebhook = z
+  .looseObject({
+    id: text,
+    eventId: text,
+    event_id: text,
+    eventType: text,
+    event_type: text,
+    orderId: text,
+    order_id: text,
+    orderStatus: text,
+    order_status: text,
+    externalId: text,
+    external_order_id: text,
+    external_id: text,
+    orderCrypto: text,
+    order_crypto: text,
+    orderCryptoAmount: amount,
+    order_crypto_amount: amount,
+    customerId: text,
+    external_customer_id: text,
+  })
+  .transform((e) => ({
+    eventId: e.eventId ?? e.event_id ?? e.id ?? null,
+    eventType: e.eventType ?? e.event_type ?? null,
+    // Older payloads prefix order ids with `SP-`: kept as they came, compared with sameUpstreamOrder.
+    orderId: e.orderId ?? e.order_id ?? null,
+    orderStatus: e.orderStatus ?? e.order_status ?? null,
+    externalId: e.externalId ?? e.external_order_id ?? e.external_id ?? null,
+    crypto: e.orderCrypto ?? e.order_crypto ?? null,
+    cryptoAmount: e.orderCryptoAmount ?? e.order_crypto_amount ?? null,
+    customerId: e.customerId ?? e.external_customer_id ?? null,
+  }));
+export type PaymentsWebhook = z.output<typeof paymentsWebhook>;

@@ -5,6 +5,7 @@
  * icons, `kyc_required`, `order`, `min_fee` are optional. Everything comes out in one normalised shape.
  */
 import { z } from 'zod';
+import { upstreamDecimal } from '../money.ts';
 
 /** A number, or a numeric string made one (`"0.05"` → 0.05). Empty strings and words are refused. */
 export const num = z.union([
@@ -267,3 +268,24 @@ export const sellQuoteData = z.looseObject({
 });
 
 export type RampSellQuote = z.infer<typeof sellQuoteData>;
+
+const callbackText = z.string().nullish();
+const callbackAmount = upstreamDecimal.nullish();
+
+/** A ramp order callback (POSTed to our `responseUrl`, `signature` header): one order's new status and details. */
+export const rampCallback = z.looseObject({
+  order_id: z.string().min(1),
+  order_status: z.string().min(1),
+  order_type: callbackText,
+  order_crypto: callbackText,
+  order_crypto_amount: callbackAmount,
+  order_crypto_address: callbackText,
+  network: callbackText,
+  transaction_id: callbackText,
+  external_customer_id: callbackText,
+  order_amount_eur: callbackAmount,
+  order_amount_eur_plus_fees: callbackAmount,
+  order_amount_usd: callbackAmount,
+  order_amount_usd_plus_fees: callbackAmount,
+});
+export type RampCallback = z.output<typeof rampCallback>;

@@ -38,9 +38,9 @@ export function createFxRates() {
     },
 
     /** Learns rough rates from a method list's fee tables, once (the first list the ramp gave). */
-    learnRough(methods: Iterable<RampMethod>): void {
+    learnRough(methods: () => Iterable<RampMethod>): void {
       if (rough) return;
-      rough = roughRates(methods);
+      rough = roughRates(methods());
       version += 1;
     },
 

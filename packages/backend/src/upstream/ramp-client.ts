@@ -195,12 +195,14 @@ export function createRampClient(options: RampClientOptions): RampClient {
   ) => {
     const key = `${path}?${new URLSearchParams(query)}`;
     return async (): Promise<T> => {
+      // Asked on every catalog and quote request: a fresh copy is answered without more ado.
+      const fresh = catalog.get(key);
+      if (fresh) return fresh.data as T;
       const kept = catalog.peek(key, { allowStale: true });
       const usable = kept !== undefined && clock.now() - kept.at < maxStale;
-      const fresh = usable && catalog.has(key);
       const entry = await catalog.fetch(key, {
         allowStale: usable,
-        context: { path, query, schema, check: check as CatalogRead['check'], background: usable && !fresh },
+        context: { path, query, schema, check: check as CatalogRead['check'], background: usable },
       });
       return (entry as { data: T }).data;
     };
@@ -311,7 +313,7 @@ export function createRampClient(options: RampClientOptions): RampClient {
     paymentMethods: async (country) => {
       const byCountry = await paymentMethods();
       // A fee table per currency (base_fee {EUR: 0.35, USD: 0.4}) gives rough FX until a quote gives exact.
-      rates.learnRough(uniqueBySlug(byCountry));
+      rates.learnRough(() => uniqueBySlug(byCountry));
       if (!country || countryMethods.keyedByCountry(byCountry)) return countryMethods.of(byCountry, country);
       return countryMethods.of(await perCountry('get_payment_methods', 'country', country), country);
     },

@@ -114,7 +114,7 @@ export function createApp(deps: AppDeps) {
       // Server-only routes are not limited per IP: the upstream retries webhooks from few addresses.
       // Static assets are not limited either: a country list shows a dozen flags at a time, each cached a year.
       // Nor is the catalog: it is served from memory, precompressed, so a refusal would cost what the answer
-      // does (the limiter was a fifth of its CPU in the bench), and what it builds is bounded (one per country
+      // does (the limiter is a large share of its CPU: `npm run bench -- profile`), and what it builds is bounded (one per country
       // the ramp serves, from upstream lists fetched within the budget).
       .use('/api/*', (c, next) => {
         const path = c.get('path');

@@ -62,9 +62,9 @@ if (process.argv[2] === 'migrate') {
 const LISTEN_BACKLOG = 4096;
 
 const runtime = await orExit(createRuntime(config));
-// Hono's `serve`, with a longer queue of connections waiting to be accepted: Node's default (511) overflowed in
-// the bench at 3,000 quotes/s (1,092 connections dropped, each retried by its client a second or more later), and
-// Node accepts one connection per turn of its loop. The kernel caps it at net.core.somaxconn.
+// Hono's `serve`, with a longer queue of connections waiting to be accepted: Node's default (511) overflows when
+// thousands of shoppers connect at once (connections dropped, each retried by its client a second or more later:
+// `npm run bench -- load`), and Node accepts one connection per turn of its loop. The kernel caps it at net.core.somaxconn.
 const server = createAdaptorServer({ fetch: runtime.app.fetch });
 server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
   const base = config.publicUrl;

@@ -362,7 +362,7 @@ describe('sell quotes in the shapes the documents allow (issue 13, cases 2 and 3
     }
   });
 
-  test('with the processing fee in EUR (facts.md): shown in BRL, the breakdown adding up', async () => {
+  test('with the processing fee in EUR (docs/upstream.md#sell-pricing): shown in BRL, the breakdown adding up', async () => {
     const full = await sellBrl();
     await stack.control('PATCH', '/settings', { sellFeeCurrency: 'eur' });
     try {

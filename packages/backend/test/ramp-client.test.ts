@@ -7,8 +7,8 @@ import type { UpstreamHttp } from '../src/upstream/http.ts';
 import { createRampClient } from '../src/upstream/ramp-client.ts';
 import { signedWidgetUrl } from '../src/upstream/widget-url.ts';
 
-describe('widget URL signing (facts.md §3.1)', () => {
-  test('matches the facts.md test vector', () => {
+describe('widget URL signing (docs/upstream.md#url-signing)', () => {
+  test('matches the test vector (docs/upstream.md#test-vectors)', () => {
     const url = signedWidgetUrl(
       'https://widget.example',
       'buy',

@@ -203,7 +203,7 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
   /**
    * What a reference already answered, by amount: a derived quote is a pure function of the reference, the method
    * (its limits) and the amount, and most shoppers type one of a few round amounts, so an amount asked again is
-   * answered without the fee model's decimal arithmetic (a quarter of a quote's CPU in the bench profile). Kept with
+   * answered without the fee model's decimal arithmetic (a large share of a quote's CPU: `npm run bench -- profile`). Kept with
    * the reference (a new reference starts empty), for the same method object only, at most REPEATS amounts (the one
    * least recently asked goes first). A refusal (outside the limits) is not kept: it is thrown again each time.
    */

@@ -1,5 +1,5 @@
 /**
- * `POST /api/ramp-sessions`: a signed ramp widget URL (facts.md §3) for the widget to embed. The secret key
+ * `POST /api/ramp-sessions`: a signed ramp widget URL (docs/upstream.md#ramp-widget-url) for the widget to embed. The secret key
  * signs it here; the browser only ever sees the public key and the signature.
  *
  * `fiatAmount` means what it means in a quote: what the shopper pays (buy) or receives (sell), fees inside. The
@@ -157,7 +157,7 @@ export function rampSessionRoutes(deps: AppDeps) {
             method: body.method,
             baseCurrencyCode: body.fiat,
             baseCurrencyAmount: fiatAmount,
-            // The widget takes at most 6 decimals here (facts.md §3.2).
+            // The widget takes at most 6 decimals here (docs/upstream.md#ramp-widget-url).
             quoteCurrencyAmount:
               body.cryptoAmount === undefined
                 ? undefined

@@ -1,5 +1,5 @@
 /**
- * What the payments API answers, parsed leniently (facts.md §5, spec.md "Order"): unknown fields pass, amounts
+ * What the payments API answers, parsed leniently (docs/upstream.md#payments-api, #payment-orders): unknown fields pass, amounts
  * may be numbers or strings (kept as decimal strings, our API's money form), counts may be numeric strings
  * (made numbers), most fields are optional or null, metadata may use the `user*` or the `customer*` names,
  * a currency may be a code or a Currency object, and the envelope may or may not carry `message`/`success`.
@@ -152,7 +152,7 @@ export const upstreamPaymentRoutes = z.looseObject({
   paymentRoutes: z.array(upstreamPaymentRoute).min(1),
 });
 
-/** Where the created order's id and link may be (facts.md §5.2: the merchant plugin's fallbacks). */
+/** Where the created order's id and link may be (docs/upstream.md#payment-orders: the merchant plugin's fallbacks). */
 export const createdOrderSources = z.looseObject({
   data: z
     .looseObject({
@@ -169,7 +169,7 @@ export const createdOrderSources = z.looseObject({
 
 const amount = upstreamDecimal.nullish();
 
-/** A payments webhook, in either casing (facts.md §6), normalised to one shape. */
+/** A payments webhook, in either casing (docs/upstream.md#payments-webhooks), normalised to one shape. */
 export const paymentsWebhook = z
   .looseObject({
     id: text,

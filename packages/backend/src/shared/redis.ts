@@ -51,7 +51,8 @@ const clientOptions = {
 
 /** Connects (failing with SharedStateUnavailable when Redis cannot be reached now). */
 export async function connectShared(url: string, fallbackInstances?: number): Promise<SharedState> {
-  // Loaded only with REDIS_URL: the client library alone is about 20 MB of RSS a single instance never needs.
+  // Loaded only with REDIS_URL: the client library alone is RSS a single instance never needs (memory: `npm run
+  // bench -- load`).
   const { Redis: Client } = await import('ioredis');
   const redis = new Client(url, clientOptions);
   const subscriber = new Client(url, { ...clientOptions, enableOfflineQueue: true });

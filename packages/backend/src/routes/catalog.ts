@@ -268,7 +268,7 @@ interface RenderedCatalog {
   sources: CatalogSources;
   /** The ramp client's `fxVersion` when the methods' terms were converted. */
   fxVersion: number;
-  /** The JSON, and compressed once here: it is the first thing every widget downloads (`npm run bench -- ttfq`). */
+  /** The JSON, and compressed once here: it is the first thing every widget downloads (its time: bench `ttfq`). */
   body: Precompressed;
   etag: string;
   /** Whether the ramp serves the country (else a header-derived country falls back to the default). */

@@ -9,13 +9,7 @@ import type { Outbox } from '../events/outbox.ts';
 import { mapUpstreamStatus } from '../orders/status.ts';
 import type { PaymentsWebhook } from '../schemas/upstream-payments.ts';
 import type { Store } from '../store/store.ts';
-
-/** The part of a deposit address record (collection `routes`, routes/deposit-addresses.ts) this reads. */
-interface DepositRoute {
-  customerId: string;
-  chain: string;
-  address: string;
-}
+import type { RouteRecord } from './addresses.ts';
 
 export interface DepositsDeps {
   store: Store;
@@ -32,7 +26,7 @@ export async function depositReceived({ store, clock, outbox }: DepositsDeps, ev
   const paid = mapUpstreamStatus(event.orderStatus ?? '');
   if (!customerId || !event.orderId || !event.crypto || !event.cryptoAmount) return false;
   if (paid !== 'paid' && paid !== 'overpaid' && paid !== 'underpaid') return false;
-  const routes = await store.values<DepositRoute>('routes');
+  const routes = await store.values<RouteRecord>('routes');
   const route = routes.find((r) => r.customerId === customerId);
   if (!route) return false;
   const at = new Date(clock.now()).toISOString();

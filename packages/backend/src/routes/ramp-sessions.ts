@@ -8,6 +8,7 @@
  */
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
+import { countryFromHeaders } from '../catalog/country.ts';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { amountString, positiveDecimal } from '../money.ts';
@@ -17,7 +18,6 @@ import { OutsideLimits } from '../quotes/derive.ts';
 import { priceTotal } from '../quotes/totals.ts';
 import { countryCode, cryptoCode, currencyCode, methodId } from '../schemas/codes.ts';
 import { isOffered, type RampMethod } from '../schemas/upstream-ramp.ts';
-import { countryFromHeaders } from './catalog.ts';
 
 export const rampSessionBody = z
   .object({

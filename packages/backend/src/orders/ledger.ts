@@ -6,128 +6,43 @@
  * Every change goes through `apply`, serialised per order (a keyed lock here, a row lock in the database across
  * instances), and only ever moves a status forward; the store refuses a backward write as well.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { AppDeps } from './deps.ts';
-import { orderEvents } from './events/fulfilment-events.ts';
-import { createKeyedLock } from './keyed-lock.ts';
-import { plainString, sum } from './money.ts';
-import { isFinal, isProgress, mapUpstreamStatus, type OrderStatus } from './order-status.ts';
-import type { UpstreamOrder } from './schemas/upstream-payments.ts';
-import type { Store } from './store/store.ts';
-
-export interface OrderProduct {
-  /** Catalog id, when the order came from PRODUCTS_FILE. */
-  id: string | null;
-  name: string;
-  description: string;
-  imageUrl: string | null;
-  price: string;
-  currency: string;
-  /** The merchant's own reference from a checkout token. */
-  reference: string | null;
-}
-
-export interface StatusChange {
-  status: OrderStatus;
-  upstreamStatus: string;
-  at: string;
-  source: 'created' | 'webhook' | 'sync' | 'return';
-}
-
-export interface OrderRecord {
-  /** Ours: known before the upstream call, so it can sit in `metadata.redirectUrl` and `externalId`. */
-  id: string;
-  upstreamId: string;
-  link: string;
-  status: OrderStatus;
-  upstreamStatus: string;
-  product: OrderProduct;
-  returnUrl: string | null;
-  /** The allowed storefront origin the order was created from (postMessage target when no returnUrl). */
-  origin: string | null;
-  /** What the shopper gave at checkout (told to the merchant's own systems in fulfilment events). */
-  customer?: { name: string | null; email: string | null; country: string | null };
-  /** sha256 of the status token; the token itself is only in the create response (and its replay). */
-  statusTokenHash: string;
-  paid: { amount: string; currency: string } | null;
-  history: StatusChange[];
-  createdAt: string;
-  updatedAt: string;
-  expiresAt: string | null;
-}
-
-export interface OrderView {
-  orderId: string;
-  status: OrderStatus;
-  final: boolean;
-  upstreamStatus: string;
-  amount: string;
-  currency: string;
-  paid?: { amount: string; currency: string };
-  returnUrl?: string;
-  updatedAt: string;
-}
-
-export function orderView(record: OrderRecord): OrderView {
-  return {
-    orderId: record.id,
-    status: record.status,
-    final: isFinal(record.status),
-    upstreamStatus: record.upstreamStatus,
-    amount: record.product.price,
-    currency: record.product.currency,
-    ...(record.paid ? { paid: record.paid } : {}),
-    ...(record.returnUrl ? { returnUrl: record.returnUrl } : {}),
-    updatedAt: record.updatedAt,
-  };
-}
-
-/**
- * Whether two upstream order ids name the same order: the older payloads and answers prefix ids with `SP-`, the
- * newer do not. Ids are kept as they came; only comparisons are lenient.
- */
-export const sameUpstreamOrder = (a: string, b: string) => a.replace(/^SP-/, '') === b.replace(/^SP-/, '');
-
-export const hashToken = (token: string) => createHash('sha256').update(token).digest();
-
-/** Constant-time check of a presented status token against the stored hash. */
-export function statusTokenMatches(record: OrderRecord, token: string | undefined): boolean {
-  if (!token) return false;
-  const expected = Buffer.from(record.statusTokenHash, 'hex');
-  const given = hashToken(token);
-  return expected.length === given.length && timingSafeEqual(expected, given);
-}
-
-/** What the upstream says about an order: its status and, when known, what was paid. */
-export interface UpstreamFacts {
-  upstreamStatus: string;
-  paid?: { amount: string; currency: string } | null;
-}
-
-/** Status and paid amount read from an upstream order (list or create answer). */
-export function factsOf(order: UpstreamOrder): UpstreamFacts | undefined {
-  if (!order.status) return undefined;
-  const payments = order.payments.filter((payment) => payment.receivedAmount && payment.receivedCurrency);
-  const currency = payments[0]?.receivedCurrency;
-  const same = payments.filter((payment) => payment.receivedCurrency === currency);
-  return {
-    upstreamStatus: order.status,
-    paid: currency ? { amount: plainString(sum(same.map((p) => p.receivedAmount ?? '0'))), currency } : null,
-  };
-}
+import type { Clock } from '../clock.ts';
+import { orderEvents } from '../events/fulfilment-events.ts';
+import type { Outbox } from '../events/outbox.ts';
+import { createKeyedLock } from '../keyed-lock.ts';
+import { type LogLine, logger } from '../logger.ts';
+import type { OrderFanout } from '../shared/redis.ts';
+import type { Store } from '../store/store.ts';
+import type { PaymentsClient } from '../upstream/payments-client.ts';
+import type { OrderRecord, StatusChange } from './order.ts';
+import { isFinal, isProgress, mapUpstreamStatus } from './status.ts';
+import { factsOf, sameUpstreamOrder, type UpstreamFacts, upstreamKey } from './upstream-facts.ts';
 
 export type Listener = (record: OrderRecord) => void;
+
+/** What the ledger uses, and nothing more. */
+export interface LedgerDeps {
+  /** Where orders live (collection `orders`), changed in transactions with their events. */
+  store: Store;
+  clock: Clock;
+  /** Its order list: the fallback for a status no webhook told. */
+  payments: Pick<PaymentsClient, 'listOrders'>;
+  /** Where the fulfilment events a change causes are written, in the change's transaction. */
+  outbox: Pick<Outbox, 'record'>;
+  /** With Redis: tells the other instances' status streams, and hears theirs. */
+  fanout?: OrderFanout | undefined;
+}
 
 export interface LedgerOptions {
   /** A GET re-reads the upstream list when the last sync is older than this (default 5 s). */
   syncMaxAgeMs?: number;
-  log?: (line: string) => void;
+  log?: LogLine;
 }
 
-export function createOrderLedger(deps: AppDeps, options: LedgerOptions = {}) {
-  const { store, clock, payments } = deps;
+export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {}) {
+  const { store, clock, payments, outbox, fanout } = deps;
   const syncMaxAgeMs = options.syncMaxAgeMs ?? 5000;
-  const log = options.log ?? ((line: string) => console.warn(line));
+  const log = options.log ?? logger.warn;
   const lock = createKeyedLock();
   const listeners = new Map<string, Set<Listener>>();
   const syncedAt = new Map<string, number>();
@@ -150,9 +65,9 @@ export function createOrderLedger(deps: AppDeps, options: LedgerOptions = {}) {
   // the message names the order, and the record is read from the shared store.
   const publish = (record: OrderRecord) => {
     notify(record);
-    deps.shared?.fanout.publish(record.id);
+    fanout?.publish(record.id);
   };
-  deps.shared?.fanout.onOrder((id) => {
+  fanout?.onOrder((id) => {
     if (!listeners.has(id)) return;
     store.get<OrderRecord>('orders', id).then(
       (record) => record && notify(record),
@@ -166,7 +81,7 @@ export function createOrderLedger(deps: AppDeps, options: LedgerOptions = {}) {
     async create(record: OrderRecord): Promise<void> {
       // The order and the event announcing it land together (see events/outbox.ts).
       await store.transaction(async (tx) => {
-        await deps.outbox.record(orderEvents(undefined, record), iso(), tx);
+        await outbox.record(orderEvents(undefined, record), iso(), tx);
         await tx.set('orders', record.id, record);
       });
       syncedAt.set(record.id, clock.now());
@@ -199,9 +114,21 @@ export function createOrderLedger(deps: AppDeps, options: LedgerOptions = {}) {
     /** Finds an order by the upstream id when a webhook does not carry our reference. */
     async findByUpstreamId(upstreamId: string): Promise<OrderRecord | undefined> {
       const [found] = await store.find<OrderRecord>('orders', {
-        upstreamKey: upstreamId.replace(/^SP-/, ''),
+        upstreamKey: upstreamKey(upstreamId),
       });
       return found;
+    },
+
+    /**
+     * The order of ours a payments webhook is about: by our reference (its `externalId`; an order still being
+     * created is waited for, as the upstream can be faster with its webhook than with its answer to our create
+     * call), checked against the upstream id when both are given, else by the upstream id.
+     */
+    async locate(externalId: string | null, upstreamId: string | null): Promise<OrderRecord | undefined> {
+      let record = externalId ? await ledger.afterCreation(externalId) : undefined;
+      if (record && upstreamId && !sameUpstreamOrder(record.upstreamId, upstreamId)) record = undefined;
+      if (!record && upstreamId) record = await ledger.findByUpstreamId(upstreamId);
+      return record;
     },
 
     /**
@@ -241,7 +168,7 @@ export function createOrderLedger(deps: AppDeps, options: LedgerOptions = {}) {
         ];
       }
       if (facts.paid && (paidChanged || progress)) next.paid = facts.paid;
-      await deps.outbox.record(orderEvents(record, next), at, tx);
+      await outbox.record(orderEvents(record, next), at, tx);
       await tx.set('orders', id, next);
       return { record: next, changed: true };
     },

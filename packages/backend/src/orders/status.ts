@@ -49,22 +49,3 @@ export function isProgress(current: { status: OrderStatus; upstreamStatus: strin
   const from = upstream[current.upstreamStatus.toUpperCase()]?.rank ?? -1;
   return to.rank > from;
 }
-
-/** Ramp order statuses (facts.md §4): completed may still be broadcast; cancelled only before completion. */
-const rampRanks: Record<string, number> = {
-  payment_pending: 0,
-  payout_pending: 1,
-  order_completed: 2,
-  order_broadcasted: 3,
-  order_cancelled: 3,
-};
-const rampFinals = new Set(['order_broadcasted', 'order_cancelled']);
-
-export function isRampProgress(current: string | undefined, next: string): boolean {
-  const to = rampRanks[next];
-  if (to === undefined) return false;
-  if (current === undefined) return true;
-  if (rampFinals.has(current)) return false;
-  if (next === 'order_cancelled' && current === 'order_completed') return false;
-  return to > (rampRanks[current] ?? -1);
-}

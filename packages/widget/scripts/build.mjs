@@ -12,7 +12,7 @@ import { build } from 'vite';
 
 const widget = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(widget, '..', '..');
-const configFile = join(root, 'vite.config.ts');
+const configFile = join(widget, 'vite.config.ts');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 function run(cmd, args) {

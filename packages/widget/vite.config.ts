@@ -10,6 +10,7 @@ import { defineConfig, type UserConfig } from 'vite';
 import { bundleEntry, bundleEntryId } from './build/bundle-entry.ts';
 import { mangleInternals } from './build/mangle-internals.ts';
 import { squeezeLiterals } from './build/squeeze-literals.ts';
+import { DEFAULT_MODE, MODES } from './src/modes.ts';
 
 // WIDGET_ROOT lets the size-floor measurement build a trivial element the same way (see build.mjs --floor).
 const widget = process.env.WIDGET_ROOT ?? fileURLToPath(new URL('./', import.meta.url));
@@ -33,35 +34,50 @@ const external = [
   /^react-dom(\/|$)/,
 ];
 
-/** The script-tag bundle's chunk of the element: Lit, and what every mode uses. */
-const elementChunk = 'core';
+/**
+ * The chunk a source file ships in follows its folder: that of the deepest folder of src/ it is in that is named
+ * here, else the element's. Each language but English is a chunk of its own (internal/lang/*.ts), loaded by a
+ * page that shows it.
+ */
+const elementChunk = 'core'; // Lit, define.ts and what every mode uses: api/, controllers/, internal/, view/, picker/
 
-/** The script-tag bundle's view chunks, each loaded by a page of its mode (buy and sell share `ramp`). */
-const viewChunks: Record<string, RegExp> = {
-  ramp: /src\/(views\/(ramp-view|buy|sell|flag)(\.styles|\.messages)?|internal\/(limits|format)|controllers\/quote-controller)\.ts$/,
-  pay: /src\/views\/pay(\.styles|\.messages)?\.ts$/,
-  deposit: /src\/views\/deposit(\.styles|\.messages)?\.ts$/,
-};
-
-/** The chunks a page runs before its first quote or product: the element's and its mode's view. */
-const firstChunks = [elementChunk, ...Object.keys(viewChunks)];
+/** The view chunks, each run by a page of its mode before its first quote or product: the modes' folders. */
+const viewFolders = [...new Set(Object.values(MODES))];
 
 /**
- * The script-tag bundle's lazy parts, each a chunk of its own that the code imports dynamically when the shopper
- * reaches it (or when the browser is idle once the form shows): never in what a page downloads first.
+ * The lazy parts, by chunk name: each a chunk of its own that the code imports dynamically when the shopper
+ * reaches it (or when the browser is idle once the form shows), never in what a page downloads first.
  */
-const lazyParts: Record<string, RegExp> = {
+const lazyFolders: Record<string, string> = {
   // The payment or ramp page: the frame's controller, the iframe and the modal.
-  frame: /src\/(views\/frame(\.messages)?|controllers\/frame-controller)\.ts$/,
-  // The searchable picker's open list (the closed field is in the element's chunk).
-  picker: /src\/picker\/picker-list\.ts$/,
+  frame: 'frame',
+  // The searchable picker's open list (the closed field, picker/picker.ts, is in the element's chunk).
+  picker: 'picker/list',
   // Buy and sell after Continue: the session's page shown, the summary line with Change, the page's success.
-  session: /src\/views\/ramp-session\.ts$/,
+  session: 'ramp/session',
   // Pay once there is an order (pressed, or restored): its page, its status followed, its outcome and ways on.
-  order: /src\/(views\/pay-order(\.messages)?|controllers\/order-status-controller)\.ts$/,
+  order: 'pay/order',
   // The status band the order and the session show (its CSS), shared by both.
-  status: /src\/views\/status\.styles\.ts$/,
+  status: 'status',
 };
+
+/** Every chunk named by a folder: chunk name → folder. */
+const chunkFolders: Record<string, string> = {
+  ...Object.fromEntries(viewFolders.map((folder) => [folder, folder])),
+  ...lazyFolders,
+};
+
+/** The chunk named by the deepest folder of `id` in `chunkFolders`, or undefined (the element's). */
+function chunkOf(id: string): string | undefined {
+  let found: { name: string; folder: string } | undefined;
+  for (const [name, folder] of Object.entries(chunkFolders))
+    if (id.startsWith(src(`${folder}/`)) && folder.length > (found?.folder.length ?? -1))
+      found = { name, folder };
+  return found?.name;
+}
+
+/** The chunks a page runs before its first quote or product: the element's and its mode's view. */
+const firstChunks = [elementChunk, ...viewFolders];
 
 export default defineConfig(({ mode }): UserConfig => {
   const shared: UserConfig = {
@@ -76,10 +92,11 @@ export default defineConfig(({ mode }): UserConfig => {
       plugins: [
         bundleEntry({
           define: src('define.ts'),
+          // Each mode's view: src/<folder>/<mode>.ts (modes.ts).
           views: Object.fromEntries(
-            ['buy', 'sell', 'pay', 'deposit'].map((mode) => [mode, src(`views/${mode}.ts`)]),
+            Object.entries(MODES).map(([mode, folder]) => [mode, src(`${folder}/${mode}.ts`)]),
           ),
-          defaultMode: 'pay',
+          defaultMode: DEFAULT_MODE,
           elementChunk,
         }),
         squeezeLiterals(src('')),
@@ -116,19 +133,18 @@ export default defineConfig(({ mode }): UserConfig => {
             // the element's), for about 20 B gzip a file.
             postBanner: (chunk) => (firstChunks.includes(chunk.name) ? '//# allFunctionsCalledOnLoad' : ''),
             // Behind the loader: the element with Lit and what every mode uses, one chunk per view (buy and sell
-            // share theirs), and the parts a shopper reaches later, each loaded then (see `lazyParts`).
+            // share theirs), and the parts a shopper reaches later, each loaded then (see `lazyFolders`).
             codeSplitting: {
               includeDependenciesRecursively: false,
               groups: [
-                ...Object.entries(viewChunks).map(([name, test]) => ({ name, test })),
-                ...Object.entries(lazyParts).map(([name, test]) => ({ name, test })),
-                // Each language but English is a chunk of its own (internal/lang/*.ts), loaded by a page that shows it.
+                ...Object.keys(chunkFolders).map((name) => ({
+                  name,
+                  test: (id: string) => chunkOf(id) === name,
+                })),
                 {
                   name: elementChunk,
                   test: (id: string) =>
-                    !id.includes(bundleEntryId) &&
-                    !/\/internal\/lang\//.test(id) &&
-                    !Object.values(lazyParts).some((part) => part.test(id)),
+                    !id.includes(bundleEntryId) && !id.startsWith(src('internal/lang/')) && !chunkOf(id),
                 },
               ],
             },

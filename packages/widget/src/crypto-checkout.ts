@@ -11,9 +11,7 @@ import {
 } from 'lit';
 import { ApiError, toApiError } from './api/client.ts';
 import { CatalogController } from './controllers/catalog-controller.ts';
-import type { Display, FrameController } from './controllers/frame-controller.ts';
 import { type HeadStart, headStart } from './controllers/head-start.ts';
-import type { QuoteController } from './controllers/quote-controller.ts';
 import { styles } from './crypto-checkout.styles.ts';
 import {
   type CheckoutCompleteDetail,
@@ -22,12 +20,15 @@ import {
   type CheckoutReadyDetail,
   CheckoutReadyEvent,
 } from './events.ts';
+import type { Display, FrameController } from './frame/frame-controller.ts';
 import { idle } from './internal/idle.ts';
 import { decimalSeparator, validLocale } from './internal/locale.ts';
 import { errorKey, loadLanguage, msg } from './internal/messages.ts';
-import { type ViewClass, views } from './views/index.ts';
-import { errorBox, skeleton } from './views/parts.ts';
-import type { View, ViewContext } from './views/view.ts';
+import { DEFAULT_MODE } from './modes.ts';
+import type { QuoteController } from './ramp/quote-controller.ts';
+import { errorBox, skeleton } from './view/parts.ts';
+import type { View, ViewContext } from './view/view.ts';
+import { type ViewClass, views } from './view/views.ts';
 
 type Theme = 'light' | 'dark' | 'auto';
 
@@ -136,7 +137,7 @@ export class CryptoCheckout extends LitElement {
 
   /** The payment or ramp page's controller and rendering: their code loads when first wanted (`_loadFrame`). */
   private _frame?: FrameController;
-  private _frameCode?: typeof import('./views/frame.ts');
+  private _frameCode?: typeof import('./frame/frame.ts');
   private _frameLoad?: Promise<FrameController>;
   /** CSS of parts loaded later (the frame's), adopted after the element's and the view's. */
   private _partStyles: CSSResultOrNative[] = [];
@@ -195,7 +196,7 @@ export class CryptoCheckout extends LitElement {
    * idle after the form shows). A failed load is not kept: the next press tries again.
    */
   private _loadFrame(): Promise<FrameController> {
-    this._frameLoad ??= import('./views/frame.ts').then(
+    this._frameLoad ??= import('./frame/frame.ts').then(
       (code) => {
         this._frameCode = code;
         this._frame = code.createFrame(
@@ -298,7 +299,7 @@ export class CryptoCheckout extends LitElement {
       this._setView(loaded);
       return;
     }
-    const load = views[mode] ?? views.pay;
+    const load = views[mode] ?? views[DEFAULT_MODE];
     load().then(
       (View) => {
         this._viewClasses[mode] = View;

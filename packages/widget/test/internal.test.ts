@@ -2,6 +2,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Method } from '../src/api/types.ts';
+import { depositEn, depositMessages } from '../src/deposit/deposit.messages.ts';
+import { frameEn, frameMessages } from '../src/frame/frame.messages.ts';
+import { formatMoney, validLocale } from '../src/internal/locale.ts';
+import { errorKey, LANGUAGES, loadLanguage, msg, TABLES } from '../src/internal/messages.ts';
+import { orderEn, orderMessages } from '../src/pay/order/order.messages.ts';
+import { payEn, payMessages } from '../src/pay/pay.messages.ts';
 import {
   formatAgo,
   formatCrypto,
@@ -9,15 +15,9 @@ import {
   localNames,
   parseAmount,
   toInputValue,
-} from '../src/internal/format.ts';
-import { checkLimits, limitRange } from '../src/internal/limits.ts';
-import { formatMoney, validLocale } from '../src/internal/locale.ts';
-import { errorKey, LANGUAGES, loadLanguage, msg, TABLES } from '../src/internal/messages.ts';
-import { depositEn, depositMessages } from '../src/views/deposit.messages.ts';
-import { frameEn, frameMessages } from '../src/views/frame.messages.ts';
-import { payEn, payMessages } from '../src/views/pay.messages.ts';
-import { orderEn, orderMessages } from '../src/views/pay-order.messages.ts';
-import { rampEn, rampMessages } from '../src/views/ramp-view.messages.ts';
+} from '../src/ramp/format.ts';
+import { checkLimits, limitRange } from '../src/ramp/limits.ts';
+import { rampEn, rampMessages } from '../src/ramp/ramp.messages.ts';
 
 describe('localNames', () => {
   const countries = [

@@ -2,7 +2,7 @@
 // from the expected origin and that frame's own window.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { LitElement, nothing } from 'lit';
-import { FrameController, type FrameMessage } from '../../src/controllers/frame-controller.ts';
+import { FrameController, type FrameMessage } from '../../src/frame/frame-controller.ts';
 import { addFault, otherOrigin, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
 import { internals, mountReady } from './checkout-helpers.ts';
 

@@ -2,7 +2,7 @@
  * The ramp's number helpers (buy, sell): crypto amounts, fees, names and freshness formatted with Intl in a given
  * (valid) locale, and parsing what a shopper types. Pure functions; what every mode needs is in locale.ts.
  */
-import { type Decimal, decimalSeparator, intl } from './locale.ts';
+import { type Decimal, decimalSeparator, intl } from '../internal/locale.ts';
 
 /**
  * A crypto amount for reading, with its ticker: 4 significant digits, or the cents when that is more

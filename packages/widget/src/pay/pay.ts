@@ -3,13 +3,13 @@ import { Task } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ApiError, createOrder, getProduct, toApiError, verifyToken } from '../api/client.ts';
 import type { Order, Product } from '../api/types.ts';
-import type { FrameMessage } from '../controllers/frame-controller.ts';
+import type { FrameMessage } from '../frame/frame-controller.ts';
 import type { MessageKey } from '../internal/messages.ts';
-import { skeleton } from './parts.ts';
+import { skeleton } from '../view/parts.ts';
+import { View } from '../view/view.ts';
+import type { PayOrder } from './order/pay-order.ts';
 import { type PayKey, payMessages } from './pay.messages.ts';
 import { payStyles } from './pay.styles.ts';
-import type { PayOrder } from './pay-order.ts';
-import { View } from './view.ts';
 
 /** A key a double click cannot split: one per payment attempt, 128 random bits (`randomUUID` needs a secure context). */
 const newKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-');
@@ -50,7 +50,7 @@ export class PayView extends View {
 
   /** Loads the order's code, once (a failed load is tried again with the next press). */
   private _loadOrder(): Promise<PayOrder> {
-    this._orderLoad ??= import('./pay-order.ts').then(
+    this._orderLoad ??= import('./order/pay-order.ts').then(
       ({ PayOrder }) => {
         this._order ??= new PayOrder({
           host: this.host,

@@ -2,26 +2,38 @@
 import { type Plugin, parseAst } from 'vite';
 
 /** Squeezes the whitespace of our html`` and css`` literals in the bundle; the minifier keeps template text as is.
- *  html: a whitespace run holding a line break becomes one space, except inside a quoted attribute value
- *  (left alone), so the page renders and reads the same. css: comments go, and spaces around punctuation.
+ *  html: a whitespace run holding a line break becomes one space, except inside a quoted attribute value or
+ *  the content of a <pre> or <textarea> (left alone), so the page renders and reads the same. css: comments go,
+ *  and spaces around punctuation.
  *  `sources`: the folder whose TypeScript files are squeezed (the widget's src/, not Lit's). */
 export function squeezeLiterals(sources: string): Plugin {
   const squeezeHtml = (quasis: string[]): string[] => {
-    let state: 'text' | 'tag' | '"' | "'" = 'text';
+    let state: 'text' | 'tag' | '"' | "'" | 'verbatim' = 'text';
+    /** The tag being read, and the element whose content is kept as is (pre, textarea) until it closes. */
+    let tagName = '';
+    let verbatim = '';
     return quasis.map((raw) => {
       let out = '';
       for (let i = 0; i < raw.length; i++) {
         const ch = raw[i] as string;
-        if (state === '"' || state === "'") {
+        if (state === 'verbatim') {
+          if (raw.slice(i, i + verbatim.length + 2).toLowerCase() === `</${verbatim}`) state = 'tag';
+        } else if (state === '"' || state === "'") {
           if (ch === state) state = 'tag';
         } else if (/\s/.test(ch)) {
           const run = /^\s+/.exec(raw.slice(i))?.[0] ?? ch;
           out += run.includes('\n') ? ' ' : run;
           i += run.length - 1;
           continue;
-        } else if (state === 'text' && ch === '<' && /[a-z/]/i.test(raw[i + 1] ?? '')) state = 'tag';
-        else if (state === 'tag' && (ch === '"' || ch === "'")) state = ch;
-        else if (state === 'tag' && ch === '>') state = 'text';
+        } else if (state === 'text' && ch === '<' && /[a-z/]/i.test(raw[i + 1] ?? '')) {
+          state = 'tag';
+          tagName = /^[a-z][\w-]*/i.exec(raw.slice(i + 1))?.[0]?.toLowerCase() ?? '';
+        } else if (state === 'tag' && (ch === '"' || ch === "'")) state = ch;
+        else if (state === 'tag' && ch === '>') {
+          state = tagName === 'pre' || tagName === 'textarea' ? 'verbatim' : 'text';
+          verbatim = tagName;
+          tagName = '';
+        }
         out += ch;
       }
       return out;
@@ -53,7 +65,6 @@ export function squeezeLiterals(sources: string): Plugin {
           const quasis = (n.quasi as { quasis: { start: number; end: number; value: { raw: string } }[] })
             .quasis;
           const raws = quasis.map((q) => q.value.raw);
-          if (raws.some((r) => /<(pre|textarea)\b/i.test(r))) return;
           const squeezed = tag === 'html' ? squeezeHtml(raws) : squeezeCss(raws);
           quasis.forEach((q, i) => {
             const span = code.slice(q.start, q.end);

@@ -301,7 +301,7 @@ export class CryptoCheckout extends LitElement {
     }
     const load = views[mode] ?? views[DEFAULT_MODE];
     load().then(
-      (View) => {
+      ({ default: View }) => {
         this._viewClasses[mode] = View;
         if (this._viewMode !== mode) return;
         this._setView(View);

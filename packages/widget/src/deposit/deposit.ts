@@ -104,3 +104,6 @@ export class DepositView extends View {
     </div>`;
   }
 }
+
+/** The mode's view, as view/views.ts loads it. */
+export { DepositView as default };

@@ -192,3 +192,6 @@ export class PayView extends View {
     </form>`;
   }
 }
+
+/** The mode's view, as view/views.ts loads it. */
+export { PayView as default };

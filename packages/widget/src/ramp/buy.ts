@@ -61,3 +61,6 @@ export class BuyView extends RampView {
     return undefined;
   }
 }
+
+/** The mode's view, as view/views.ts loads it. */
+export { BuyView as default };

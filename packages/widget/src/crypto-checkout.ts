@@ -22,6 +22,7 @@ import {
 } from './events.ts';
 import type { Display, FrameController } from './frame/frame-controller.ts';
 import { idle } from './internal/idle.ts';
+import { loadOnce } from './internal/load-once.ts';
 import { decimalSeparator, validLocale } from './internal/locale.ts';
 import { errorKey, loadLanguage, msg } from './internal/messages.ts';
 import { DEFAULT_MODE } from './modes.ts';
@@ -138,7 +139,6 @@ export class CryptoCheckout extends LitElement {
   /** The payment or ramp page's controller and rendering: their code loads when first wanted (`_loadFrame`). */
   private _frame?: FrameController;
   private _frameCode?: typeof import('./frame/frame.ts');
-  private _frameLoad?: Promise<FrameController>;
   /** CSS of parts loaded later (the frame's), adopted after the element's and the view's. */
   private _partStyles: CSSResultOrNative[] = [];
 
@@ -195,26 +195,19 @@ export class CryptoCheckout extends LitElement {
    * Loads the frame's code once (the main button calls it beside its request; it is prefetched when the browser is
    * idle after the form shows). A failed load is not kept: the next press tries again.
    */
-  private _loadFrame(): Promise<FrameController> {
-    this._frameLoad ??= import('./frame/frame.ts').then(
-      (code) => {
-        this._frameCode = code;
-        this._frame = code.createFrame(
-          this,
-          (e) => this._emitError(e),
-          (m) => this._view?.onFrameMessage(m),
-          (url) => this._navigate(url),
-        );
-        this._addStyles(code.frameStyles);
-        return this._frame;
-      },
-      () => {
-        this._frameLoad = undefined;
-        throw new ApiError('NETWORK_ERROR');
-      },
-    );
-    return this._frameLoad;
-  }
+  private _loadFrame = loadOnce(() =>
+    import('./frame/frame.ts').then((code) => {
+      this._frameCode = code;
+      this._frame = code.createFrame(
+        this,
+        (e) => this._emitError(e),
+        (m) => this._view?.onFrameMessage(m),
+        (url) => this._navigate(url),
+      );
+      this._addStyles(code.frameStyles);
+      return this._frame;
+    }),
+  );
 
   /** Sends the whole page to `url`. */
   protected _navigate(url: string): void {

@@ -4,6 +4,7 @@
  * of the parts it shows. Other languages load whole, once a page (internal/lang/*.ts, a block per part).
  */
 import { type ErrorCode, RETRYABLE } from '../api/client.ts';
+import { loadOnce } from './load-once.ts';
 
 /** The shared messages in English, which also names them. */
 const en = {
@@ -21,12 +22,12 @@ export type MessageKey = keyof typeof en;
 /** The languages with a table; anything else falls back to English. */
 export const LANGUAGES = ['en', 'es', 'fr', 'de', 'pt'];
 
-/** Each language's lines, each loaded the first time a page shows it: an English page carries no other. */
+/** Each language's lines, loaded (once) the first time a page shows it: an English page carries no other. */
 const loaders: Record<string, () => Promise<{ default: Record<string, string> }>> = {
-  es: () => import('./lang/es.ts'),
-  fr: () => import('./lang/fr.ts'),
-  de: () => import('./lang/de.ts'),
-  pt: () => import('./lang/pt.ts'),
+  es: loadOnce(() => import('./lang/es.ts')),
+  fr: loadOnce(() => import('./lang/fr.ts')),
+  de: loadOnce(() => import('./lang/de.ts')),
+  pt: loadOnce(() => import('./lang/pt.ts')),
 };
 
 /**
@@ -40,13 +41,13 @@ const language = (locale: string) => locale.slice(0, 2).toLowerCase();
 /** Loads the table of `locale`'s language; undefined when there is nothing to load (loaded, English, unknown). */
 export function loadLanguage(locale: string): Promise<void> | undefined {
   const lang = language(locale);
-  const load = loaders[lang];
-  if (TABLES[lang] || !load) return undefined;
-  return load().then((m) => {
-    TABLES[lang] = Object.fromEntries(
-      Object.entries(m.default).map(([part, lines]) => [part, lines.split('\n')]),
-    );
-  });
+  return TABLES[lang]
+    ? undefined
+    : loaders[lang]?.().then((m) => {
+        TABLES[lang] ??= Object.fromEntries(
+          Object.entries(m.default).map(([part, lines]) => [part, lines.split('\n')]),
+        );
+      });
 }
 
 /** A lookup of messages: `key` in `locale`'s language (English until that has loaded), `{0}` replaced by `arg`. */

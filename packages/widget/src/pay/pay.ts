@@ -4,6 +4,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { ApiError, createOrder, getProduct, toApiError, verifyToken } from '../api/client.ts';
 import type { Order, Product } from '../api/types.ts';
 import type { FrameMessage } from '../frame/frame-controller.ts';
+import { loadOnce } from '../internal/load-once.ts';
 import type { MessageKey } from '../internal/messages.ts';
 import { skeleton } from '../view/parts.ts';
 import { View } from '../view/view.ts';
@@ -43,33 +44,25 @@ export class PayView extends View {
 
   /** The order and what follows it (pay-order.ts): its code loads with the first order (pressed, or restored). */
   private _order?: PayOrder;
-  private _orderLoad?: Promise<PayOrder>;
   /** This tab left an order in flight: it shows once the order's code is here (no Pay button meanwhile). */
   private _restoring = false;
   private _gone = false;
 
   /** Loads the order's code, once (a failed load is tried again with the next press). */
-  private _loadOrder(): Promise<PayOrder> {
-    this._orderLoad ??= import('./order/pay-order.ts').then(
-      ({ PayOrder }) => {
-        this._order ??= new PayOrder({
-          host: this.host,
-          ctx: this.ctx,
-          storeKey: this._storeKey,
-          own: (c) => this.own(c),
-          onStartOver: () => {
-            this._payKey = undefined;
-          },
-        });
-        return this._order;
-      },
-      () => {
-        this._orderLoad = undefined;
-        throw new ApiError('NETWORK_ERROR');
-      },
-    );
-    return this._orderLoad;
-  }
+  private _loadOrder = loadOnce(() =>
+    import('./order/pay-order.ts').then(({ PayOrder }) => {
+      this._order ??= new PayOrder({
+        host: this.host,
+        ctx: this.ctx,
+        storeKey: this._storeKey,
+        own: (c) => this.own(c),
+        onStartOver: () => {
+          this._payKey = undefined;
+        },
+      });
+      return this._order;
+    }),
+  );
 
   override dispose(): void {
     this._gone = true;

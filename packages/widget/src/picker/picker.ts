@@ -7,6 +7,7 @@
  * focuses or opens the field, and the list shows once it is here.
  */
 import { type CSSResult, html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { loadOnce } from '../internal/load-once.ts';
 import { field } from '../view/parts.ts';
 import type { pickerList } from './list/picker-list.ts';
 
@@ -33,7 +34,6 @@ export class Picker {
   _active = 0;
   private _open = false;
   private _list?: typeof pickerList;
-  private _loading?: Promise<void>;
   private _idle?: number;
 
   /** `id` is the input's id; the list is `${id}-list`, its options `${id}-0`, `${id}-1`, … */
@@ -53,19 +53,17 @@ export class Picker {
     this._host.requestUpdate();
   }
 
+  private _load = loadOnce(() =>
+    import('./list/picker-list.ts').then((m) => {
+      this._list = m.pickerList;
+      this._host._addStyles?.(m.listStyles);
+      this._host.requestUpdate();
+    }),
+  );
+
   /** Loads the list's code, once; a failed load is tried again on the next touch. */
   load(): Promise<void> {
-    this._loading ??= import('./list/picker-list.ts').then(
-      (m) => {
-        this._list = m.pickerList;
-        this._host._addStyles?.(m.listStyles);
-        this._host.requestUpdate();
-      },
-      () => {
-        this._loading = undefined;
-      },
-    );
-    return this._loading;
+    return this._load().catch(() => {});
   }
 
   /**

@@ -6,10 +6,11 @@
  */
 import { TaskStatus } from '@lit/task';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { ApiError, createRampSession, toApiError } from '../api/client.ts';
+import { type ApiError, createRampSession, toApiError } from '../api/client.ts';
 import type { Catalog, Crypto, Method, Quote, Side } from '../api/types.ts';
 import { CheckoutQuoteEvent } from '../events.ts';
 import type { FrameMessage } from '../frame/frame-controller.ts';
+import { loadOnce } from '../internal/load-once.ts';
 import type { MessageKey } from '../internal/messages.ts';
 import { Picker, type PickerItem } from '../picker/picker.ts';
 import { field } from '../view/parts.ts';
@@ -60,7 +61,6 @@ export abstract class RampView extends View {
   protected actionError?: ApiError;
   /** After Continue (ramp-session.ts, loaded with the frame's code): the session's page, summary and outcome. */
   private _session?: RampSession;
-  private _sessionCode?: Promise<typeof import('./session/ramp-session.ts')>;
   /** The locale the amount fields' texts are written in. */
   private _textLoc = '';
   /**
@@ -277,13 +277,7 @@ export abstract class RampView extends View {
   }
 
   /** Loads the code of what follows Continue, once; a failed load is tried again on the next press. */
-  private _loadSession(): Promise<typeof import('./session/ramp-session.ts')> {
-    this._sessionCode ??= import('./session/ramp-session.ts').catch(() => {
-      this._sessionCode = undefined;
-      throw new ApiError('NETWORK_ERROR');
-    });
-    return this._sessionCode;
-  }
+  private _loadSession = loadOnce(() => import('./session/ramp-session.ts'));
 
   override prefetch(): void {
     this._loadSession().catch(() => {});

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type UserConfig } from 'vite';
 import { bundleEntry, bundleEntryId } from './build/bundle-entry.ts';
 import { mangleInternals } from './build/mangle-internals.ts';
+import { packTranslations } from './build/pack-translations.ts';
 import { squeezeLiterals } from './build/squeeze-literals.ts';
 import { DEFAULT_MODE, MODES } from './src/modes.ts';
 
@@ -99,6 +100,7 @@ export default defineConfig(({ mode }): UserConfig => {
           defaultMode: DEFAULT_MODE,
           elementChunk,
         }),
+        packTranslations(src('internal/lang/')),
         squeezeLiterals(src('')),
         mangleInternals(),
       ],
@@ -175,6 +177,7 @@ export default defineConfig(({ mode }): UserConfig => {
   }
   return {
     ...shared,
+    plugins: [packTranslations(src('internal/lang/'))],
     build: {
       outDir: 'dist',
       emptyOutDir: true,

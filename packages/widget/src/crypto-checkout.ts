@@ -350,7 +350,7 @@ export class CryptoCheckout extends LitElement {
     this._completed = once;
     // The checkout ends through its page: the frame's code (which says so) is here already.
     this._loadFrame().then(
-      () => this._frameCode?.complete(this, detail, (url) => this._navigate(url)),
+      (frame) => this._frameCode?.complete(this, frame, detail, (url) => this._navigate(url)),
       () => {},
     );
   }

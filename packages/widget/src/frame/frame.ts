@@ -40,10 +40,11 @@ export function createFrame(
 
 /**
  * The checkout's end, which its page reached: `checkout-complete`, then `return-url` (with `orderId` and `status`)
- * after 1.5 s unless the event was prevented.
+ * after 1.5 s (on the frame's timers) unless the event was prevented.
  */
 export function complete(
   host: Host & { returnUrl: string },
+  frame: FrameController,
   detail: CheckoutCompleteDetail,
   navigate: (url: string) => void,
 ): void {
@@ -57,7 +58,7 @@ export function complete(
   const event = new CheckoutCompleteEvent({ ...detail, ...(returnUrl ? { returnUrl } : {}) });
   host.dispatchEvent(event);
   // The outcome (a polite status) stays on screen for 1.5 s: leaving at once, the payer would never read it.
-  if (returnUrl && !event.defaultPrevented) setTimeout(() => navigate(returnUrl), 1500);
+  if (returnUrl && !event.defaultPrevented) frame.later(() => navigate(returnUrl), 1500);
 }
 
 /** Closes the open page and says so (`checkout-close`). */

@@ -41,6 +41,21 @@ interface Frame {
   state: string;
   url: string;
   display: string;
+  /** The seam the frame's timers go through (the new-tab offer, the checkout's end). */
+  later(work: () => void, ms: number): unknown;
+}
+
+/** A timer of the frame's, held for the test to run: what it does, and after how long it would have. */
+export interface HeldTimer {
+  work: () => void;
+  ms: number;
+}
+
+/** Holds the frame's timers from now on (its `later` seam): the test runs each when it wants, none by itself. */
+export function frameTimers(frame: Frame): HeldTimer[] {
+  const held: HeldTimer[] = [];
+  frame.later = (work, ms) => held.push({ work, ms });
+  return held;
 }
 
 /** The element's internals a test may steer (a narrow, typed view; not public API). */
@@ -52,6 +67,8 @@ export interface Internals {
   _loadFrame(): Promise<Frame>;
   /** The view of the element's mode (its state is the view's own). */
   _view?: object;
+  /** The quote the attributes fully specified, sent before the view's code (controllers/head-start.ts). */
+  _head?: { answer: Promise<unknown> };
 }
 export const internals = (el: CryptoCheckout) => el as unknown as Internals;
 

@@ -1,17 +1,9 @@
 // Buy and sell against the real backend on the sandbox: the catalog, both amount fields, live quotes (only the
 // latest shown), limits checked before any request, the ramp page, every state with a UI, locale and theming.
-import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import type { CryptoCheckout } from '../../src/index.ts';
-import {
-  addFault,
-  clearFaults,
-  delay,
-  recordEvents,
-  resetSandbox,
-  shadowQuery,
-  waitForEvent,
-} from '../support.ts';
+import { addFault, clearFaults, recordEvents, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
 import {
   captureNavigation,
   internals,
@@ -24,6 +16,13 @@ import {
   textOf,
   typeInto,
 } from './checkout-helpers.ts';
+
+/** The quote controller's state a test reads (not public API). */
+interface QuoteInternals {
+  quote?: { expiresAt: string };
+  /** Set while a request is on its way. */
+  _abort?: AbortController;
+}
 
 describe('buy mode', () => {
   beforeEach(resetSandbox);
@@ -96,10 +95,7 @@ describe('buy mode', () => {
     );
     const before = requestsTo('/api/quotes/buy');
     const events = recordEvents(el, ['checkout-quote']);
-    for (const text of ['3', '33', '333']) {
-      await typeInto(el, '#fiat', text);
-      await delay(50);
-    }
+    for (const text of ['3', '33', '333']) await typeInto(el, '#fiat', text);
     await waitUntil(() => events.events.length === 1, 'no quote', { timeout: 5000 });
     expect(requestsTo('/api/quotes/buy') - before).to.equal(1);
     expect(events.events[0]!.detail.fiat.total).to.equal('333.00');
@@ -110,12 +106,14 @@ describe('buy mode', () => {
       html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
     );
     const events = recordEvents(el, ['checkout-quote']);
-    await addFault({ route: '/ramp/api/v1/merchant/pricing', latencyMs: 1500, times: 1 });
-    await typeInto(el, '#fiat', '41');
-    await delay(450); // past the debounce: the slow request is on its way
+    // Both answers are slow; the one for 42 is asked (after the pause in typing) once 41's is on its way, so it
+    // comes after the answer for 41 would have.
+    await addFault({ route: '/ramp/api/v1/merchant/pricing', latencyMs: 1500, times: 2 });
+    el.amount = '41'; // asked at once
+    await el.updateComplete;
+    expect(shadowQuery(el, '[part~="quote"]').getAttribute('aria-busy')).to.equal('true');
     await typeInto(el, '#fiat', '42');
-    await waitUntil(() => events.events.length > 0, 'no quote', { timeout: 5000 });
-    await delay(1600); // the slow answer for 41 would have arrived by now
+    await waitUntil(() => events.events.length > 0, 'no quote', { timeout: 8000 });
     expect(events.events.map((e) => e.detail.fiat.total)).to.deep.equal(['42.00']);
     expect(shadowQuery<HTMLInputElement>(el, '#crypto').value).to.equal(
       events.events[0]!.detail.crypto.amount,
@@ -127,8 +125,10 @@ describe('buy mode', () => {
       html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
     );
     const before = requestsTo('/api/quotes/');
+    /** Whether a quote is asked or on its way (the quote's busy state): none may be. */
+    const asking = () => shadowQuery(el, '[part~="quote"]').getAttribute('aria-busy') === 'true';
     await typeInto(el, '#fiat', '3');
-    await aTimeout(500);
+    expect(asking()).to.equal(false);
     const message = shadowQuery(el, '#amount-msg');
     const { min, max } = await termsOf('DE', 'EUR', { method: 'creditcard' });
     expect(message.textContent).to.equal(`Minimum: ${moneyEn(min!, 'EUR')}`);
@@ -136,11 +136,10 @@ describe('buy mode', () => {
     expect(shadowQuery<HTMLButtonElement>(el, '[part~="button"]').disabled).to.equal(true);
     await expect(el).to.be.accessible();
     await typeInto(el, '#fiat', '200000');
-    await aTimeout(500);
     expect(message.textContent).to.equal(`Maximum: ${moneyEn(max!, 'EUR')}`);
     await typeInto(el, '#fiat', 'abc');
-    await aTimeout(400);
     expect(message.textContent).to.equal('Enter a valid amount.');
+    expect(asking()).to.equal(false);
     expect(requestsTo('/api/quotes/') - before).to.equal(0);
   });
 
@@ -196,17 +195,19 @@ describe('buy mode', () => {
       visibility(true);
       const before = requestsTo('/api/quotes/buy');
       const events = recordEvents(el, ['checkout-quote']);
+      const quotes = (internals(el)._view as unknown as { quotes: QuoteInternals }).quotes;
       el.amount = '56'; // would be asked at once on a visible tab
-      await aTimeout(600);
+      await el.updateComplete;
+      // A request is sent in the update that asks for it, or not at all: none is on its way.
+      expect(quotes._abort === undefined, 'a request is on its way').to.equal(true);
       expect(requestsTo('/api/quotes/buy') - before).to.equal(0);
       expect(events.events).to.have.length(0);
       const shown = waitForEvent(el, 'checkout-quote');
       visibility(false);
       expect((await shown).detail.fiat.total).to.equal('56.00');
       // A quote past its expiry when the tab comes back is asked again at once.
-      const quotes = (internals(el)._view as unknown as { quotes: { quote: { expiresAt: string } } }).quotes;
       visibility(true);
-      quotes.quote.expiresAt = new Date(Date.now() - 1000).toISOString();
+      quotes.quote!.expiresAt = new Date(Date.now() - 1000).toISOString();
       const refreshed = waitForEvent(el, 'checkout-quote');
       visibility(false);
       expect((await refreshed).detail.fiat.total).to.equal('56.00');
@@ -371,8 +372,8 @@ describe('buy mode', () => {
     el.locale = 'fr';
     await el.updateComplete;
     expect(fiat.value).to.equal('1234,5');
-    // The same amounts: no new quote is asked for.
-    await aTimeout(400);
+    // The same amounts: no new quote is asked for (none is on its way, none was sent).
+    expect(shadowQuery(el, '[part~="quote"]').getAttribute('aria-busy')).to.equal('false');
     expect(requestsTo('/api/quotes')).to.equal(quotes);
     // While the shopper types in a field, it keeps what they typed.
     fiat.focus();
@@ -637,7 +638,9 @@ describe('time to first quote', () => {
     const el = await mountReady(
       html`<crypto-checkout mode="buy" country="FR" fiat="EUR" crypto="BTC" payment-method="creditcard" amount="3" locale="en"></crypto-checkout>`,
     );
-    await aTimeout(500);
+    // The early quote has been answered (or refused): had the element taken it, it would have said so by now.
+    await internals(el)._head?.answer.catch(() => {});
+    await el.updateComplete;
     events.stop();
     const { min } = await termsOf('FR', 'EUR', { method: 'creditcard' });
     expect(shadowQuery(el, '#amount-msg').textContent).to.equal(`Minimum: ${moneyEn(min!, 'EUR')}`);
@@ -713,6 +716,8 @@ describe('sell mode', () => {
     // A way out: another currency, picked in the searchable list with the keyboard.
     shadowQuery<HTMLInputElement>(el, '#currency').focus();
     await sendKeys({ type: 'eur' });
+    // Enter once the list shows what was typed (its code loads on the first touch).
+    await optionsOf(el, 'currency');
     await sendKeys({ press: 'Enter' });
     await el.updateComplete;
     expect(el.fiat).to.equal('EUR');
@@ -735,9 +740,11 @@ describe('buy: the wallet address', () => {
     expect(wallet.labels![0]!.textContent).to.equal('Your wallet address');
     const before = requestsTo('/api/ramp-sessions');
     const events = recordEvents(el, ['checkout-order', 'checkout-error']);
-    shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
+    const button = shadowQuery<HTMLButtonElement>(el, '[part~="button"]');
+    button.click();
     await el.updateComplete;
-    await aTimeout(200);
+    // Continue is not busy: no session was asked for, nor is one on its way.
+    expect(button.disabled).to.equal(false);
     expect(requestsTo('/api/ramp-sessions') - before).to.equal(0);
     expect(events.events).to.have.length(0);
     expect(shadowQuery(el, '#wallet-msg').textContent).to.equal('Required.');

@@ -121,7 +121,7 @@ export default defineConfig(({ mode }): UserConfig => {
           preserveEntrySignatures: false,
           output: {
             // Vite's library mode keeps an ES build's whitespace; these files are for browsers only, so the
-            // bundlers' annotations (`/* @__PURE__ */`, 44 B gzip in the element's chunk) go too.
+            // bundlers' annotations (`/* @__PURE__ */`, which the size test would count) go too.
             minify: true,
             comments: { legal: false, annotation: false },
             // Hashed names: the backend serves them immutable for a year. Rolldown's runtime (a helper every chunk
@@ -130,9 +130,9 @@ export default defineConfig(({ mode }): UserConfig => {
               `crypto-checkout-${chunk.name === 'rolldown-runtime' ? 'rt' : '[name]'}-[hash].js`,
             // The element and each mode's view, which a page runs before its first quote or product: V8 compiles
             // all their functions at once, on the thread that streams the file, rather than each on the main
-            // thread when first called (explicit compile hints, Chrome 136; other engines read a comment).
-            // Main-thread compiling up to a buy's first quote went from 13–20 ms to under 1 ms (about 8 ms of it
-            // the element's), for about 20 B gzip a file.
+            // thread when first called (explicit compile hints, Chrome 136; other engines read a comment). What
+            // it saves is main-thread time before a first quote (`npm run bench -- ttfq`, long tasks); what it
+            // costs, a line in each file (the size test).
             postBanner: (chunk) => (firstChunks.includes(chunk.name) ? '//# allFunctionsCalledOnLoad' : ''),
             // Behind the loader: the element with Lit and what every mode uses, one chunk per view (buy and sell
             // share theirs), and the parts a shopper reaches later, each loaded then (see `lazyFolders`).

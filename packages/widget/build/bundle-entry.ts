@@ -52,8 +52,8 @@ for (const el of document.querySelectorAll('crypto-checkout')) views[el.getAttri
     generateBundle(_options, bundle) {
       // What the element's chunk imports statically (rolldown's runtime, which every chunk imports) is asked for
       // beside it: the browser would ask only once the element's chunk had arrived and been read, a round trip
-      // later. Measured at +40 ms a request, a fresh browser: the loader, the element, then the runtime, the
-      // element defined 321–389 ms after navigation; with the runtime beside the element, 248–276 ms.
+      // later (when the element is defined after navigation: `npm run bench -- ttfq`, with its +40 ms a request
+      // series).
       const chunks = new Map<string, Rolldown.OutputChunk>();
       for (const file of Object.values(bundle)) if (file.type === 'chunk') chunks.set(file.fileName, file);
       const loader = [...chunks.values()].find((c) => c.isEntry);

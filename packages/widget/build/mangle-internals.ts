@@ -3,8 +3,9 @@ import type { Plugin } from 'vite';
 
 /**
  * Our own members named `_x` (private by the house convention) get short names in the bundle: the names repeat
- * in every method and make up over 1 kB of it. Lit's own internals (`_$x`, `_`) do not match; nothing outside
- * the bundle reaches a `_x` member (the tests that steer one import the sources).
+ * in every method and weigh (the size test, test/package.test.ts, counts what they cost). Lit's own internals
+ * (`_$x`, `_`) do not match; nothing outside the bundle reaches a `_x` member (the tests that steer one import
+ * the sources).
  *
  * One table of names for every chunk, made before any is rendered: a view's chunk reads members the element's
  * chunk defines (a view's base class is there too), so `_x` must get the same name everywhere, and a name

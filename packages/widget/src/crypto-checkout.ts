@@ -271,9 +271,9 @@ export class CryptoCheckout extends LitElement {
   }
 
   override firstUpdated(): void {
-    // The first requests are out: ready the browser's number data (the first Intl formatter of a page, 30–70 ms
-    // on a slow machine) while they fly rather than once they are back, when the answers are waiting to be shown.
-    // Next to nothing when define.ts did it while the page was idle.
+    // The first requests are out: ready the browser's number data (the first Intl formatter of a page, which
+    // costs: see define.ts) while they fly rather than once they are back, when the answers are waiting to be
+    // shown. Next to nothing when define.ts did it while the page was idle.
     setTimeout(() => decimalSeparator(this._loc));
   }
 

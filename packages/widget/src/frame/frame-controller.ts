@@ -14,7 +14,10 @@ export interface FrameMessage {
   [key: string]: unknown;
 }
 
-/** What a payment or ramp page posts to say its content's height: `{type, height}`. */
+/**
+ * What a payment or ramp page posts to say its content's height: `{type, height}`
+ * (docs/upstream.md#postmessage).
+ */
 export const RESIZE_MESSAGE = 'SWAPPED_RESIZE';
 const MAX_HEIGHT = 4000;
 

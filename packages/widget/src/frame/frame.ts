@@ -19,6 +19,7 @@ type Host = ReactiveControllerHost & HTMLElement & { renderRoot: ParentNode };
 /**
  * The element's frame. The page's error is a `checkout-error` (the page shows its own explanation; the merchant
  * hears of it), its close closes it with a `checkout-close`; its other messages go to `onMessage` (the view).
+ * What a page posts: docs/upstream.md#postmessage.
  */
 export function createFrame(
   host: Host,

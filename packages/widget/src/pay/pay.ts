@@ -123,7 +123,8 @@ export class PayView extends View {
 
   private async _createOrder(): Promise<void> {
     const host = this.host;
-    // Name and e-mail are asked once, on the payment page (which asks anyway), not here as well.
+    // Name and e-mail are asked once, on the payment page (which asks anyway: docs/upstream.md#payment-orders), not
+    // here as well.
     const body = {
       ...(host.checkoutToken ? { checkoutToken: host.checkoutToken } : { product: host.product }),
       customer: {

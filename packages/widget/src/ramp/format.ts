@@ -29,8 +29,8 @@ export const formatPercent = (percent: string, locale: string): string =>
 
 /**
  * A backend decimal shown in an input in the locale's way, without grouping (`0.5` → `0,5` in `fr`). A whole
- * number needs no Intl at all (the first Intl formatter of a page readies the browser's data, 30–70 ms on a slow
- * machine, and the first quote request must not wait for it).
+ * number needs no Intl at all: the first Intl formatter of a page readies the browser's data, which costs (see
+ * define.ts), and the first quote request must not wait for it.
  */
 export const toInputValue = (amount: string, locale: string): string =>
   amount.includes('.') ? amount.replace('.', decimalSeparator(locale)) : amount;

@@ -517,7 +517,10 @@ export abstract class RampView extends View {
     </label>`;
   }
 
-  /** A method's logo; `lt`/`dk`: the variants for light and dark surfaces (the upstream's `iconLight` is for dark). */
+  /**
+   * A method's logo; `lt`/`dk`: the variants for light and dark surfaces (the upstream's `iconLight` is for dark:
+   * docs/upstream.md#payment-methods).
+   */
   protected _methodIcons(m: Method): TemplateResult | typeof nothing {
     if (!m.icon) return nothing;
     const img = (src: string, variant: string) =>
@@ -573,7 +576,10 @@ export abstract class RampView extends View {
     return { code, text: `${code} · ${name}`, search: `${code} ${name}`, body: html`<b>${code}</b> ${name}` };
   }
 
-  /** The upstream lists most coins without an image: a monogram keeps the list scannable. */
+  /**
+   * The upstream lists most coins without an image (docs/upstream.md#supported-currencies): a monogram keeps the
+   * list scannable.
+   */
   private _cryptoItem(x: Crypto): PickerItem {
     return {
       code: x.code,

@@ -147,7 +147,7 @@ export class PayOrder {
       this._status?.refresh();
       ctx.complete({ kind: 'pay', orderId: order.orderId, status });
     } else if (m.type === 'SWAPPED_ORDER_STATUS') {
-      // A hint only: the backend says what the status is.
+      // A hint only (docs/upstream.md#postmessage): the backend says what the status is.
       this._status?.refresh();
     }
   }

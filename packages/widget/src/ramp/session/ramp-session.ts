@@ -54,7 +54,7 @@ export class RampSession {
 
   onFrameMessage(m: FrameMessage): void {
     const data = (m.data && typeof m.data === 'object' ? m.data : {}) as Record<string, unknown>;
-    // The ramp's order id comes with SWAPPED_ORDER_DATA and the success messages.
+    // The ramp's order id comes with SWAPPED_ORDER_DATA and the success messages (docs/upstream.md#postmessage).
     if (typeof data.order_id === 'string') this._orderId = data.order_id;
     if (m.type === 'SWAPPED_TRANSACTION_SUCCESSFUL' || m.type === 'SWAPPED_WITHDRAWAL_SUCCESSFUL') {
       this.done = true;

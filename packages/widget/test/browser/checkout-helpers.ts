@@ -1,5 +1,5 @@
 // Shared steps for the <crypto-checkout> browser tests (the backend helpers are in ../support.ts).
-import { fixture, waitUntil } from '@open-wc/testing';
+import { expect, fixture, waitUntil } from '@open-wc/testing';
 import type { TemplateResult } from 'lit';
 import '../../src/define.ts';
 import type { CryptoCheckout } from '../../src/index.ts';
@@ -125,4 +125,42 @@ export async function openPicker(el: HTMLElement, selector: string): Promise<HTM
   if (!input) throw new Error(`no ${selector}`);
   if (input.getAttribute('aria-expanded') !== 'true') input.click();
   return optionsOf(el, input.id);
+}
+
+/** The country code a flag image shows (`…/flags/de.svg` → `DE`), or ''. */
+export const flagCode = (img: Element | null | undefined) =>
+  (img?.getAttribute('src')?.match(/\/flags\/([a-z]{2})\.svg$/)?.[1] ?? '').toUpperCase();
+
+/**
+ * The methods on offer, as elements holding each one's logo, name and terms: the radios of a short list, or the
+ * options of the picker a long list collapses into (opened for the purpose, and left open).
+ */
+export async function methodEntries(el: CryptoCheckout): Promise<Element[]> {
+  const picker = el.shadowRoot!.querySelector<HTMLInputElement>('#method');
+  if (!picker) return [...el.shadowRoot!.querySelectorAll('.method')];
+  return openPicker(el, '#method');
+}
+
+/** The names of the methods on offer (closing a picker opened to read them). */
+export async function methodNames(el: CryptoCheckout): Promise<string[]> {
+  const names = (await methodEntries(el)).map((m) => m.querySelector('span')!.textContent!);
+  const picker = el.shadowRoot!.querySelector<HTMLInputElement>('#method');
+  if (picker?.getAttribute('aria-expanded') === 'true') picker.click();
+  await el.updateComplete;
+  return names;
+}
+
+/** Opens a picker and returns its options as [icon text, the rest] (text with spaces collapsed); then closes it. */
+export async function pickerOptions(el: CryptoCheckout, selector: string): Promise<[string, string][]> {
+  const input = shadowQuery<HTMLInputElement>(el, selector);
+  const options = (await openPicker(el, selector)).map((o) => {
+    expect(input.getAttribute('aria-expanded')).to.equal('true');
+    const icon =
+      flagCode(o.querySelector('img.flag')) || (o.querySelector('[aria-hidden]')?.textContent ?? '');
+    const text = o.textContent!.replace(o.querySelector('[aria-hidden]')?.textContent ?? '', '');
+    return [icon, text.replace(/\s+/g, ' ').trim()] as [string, string];
+  });
+  input.click();
+  await el.updateComplete;
+  return options;
 }

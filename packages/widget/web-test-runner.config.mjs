@@ -1,7 +1,8 @@
 // Browser tests for the widget: web-test-runner + @open-wc/testing in Debian's Chromium, against a real
 // backend running on the sandbox.
 //
-// - Files: packages/widget/test/browser/**/*.test.ts (node tests of the widget live beside that folder).
+// - Files: test/browser/**/*.test.ts of this package (node tests of the widget live beside that folder).
+// - Browsers: `browserLaunchers()` below, the one place that says which browsers run them.
 // - Backend: the combined server (backend at /api, the script-tag bundle at /widget, the sandbox at /sandbox)
 //   runs as a child process on a free port: demo/server.ts (as `npm start` runs it), on the sandbox.
 //   WTR_BACKEND_URL=http://localhost:8787 uses one that is already running instead.
@@ -23,8 +24,32 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter } from '@web/test-runner';
 import { chromeLauncher } from '@web/test-runner-chrome';
 
-const root = fileURLToPath(new URL('.', import.meta.url));
+/** The widget package (this file's folder) and the repository (whose node_modules and backend the tests use). */
+const widget = fileURLToPath(new URL('.', import.meta.url));
+const root = join(widget, '..', '..');
 const tsconfig = join(root, 'tsconfig.json');
+
+// ---- The browsers ----
+
+/**
+ * The browsers the widget's tests run in, each a web-test-runner launcher: Debian's Chromium (`CHROME_PATH`
+ * overrides it), with the flags these machines need (root, no GPU, a closed network), which the e2e tests and
+ * the bench share (scripts/chromium-flags.json). Another engine's launcher goes in this list.
+ */
+function browserLaunchers() {
+  const chromiumFlags = JSON.parse(readFileSync(join(root, 'scripts', 'chromium-flags.json'), 'utf8'));
+  return [
+    chromeLauncher({
+      launchOptions: {
+        executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+        headless: true,
+        args: chromiumFlags,
+      },
+    }),
+  ];
+}
+
+// ---- The backend the tests talk to, and the commands they call ----
 
 /** Test-only secrets, given to the backend and used by the token commands. */
 const secrets = {
@@ -306,7 +331,8 @@ export const { ${names.join(', ')} } = d;`;
 const backend = backendPlugin();
 
 export default {
-  files: ['packages/widget/test/browser/**/*.test.ts'],
+  // Absolute, so that the config runs from the repository (`npm test -- browser`) and from this folder alike.
+  files: [join(widget, 'test', 'browser', '**', '*.test.ts')],
   rootDir: root,
   hostname: 'localhost',
   port,
@@ -320,15 +346,6 @@ export default {
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig }),
   ],
   reporters: [defaultReporter(), summaryReporter()],
-  browsers: [
-    chromeLauncher({
-      launchOptions: {
-        executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-        headless: true,
-        // The flags these machines need (root, no GPU, a closed network), shared with the e2e tests and the bench.
-        args: JSON.parse(readFileSync(new URL('./scripts/chromium-flags.json', import.meta.url), 'utf8')),
-      },
-    }),
-  ],
+  browsers: browserLaunchers(),
   testFramework: { config: { timeout: 10000 } },
 };

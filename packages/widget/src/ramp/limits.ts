@@ -12,7 +12,8 @@ export type Terms = Method['terms'][number];
 
 /**
  * A method's fixed fee and limits in `fiat` as the backend converted them (limits as totals the shopper types,
- * fees inside), else in EUR as the upstream states them (a backend without `terms`).
+ * fees inside), else in EUR as the upstream states them (a backend without `terms`;
+ * docs/upstream.md#payment-methods).
  */
 export function termsOf(m: Method, fiat: string): Terms {
   const limits = m.limits ?? { currency: 'EUR', min: m.min, max: m.max };
@@ -45,7 +46,8 @@ export function checkLimits(method: Method | undefined, fiat: string, amount: st
 /**
  * A method's limits as the text after its fees: ` · 7,00 €–100.000,00 €` (` · ≈ $7.80–$27,000.00` when
  * converted), or the one bound it has (`≥`, `≤`), or
- * nothing: the backend sends null for a limit the upstream left out, and null must not read as 0.
+ * nothing: the backend sends null for a limit the upstream left out (docs/upstream.md#payment-methods), and null
+ * must not read as 0.
  */
 export function limitRange(
   { min, max, currency, converted }: Pick<Terms, 'min' | 'max' | 'currency' | 'converted'>,

@@ -4,20 +4,14 @@
  * announced. Loaded with the frame's code, when Continue is pressed or once the form shows and the browser is
  * idle: a shopper who never continues never downloads it.
  */
-import { css, html, nothing, type TemplateResult } from 'lit';
-import type { RampSession as Session, Side } from '../api/types.ts';
-import type { FrameMessage } from '../controllers/frame-controller.ts';
-import { CheckoutCloseEvent, CheckoutOrderEvent } from '../events.ts';
-import type { RampKey } from './ramp-view.messages.ts';
-import { statusStyles } from './status.styles.ts';
-import type { CheckoutHost, ViewContext } from './view.ts';
-
-/** The summary line's CSS, adopted beside the element's once this code is here. */
-export const sessionStyles = css`
-  /* The form collapsed above the inline ramp page: one line of what is being bought or sold, and Change. */
-  .summary { display: grid; grid-template-columns: 1fr auto; align-items: center; gap: 12px; padding: 8px 8px 8px 12px; border: 1px solid var(--_line); border-radius: var(--_r); }
-  .summary p { font-weight: 600; font-variant-numeric: tabular-nums; }
-`;
+import { html, nothing, type TemplateResult } from 'lit';
+import type { RampSession as Session, Side } from '../../api/types.ts';
+import { CheckoutCloseEvent, CheckoutOrderEvent } from '../../events.ts';
+import type { FrameMessage } from '../../frame/frame-controller.ts';
+import { statusStyles } from '../../status/status.styles.ts';
+import type { CheckoutHost, ViewContext } from '../../view/view.ts';
+import type { RampKey } from '../ramp.messages.ts';
+import { sessionStyles } from './session.styles.ts';
 
 /** What the session needs of its ramp view. */
 export interface SessionOwner {
@@ -60,7 +54,7 @@ export class RampSession {
 
   onFrameMessage(m: FrameMessage): void {
     const data = (m.data && typeof m.data === 'object' ? m.data : {}) as Record<string, unknown>;
-    // The ramp's order id comes with SWAPPED_ORDER_DATA and the success messages.
+    // The ramp's order id comes with SWAPPED_ORDER_DATA and the success messages (docs/upstream.md#postmessage).
     if (typeof data.order_id === 'string') this._orderId = data.order_id;
     if (m.type === 'SWAPPED_TRANSACTION_SUCCESSFUL' || m.type === 'SWAPPED_WITHDRAWAL_SUCCESSFUL') {
       this.done = true;

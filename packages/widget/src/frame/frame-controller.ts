@@ -14,7 +14,10 @@ export interface FrameMessage {
   [key: string]: unknown;
 }
 
-/** What a payment or ramp page posts to say its content's height: `{type, height}`. */
+/**
+ * What a payment or ramp page posts to say its content's height: `{type, height}`
+ * (docs/upstream.md#postmessage).
+ */
 export const RESIZE_MESSAGE = 'SWAPPED_RESIZE';
 const MAX_HEIGHT = 4000;
 
@@ -29,6 +32,12 @@ export class FrameController implements ReactiveController {
 
   private _origins: string[] = [];
   private _timer?: ReturnType<typeof setTimeout>;
+
+  /**
+   * Runs `work` after `ms`: the frame's timers (the new-tab offer, the checkout's end) go through it, a seam a
+   * test steers instead of waiting.
+   */
+  later = (work: () => void, ms: number): ReturnType<typeof setTimeout> => setTimeout(work, ms);
 
   constructor(
     private _host: Host,
@@ -56,7 +65,7 @@ export class FrameController implements ReactiveController {
     this.display = shown;
     this.height = undefined;
     this.state = 'loading';
-    this._timer = setTimeout(() => this._settle('fallback'), this.timeoutMs);
+    this._timer = this.later(() => this._settle('fallback'), this.timeoutMs);
     this._host.requestUpdate();
   }
 

@@ -6,28 +6,22 @@
  */
 import { TaskStatus } from '@lit/task';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { ApiError, createRampSession, toApiError } from '../api/client.ts';
+import { type ApiError, createRampSession, toApiError } from '../api/client.ts';
 import type { Catalog, Crypto, Method, Quote, Side } from '../api/types.ts';
-import type { FrameMessage } from '../controllers/frame-controller.ts';
-import { QuoteController, type QuoteRequest } from '../controllers/quote-controller.ts';
 import { CheckoutQuoteEvent } from '../events.ts';
-import {
-  formatAgo,
-  formatCrypto,
-  formatPercent,
-  localNames,
-  parseAmount,
-  toInputValue,
-} from '../internal/format.ts';
-import { checkLimits, type LimitBreach, limitRange, type Terms, termsOf } from '../internal/limits.ts';
+import type { FrameMessage } from '../frame/frame-controller.ts';
+import { loadOnce } from '../internal/load-once.ts';
 import type { MessageKey } from '../internal/messages.ts';
 import { Picker, type PickerItem } from '../picker/picker.ts';
+import { field } from '../view/parts.ts';
+import { type CheckoutHost, View, type ViewContext } from '../view/view.ts';
 import { flagIcon } from './flag.ts';
-import { field } from './parts.ts';
-import type { RampSession } from './ramp-session.ts';
-import { type RampKey, rampMessages } from './ramp-view.messages.ts';
-import { rampStyles } from './ramp-view.styles.ts';
-import { type CheckoutHost, View, type ViewContext } from './view.ts';
+import { formatAgo, formatCrypto, formatPercent, localNames, parseAmount, toInputValue } from './format.ts';
+import { checkLimits, type LimitBreach, limitRange, type Terms, termsOf } from './limits.ts';
+import { QuoteController, type QuoteRequest } from './quote-controller.ts';
+import { type RampKey, rampMessages } from './ramp.messages.ts';
+import { rampStyles } from './ramp.styles.ts';
+import type { RampSession } from './session/ramp-session.ts';
 
 /** The effective choices: what the shopper picked, else the catalog's defaults. */
 export interface Selection {
@@ -67,7 +61,6 @@ export abstract class RampView extends View {
   protected actionError?: ApiError;
   /** After Continue (ramp-session.ts, loaded with the frame's code): the session's page, summary and outcome. */
   private _session?: RampSession;
-  private _sessionCode?: Promise<typeof import('./ramp-session.ts')>;
   /** The locale the amount fields' texts are written in. */
   private _textLoc = '';
   /**
@@ -284,13 +277,7 @@ export abstract class RampView extends View {
   }
 
   /** Loads the code of what follows Continue, once; a failed load is tried again on the next press. */
-  private _loadSession(): Promise<typeof import('./ramp-session.ts')> {
-    this._sessionCode ??= import('./ramp-session.ts').catch(() => {
-      this._sessionCode = undefined;
-      throw new ApiError('NETWORK_ERROR');
-    });
-    return this._sessionCode;
-  }
+  private _loadSession = loadOnce(() => import('./session/ramp-session.ts'));
 
   override prefetch(): void {
     this._loadSession().catch(() => {});
@@ -530,7 +517,10 @@ export abstract class RampView extends View {
     </label>`;
   }
 
-  /** A method's logo; `lt`/`dk`: the variants for light and dark surfaces (the upstream's `iconLight` is for dark). */
+  /**
+   * A method's logo; `lt`/`dk`: the variants for light and dark surfaces (the upstream's `iconLight` is for dark:
+   * docs/upstream.md#payment-methods).
+   */
   protected _methodIcons(m: Method): TemplateResult | typeof nothing {
     if (!m.icon) return nothing;
     const img = (src: string, variant: string) =>
@@ -586,7 +576,10 @@ export abstract class RampView extends View {
     return { code, text: `${code} · ${name}`, search: `${code} ${name}`, body: html`<b>${code}</b> ${name}` };
   }
 
-  /** The upstream lists most coins without an image: a monogram keeps the list scannable. */
+  /**
+   * The upstream lists most coins without an image (docs/upstream.md#supported-currencies): a monogram keeps the
+   * list scannable.
+   */
   private _cryptoItem(x: Crypto): PickerItem {
     return {
       code: x.code,

@@ -37,8 +37,8 @@ export const rampStyles = css`
   dl div:last-child { font-weight: 700; }
   /* A phone: country and currency each take the whole width, so a name is read whole and its list is wide. */
   @container (width<=400px) { .pickers { grid-template-columns: 1fr; } }
-  /* The ramp page's usual height until it posts its own (SWAPPED_RESIZE), so the frame barely moves when it does;
-     a page that never posts it keeps this one. */
+  /* The ramp page's usual height until it posts its own (SWAPPED_RESIZE: docs/upstream.md#postmessage), so the
+     frame barely moves when it does; a page that never posts it keeps this one. */
   .frame iframe { height: 540px; }
   @container (width<=400px) { .frame iframe { height: 600px; } }
 `;

@@ -2,7 +2,7 @@
  * The ramp's number helpers (buy, sell): crypto amounts, fees, names and freshness formatted with Intl in a given
  * (valid) locale, and parsing what a shopper types. Pure functions; what every mode needs is in locale.ts.
  */
-import { type Decimal, decimalSeparator, intl } from './locale.ts';
+import { type Decimal, decimalSeparator, intl } from '../internal/locale.ts';
 
 /**
  * A crypto amount for reading, with its ticker: 4 significant digits, or the cents when that is more
@@ -29,8 +29,8 @@ export const formatPercent = (percent: string, locale: string): string =>
 
 /**
  * A backend decimal shown in an input in the locale's way, without grouping (`0.5` → `0,5` in `fr`). A whole
- * number needs no Intl at all (the first Intl formatter of a page readies the browser's data, 30–70 ms on a slow
- * machine, and the first quote request must not wait for it).
+ * number needs no Intl at all: the first Intl formatter of a page readies the browser's data, which costs (see
+ * define.ts), and the first quote request must not wait for it.
  */
 export const toInputValue = (amount: string, locale: string): string =>
   amount.includes('.') ? amount.replace('.', decimalSeparator(locale)) : amount;

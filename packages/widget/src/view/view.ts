@@ -13,11 +13,11 @@ import type {
 } from 'lit';
 import type { Quote } from '../api/types.ts';
 import type { CatalogController } from '../controllers/catalog-controller.ts';
-import type { Display, FrameController, FrameMessage } from '../controllers/frame-controller.ts';
-import type { QuoteController } from '../controllers/quote-controller.ts';
 import type { CheckoutCompleteDetail, CheckoutMode, CheckoutReadyDetail } from '../events.ts';
+import type { Display, FrameController, FrameMessage } from '../frame/frame-controller.ts';
 import { formatMoney } from '../internal/locale.ts';
 import { type MessageKey, msg } from '../internal/messages.ts';
+import type { QuoteController } from '../ramp/quote-controller.ts';
 import { errorBox, skeleton } from './parts.ts';
 
 /** The element as its views see it: its public properties (a view updates the shopper's picks there). */

@@ -6,7 +6,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { type ApiError, getQuote, isAbort, toApiError } from '../api/client.ts';
 import type { Quote, QuoteBody, Side } from '../api/types.ts';
-import type { HeadStart } from './head-start.ts';
+import type { HeadStart } from '../controllers/head-start.ts';
 
 export interface QuoteRequest {
   api: string;

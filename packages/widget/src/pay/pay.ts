@@ -3,13 +3,14 @@ import { Task } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ApiError, createOrder, getProduct, toApiError, verifyToken } from '../api/client.ts';
 import type { Order, Product } from '../api/types.ts';
-import type { FrameMessage } from '../controllers/frame-controller.ts';
+import type { FrameMessage } from '../frame/frame-controller.ts';
+import { loadOnce } from '../internal/load-once.ts';
 import type { MessageKey } from '../internal/messages.ts';
-import { skeleton } from './parts.ts';
+import { skeleton } from '../view/parts.ts';
+import { View } from '../view/view.ts';
+import type { PayOrder } from './order/pay-order.ts';
 import { type PayKey, payMessages } from './pay.messages.ts';
 import { payStyles } from './pay.styles.ts';
-import type { PayOrder } from './pay-order.ts';
-import { View } from './view.ts';
 
 /** A key a double click cannot split: one per payment attempt, 128 random bits (`randomUUID` needs a secure context). */
 const newKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-');
@@ -43,33 +44,25 @@ export class PayView extends View {
 
   /** The order and what follows it (pay-order.ts): its code loads with the first order (pressed, or restored). */
   private _order?: PayOrder;
-  private _orderLoad?: Promise<PayOrder>;
   /** This tab left an order in flight: it shows once the order's code is here (no Pay button meanwhile). */
   private _restoring = false;
   private _gone = false;
 
   /** Loads the order's code, once (a failed load is tried again with the next press). */
-  private _loadOrder(): Promise<PayOrder> {
-    this._orderLoad ??= import('./pay-order.ts').then(
-      ({ PayOrder }) => {
-        this._order ??= new PayOrder({
-          host: this.host,
-          ctx: this.ctx,
-          storeKey: this._storeKey,
-          own: (c) => this.own(c),
-          onStartOver: () => {
-            this._payKey = undefined;
-          },
-        });
-        return this._order;
-      },
-      () => {
-        this._orderLoad = undefined;
-        throw new ApiError('NETWORK_ERROR');
-      },
-    );
-    return this._orderLoad;
-  }
+  private _loadOrder = loadOnce(() =>
+    import('./order/pay-order.ts').then(({ PayOrder }) => {
+      this._order ??= new PayOrder({
+        host: this.host,
+        ctx: this.ctx,
+        storeKey: this._storeKey,
+        own: (c) => this.own(c),
+        onStartOver: () => {
+          this._payKey = undefined;
+        },
+      });
+      return this._order;
+    }),
+  );
 
   override dispose(): void {
     this._gone = true;
@@ -130,7 +123,8 @@ export class PayView extends View {
 
   private async _createOrder(): Promise<void> {
     const host = this.host;
-    // Name and e-mail are asked once, on the payment page (which asks anyway), not here as well.
+    // Name and e-mail are asked once, on the payment page (which asks anyway: docs/upstream.md#payment-orders), not
+    // here as well.
     const body = {
       ...(host.checkoutToken ? { checkoutToken: host.checkoutToken } : { product: host.product }),
       customer: {
@@ -192,3 +186,6 @@ export class PayView extends View {
     </form>`;
   }
 }
+
+/** The mode's view, as view/views.ts loads it. */
+export { PayView as default };

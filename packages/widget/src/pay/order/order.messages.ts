@@ -1,5 +1,5 @@
 /** Pay's words once there is an order (its status, the ways on), in English. Other languages: the `order` block of internal/lang/*.ts. */
-import { messages } from '../internal/messages.ts';
+import { messages } from '../../internal/messages.ts';
 
 export const orderEn = {
   pending: 'Waiting for your payment…',

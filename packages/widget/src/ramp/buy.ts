@@ -1,7 +1,7 @@
 /** Buy mode: pay fiat for crypto sent to the shopper's wallet. */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Catalog, Method } from '../api/types.ts';
-import { field } from './parts.ts';
+import { field } from '../view/parts.ts';
 import { RampView } from './ramp-view.ts';
 
 export class BuyView extends RampView {
@@ -61,3 +61,6 @@ export class BuyView extends RampView {
     return undefined;
   }
 }
+
+/** The mode's view, as view/views.ts loads it. */
+export { BuyView as default };

@@ -21,3 +21,6 @@ export class SellView extends RampView {
     return c.defaults.payoutMethod;
   }
 }
+
+/** The mode's view, as view/views.ts loads it. */
+export { SellView as default };

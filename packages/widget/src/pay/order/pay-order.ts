@@ -4,25 +4,15 @@
  * this tab so that the Back button shows it again. Loaded beside the first order's request, or at once when
  * this tab left an order in flight: a shopper who never presses Pay never downloads it.
  */
-import { css, html, nothing, type ReactiveController, type TemplateResult } from 'lit';
-import type { Order, OrderView } from '../api/types.ts';
-import type { FrameMessage } from '../controllers/frame-controller.ts';
-import { isStatus, OrderStatusController } from '../controllers/order-status-controller.ts';
-import { CheckoutOrderEvent, CheckoutStatusEvent } from '../events.ts';
-import { type OrderKey, orderMessages } from './pay-order.messages.ts';
-import { statusStyles } from './status.styles.ts';
-import type { CheckoutHost, ViewContext } from './view.ts';
-
-/** The status's icon and tones (a pulse while waiting, ✓ paid, ! needs the shopper) and the ways on. */
-export const orderStyles = css`
-  .status p { flex: 1; }
-  .status.expired, .status.failed, .status.underpaid { --_tone: var(--_danger); }
-  .status .icon { flex: none; display: grid; place-items: center; width: 22px; height: 22px; border-radius: 50%; background: var(--_tone); color: var(--_surface); font-size: 13px; line-height: 1; }
-  .status .icon::before { content: ''; width: 8px; height: 8px; border-radius: 50%; background: var(--_surface); animation: pulse 0.9s ease-in-out infinite alternate; }
-  .status.paid .icon::before, .status.overpaid .icon::before { content: '✓'; width: auto; height: auto; background: none; animation: none; font-weight: 700; }
-  .status.expired .icon::before, .status.failed .icon::before, .status.underpaid .icon::before { content: '!'; width: auto; height: auto; background: none; animation: none; font-weight: 700; }
-  .actions { display: flex; flex-wrap: wrap; gap: 8px; }
-`;
+import { html, nothing, type ReactiveController, type TemplateResult } from 'lit';
+import type { Order, OrderView } from '../../api/types.ts';
+import { CheckoutOrderEvent, CheckoutStatusEvent } from '../../events.ts';
+import type { FrameMessage } from '../../frame/frame-controller.ts';
+import { statusStyles } from '../../status/status.styles.ts';
+import type { CheckoutHost, ViewContext } from '../../view/view.ts';
+import { type OrderKey, orderMessages } from './order.messages.ts';
+import { orderStyles } from './order.styles.ts';
+import { isStatus, OrderStatusController } from './order-status-controller.ts';
 
 /** What the order needs of the pay view. */
 export interface OrderOwner {
@@ -157,7 +147,7 @@ export class PayOrder {
       this._status?.refresh();
       ctx.complete({ kind: 'pay', orderId: order.orderId, status });
     } else if (m.type === 'SWAPPED_ORDER_STATUS') {
-      // A hint only: the backend says what the status is.
+      // A hint only (docs/upstream.md#postmessage): the backend says what the status is.
       this._status?.refresh();
     }
   }

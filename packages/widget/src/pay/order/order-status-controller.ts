@@ -1,7 +1,7 @@
 /** Follows an order's status: server-sent events first, polling with the status token when they fail. */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { getOrder, isAbort, orderEventsUrl } from '../api/client.ts';
-import type { OrderStatus, OrderView } from '../api/types.ts';
+import { getOrder, isAbort, orderEventsUrl } from '../../api/client.ts';
+import type { OrderStatus, OrderView } from '../../api/types.ts';
 
 const POLL_MS = 3000;
 const RANK: Record<OrderStatus, number> = {

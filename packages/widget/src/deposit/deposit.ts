@@ -5,10 +5,10 @@ import { ApiError, createDepositAddress } from '../api/client.ts';
 import type { Catalog } from '../api/types.ts';
 import type { MessageKey } from '../internal/messages.ts';
 import { Picker } from '../picker/picker.ts';
+import { field, skeleton } from '../view/parts.ts';
+import { View } from '../view/view.ts';
 import { type DepositKey, depositMessages } from './deposit.messages.ts';
 import { depositStyles } from './deposit.styles.ts';
-import { field, skeleton } from './parts.ts';
-import { View } from './view.ts';
 
 export class DepositView extends View {
   static override styles = depositStyles;
@@ -104,3 +104,6 @@ export class DepositView extends View {
     </div>`;
   }
 }
+
+/** The mode's view, as view/views.ts loads it. */
+export { DepositView as default };

@@ -4,19 +4,22 @@
  * checkout's end (return-url) as the element's events. Loaded when a page is first opened (or prefetched once the form shows), so a shopper who
  * never presses the main button never downloads it.
  */
-import { css, html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { ApiError } from '../api/client.ts';
-import { FrameController, type FrameMessage } from '../controllers/frame-controller.ts';
 import { CheckoutCloseEvent, type CheckoutCompleteDetail, CheckoutCompleteEvent } from '../events.ts';
 import { frameMessages } from './frame.messages.ts';
+import { FrameController, type FrameMessage } from './frame-controller.ts';
 
-export { FrameController } from '../controllers/frame-controller.ts';
+export { frameStyles } from './frame.styles.ts';
+
+export { FrameController } from './frame-controller.ts';
 
 type Host = ReactiveControllerHost & HTMLElement & { renderRoot: ParentNode };
 
 /**
  * The element's frame. The page's error is a `checkout-error` (the page shows its own explanation; the merchant
  * hears of it), its close closes it with a `checkout-close`; its other messages go to `onMessage` (the view).
+ * What a page posts: docs/upstream.md#postmessage.
  */
 export function createFrame(
   host: Host,
@@ -38,10 +41,11 @@ export function createFrame(
 
 /**
  * The checkout's end, which its page reached: `checkout-complete`, then `return-url` (with `orderId` and `status`)
- * after 1.5 s unless the event was prevented.
+ * after 1.5 s (on the frame's timers) unless the event was prevented.
  */
 export function complete(
   host: Host & { returnUrl: string },
+  frame: FrameController,
   detail: CheckoutCompleteDetail,
   navigate: (url: string) => void,
 ): void {
@@ -55,7 +59,7 @@ export function complete(
   const event = new CheckoutCompleteEvent({ ...detail, ...(returnUrl ? { returnUrl } : {}) });
   host.dispatchEvent(event);
   // The outcome (a polite status) stays on screen for 1.5 s: leaving at once, the payer would never read it.
-  if (returnUrl && !event.defaultPrevented) setTimeout(() => navigate(returnUrl), 1500);
+  if (returnUrl && !event.defaultPrevented) frame.later(() => navigate(returnUrl), 1500);
 }
 
 /** Closes the open page and says so (`checkout-close`). */
@@ -63,26 +67,6 @@ function close(host: Host, frame: FrameController, reason: 'user' | 'page'): voi
   frame.close();
   host.dispatchEvent(new CheckoutCloseEvent({ reason }));
 }
-
-/** The frame's and the modal's CSS, adopted beside the element's once this code is here. */
-export const frameStyles = css`
-  iframe { width: 100%; height: 560px; border: 0; background: #fff; border-radius: var(--_r); object-fit: cover; }
-  dialog { width: min(600px, 100vw - 24px); max-height: calc(100dvh - 24px); box-sizing: border-box; padding: 0 8px 8px; border: 0; border-radius: var(--_radius); background: var(--_surface); color: var(--_text); overflow: hidden; }
-  dialog[open] { display: flex; flex-direction: column; }
-  /* The frame takes the page's height when the page says it, but never more than the screen leaves. */
-  dialog iframe { flex: 1 1 auto; min-height: 0; max-height: calc(100dvh - 24px - 64px); }
-  dialog::backdrop { background: #0009; }
-  .bar { display: flex; align-items: center; justify-content: space-between; gap: 8px; padding: 8px 0 8px 8px; }
-  .bar h2 { margin: 0; font-size: 16px; font-weight: 700; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-  /* A phone: the dialog is the whole screen. */
-  @media (max-width: 639px) {
-    dialog { width: 100vw; max-width: none; height: 100dvh; max-height: none; margin: 0; border-radius: 0; }
-    dialog iframe { max-height: none; height: auto !important; }
-  }
-  .close { font-size: 20px; line-height: 1; }
-  .fallback { margin-top: 8px; text-align: center; }
-  a { color: inherit; }
-`;
 
 /** The open page (nothing when none is open); the shopper closing the modal is a `checkout-close` from `host`. */
 export function renderFrame(

@@ -23,7 +23,7 @@
  * });
  * ```
  *
- * Sandbox controls (packages/sandbox/src/controls.ts): `resetSandbox`, `addFault` (latency, error status,
+ * Sandbox controls (packages/sandbox/src/controls/routes.ts): `resetSandbox`, `addFault` (latency, error status,
  * malformed body on an upstream route), `setClock`, `sandboxSettings`, `payOrder`/`expireOrder`/`cancelOrder`
  * (given the backend's order id).
  * Tokens a merchant's server would mint: `checkoutToken`, `customerToken` (server commands; the secret stays
@@ -92,7 +92,7 @@ export function setClock(change: { now?: string | number; advanceMs?: number; re
   return sandboxControl<{ now: string; pinned: boolean }>('clock', change);
 }
 
-/** Changes sandbox settings (see controls.ts: `orderTtlMs`, `paymentMethodsShape`, `rampRateLimit`, …). */
+/** Changes sandbox settings (see packages/sandbox/src/settings.ts: `orderTtlMs`, `paymentMethodsShape`, `rampRateLimit`, …). */
 export function sandboxSettings(settings: Record<string, Json>) {
   return sandboxControl<Record<string, Json>>('settings', settings, 'PATCH');
 }

@@ -82,7 +82,8 @@ const suites = {
     ),
   browser: (chrome) => {
     const summary = join(results, 'browser.json');
-    const ok = run(bin('web-test-runner'), ['--config', 'web-test-runner.config.mjs'], {
+    const config = join(root, 'packages', 'widget', 'web-test-runner.config.mjs');
+    const ok = run(bin('web-test-runner'), ['--config', config], {
       CHROME_PATH: chrome,
       WTR_SUMMARY: summary,
     });

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { createAdaptorServer } from '@hono/node-server';
 import { ConfigError, loadConfig, readEnvFile, startWarnings } from './config.ts';
 import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
+import { logger } from './logger.ts';
 import { createRuntime, loadSandbox, openStore, SandboxMissing } from './runtime.ts';
 import { SharedStateUnavailable } from './shared/redis.ts';
 import type { SqlStore } from './store/sql-store.ts';
@@ -37,14 +38,14 @@ try {
   args = parseArgs({ options, allowPositionals: true, strict: true });
 } catch (error) {
   // Node's message ("Unknown option '--bogus'. To specify a positional…"): its first sentence is the news.
-  console.error(`${(error as Error).message.split('. ')[0]}.\n\n${usage}`);
+  logger.error(`${(error as Error).message.split('. ')[0]}.\n\n${usage}`);
   process.exit(2);
 }
 const [command, ...extra] = args.positionals;
 
 if (args.values.version) {
   const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-  console.log(manifest.version);
+  logger.info(manifest.version);
   process.exit(0);
 }
 if (args.values.help) {
@@ -53,7 +54,7 @@ if (args.values.help) {
   process.exit(0);
 }
 if ((command !== undefined && command !== 'migrate') || extra.length) {
-  console.error(
+  logger.error(
     `Unknown command "${[command, ...extra].filter((word) => word !== 'migrate').join(' ')}".\n\n${usage}`,
   );
   process.exit(2);
@@ -66,12 +67,12 @@ try {
   config = loadConfig();
 } catch (error) {
   // A refused configuration is the operator's to fix: the message names each variable, no stack needed.
-  console.error(
+  logger.error(
     error instanceof ConfigError ? error.message : `Cannot read .env: ${(error as Error).message}`,
   );
   process.exit(1);
 }
-if (envFile) console.log(`Read ${envFile} (variables set in the environment win over it).`);
+if (envFile) logger.info(`Read ${envFile} (variables set in the environment win over it).`);
 
 /**
  * A database that cannot be reached, or a sandbox that is not installed, is named, and the process ends: nothing
@@ -82,13 +83,13 @@ async function orExit<T>(work: Promise<T>): Promise<T> {
     return await work;
   } catch (error) {
     if (error instanceof SandboxMissing) {
-      console.error(error.message);
+      logger.error(error.message);
       process.exit(1);
     }
     if (!(error instanceof StorageUnavailable || error instanceof SharedStateUnavailable)) throw error;
     const cause = (error.cause as Error | undefined)?.message;
-    console.error(`Cannot start: ${error.message}${cause ? ` (${cause})` : ''}.`);
-    console.error(
+    logger.error(`Cannot start: ${error.message}${cause ? ` (${cause})` : ''}.`);
+    logger.error(
       error instanceof StorageUnavailable
         ? 'Check DATABASE_URL (or DATA_DIR for SQLite) and that the database is running.'
         : 'Check REDIS_URL and that Redis is running.',
@@ -119,7 +120,7 @@ if (!config.databaseUrl) {
   try {
     dataDirLock = await lockDataDir(config.dataDir);
   } catch (error) {
-    console.error(dataDirProblem(error));
+    logger.error(dataDirProblem(error));
     process.exit(1);
   }
 }
@@ -127,7 +128,7 @@ if (!config.databaseUrl) {
 if (command === 'migrate') {
   const store = await orExit(openStore(config));
   const { applied, database } = store;
-  console.log(
+  logger.info(
     applied.length
       ? [`${database}: applied ${applied.length} migration(s):`, ...applied.map((name) => `  ${name}`)].join(
           '\n',
@@ -145,26 +146,26 @@ const LISTEN_BACKLOG = 4096;
 const runtime = await orExit(createRuntime(config));
 // An upgrade's migrations run here when `migrate` was not run first: the log says which.
 const { applied = [], database } = runtime.deps.store as Partial<SqlStore>;
-if (applied.length) console.log(`${database}: applied ${applied.length} migration(s): ${applied.join(', ')}`);
-// Hono's `serve`, with a longer queue of connections waiting to be accepted: Node's default (511) overflowed in
-// the bench at 3,000 quotes/s (1,092 connections dropped, each retried by its client a second or more later), and
-// Node accepts one connection per turn of its loop. The kernel caps it at net.core.somaxconn.
+if (applied.length) logger.info(`${database}: applied ${applied.length} migration(s): ${applied.join(', ')}`);
+// Hono's `serve`, with a longer queue of connections waiting to be accepted: Node's default (511) overflows when
+// thousands of shoppers connect at once (connections dropped, each retried by its client a second or more later:
+// `npm run bench -- load`), and Node accepts one connection per turn of its loop. The kernel caps it at net.core.somaxconn.
 const server = createAdaptorServer({ fetch: runtime.app.fetch });
 server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
   const base = config.publicUrl;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  console.log(`crypto-checkout backend listening on port ${port}`);
-  console.log(`  API           ${base}/api/  (reference: ${base}/api/docs)`);
-  console.log(`  widget bundle ${base}/widget/crypto-checkout.js`);
+  logger.info(`crypto-checkout backend listening on port ${port}`);
+  logger.info(`  API           ${base}/api/  (reference: ${base}/api/docs)`);
+  logger.info(`  widget bundle ${base}/widget/crypto-checkout.js`);
   if (config.mode === 'sandbox') {
-    console.log('  UPSTREAM: the offline SANDBOX (no RAMP_*/PAY_* variables are set); no real money moves.');
-    console.log(`  sandbox       ${base}/sandbox  (controls: ${base}/sandbox/control/)`);
+    logger.info('  UPSTREAM: the offline SANDBOX (no RAMP_*/PAY_* variables are set); no real money moves.');
+    logger.info(`  sandbox       ${base}/sandbox  (controls: ${base}/sandbox/control/)`);
   } else {
-    console.log(`  UPSTREAM: live — ramp ${config.ramp.apiUrl}, payments ${config.payments.apiUrl}`);
+    logger.info(`  UPSTREAM: live — ramp ${config.ramp.apiUrl}, payments ${config.payments.apiUrl}`);
   }
-  console.log(`  allowed origins ${config.allowedOrigins.join(', ')}`);
-  for (const warning of startWarnings(config, port)) console.warn(`Warning: ${warning}`);
+  logger.info(`  allowed origins ${config.allowedOrigins.join(', ')}`);
+  for (const warning of startWarnings(config, port)) logger.warn(`Warning: ${warning}`);
 });
 
 const shutdown = () => {

@@ -136,6 +136,7 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
           status_rank: d.statusRank,
         };
       if (collection === 'outbox') return { ...base, order_id: d.orderId, pending: d.pending };
+      if (collection === 'audit') return { ...base, credential: d.credential };
       return base;
     };
     const store: Store = {
@@ -200,6 +201,9 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
           if (where.orderId !== undefined) query = query.where('order_id', '=', where.orderId);
           if (where.pending !== undefined) query = query.where('pending', '=', where.pending);
           if (where.upstreamKey !== undefined) query = query.where('upstream_key', '=', where.upstreamKey);
+          if (where.credential !== undefined) query = query.where('credential', '=', where.credential);
+          if (findOptions.createdBefore !== undefined)
+            query = query.where('created_at', '<', findOptions.createdBefore);
           const direction = findOptions.newestFirst ? 'desc' : 'asc';
           query = query.orderBy('created_at', direction).orderBy('key', direction);
           if (findOptions.limit !== undefined) query = query.limit(findOptions.limit);
@@ -282,6 +286,7 @@ async function importJsonFiles(db: AnyDb, dataDir: string, at: number, retention
               ? { upstream_key: d.upstreamKey, upstream_status: d.upstreamStatus, status_rank: d.statusRank }
               : {}),
             ...(collection === 'outbox' ? { order_id: d.orderId, pending: d.pending } : {}),
+            ...(collection === 'audit' ? { credential: d.credential } : {}),
           })
           .onConflict((oc) => oc.column('key').doNothing())
           .execute();

@@ -12,17 +12,24 @@ import { createRuntime, openStore } from './runtime.ts';
 import { SharedStateUnavailable } from './shared/redis.ts';
 import { StorageUnavailable } from './store/store.ts';
 
-const usage = `Usage: crypto-checkout-backend [migrate] [--help]
+const usage = `Usage: crypto-checkout-backend [migrate | check] [--help]
 
 Serves the <crypto-checkout> backend (API, widget bundle; the offline sandbox when no upstream keys are set),
 configured from the environment. \`migrate\` only brings the database (DATABASE_URL, or SQLite under DATA_DIR)
-to the current schema and exits; serving does that too. Every variable:
+to the current schema and exits; serving does that too. \`check\` checks the configuration, the database, Redis
+and each upstream with the configured keys once, prints a verdict and a fix for each, and exits 1 on any failure
+(it sends no order and moves no money). Every variable:
 `;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
   process.stdout.write(`${usage}\n${example}`);
   process.exit(0);
+}
+
+if (process.argv[2] === 'check') {
+  const { runCheck } = await import('./checks/run-check.ts');
+  process.exit(await runCheck(process.env, (text) => process.stdout.write(text)));
 }
 
 let config: ReturnType<typeof loadConfig>;

@@ -35,11 +35,15 @@ export interface SqlStoreOptions {
   now?: () => number;
   /** Connections in PostgreSQL's pool (default 10). */
   poolSize?: number;
+  /** false: open without migrating or importing (`crypto-checkout-backend check` only looks). Default true. */
+  migrate?: boolean;
 }
 
 export interface SqlStore extends Store {
   /** `SQLite at …` or `PostgreSQL at host:port/db` (never the password). */
   readonly database: string;
+  /** Migrations this code has that the database has not run (all of them on an empty database). */
+  pendingMigrations(): Promise<string[]>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are picked per collection at run time; rows are typed below.
@@ -109,8 +113,10 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
     await db.destroy().catch(() => undefined);
     throw new StorageUnavailable(database, { cause: error });
   }
-  await migrate(db);
-  await importJsonFiles(db as AnyDb, options.dataDir, now(), retentionMs);
+  if (options.migrate !== false) {
+    await migrate(db);
+    await importJsonFiles(db as AnyDb, options.dataDir, now(), retentionMs);
+  }
 
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
@@ -246,7 +252,19 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
     return store;
   };
 
-  return Object.assign(over(db as AnyDb, false), { database });
+  const pendingMigrations = async () => {
+    const known = Object.keys(await migrationProvider.getMigrations());
+    let done: string[] = [];
+    try {
+      // Kysely's own bookkeeping table; read, never created here.
+      const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+      done = rows.rows.map((row) => row.name);
+    } catch {
+      done = [];
+    }
+    return known.filter((name) => !done.includes(name));
+  };
+  return Object.assign(over(db as AnyDb, false), { database, pendingMigrations });
 }
 
 /** Runs the migrations not yet applied (Kysely's migrator takes a lock, so instances starting together are safe). */

@@ -2,6 +2,8 @@
 import { $, createRoute } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
 import { z } from 'zod';
+import { adminAccess } from './admin/access.ts';
+import { createAuditLog } from './admin/audit.ts';
 import type { AppDeps } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { accessLog } from './middleware/access-log.ts';
@@ -19,6 +21,7 @@ import { createOrderLedger } from './orders/ledger.ts';
 import { createRampOrders } from './orders/ramp-orders.ts';
 import { createProductCatalog } from './products.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { adminAccessRoutes } from './routes/admin-access.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { checkoutTokenRoutes } from './routes/checkout-tokens.ts';
 import { depositAddressRoutes } from './routes/deposit-addresses.ts';
@@ -69,6 +72,7 @@ export function createApp(deps: AppDeps) {
   const rampOrders = createRampOrders(deps);
   // One catalog reader (one mtime cache) for the products and order routes.
   const catalog = createProductCatalog(deps.config.productsFile, deps.config.publicUrl);
+  const audit = createAuditLog(deps.store, deps.clock);
   // The reference is read from the routes once every one of them is mounted (on first request).
   let document: OpenApiDocument | undefined;
   const reference = (): OpenApiDocument =>
@@ -88,7 +92,10 @@ export function createApp(deps: AppDeps) {
     .route('/orders', orderRoutes(deps, ledger, catalog))
     .route('/deposit-addresses', depositAddressRoutes(deps))
     .route('/webhooks', webhookRoutes(deps, ledger, rampOrders))
+    // Every admin route: a named credential with the scope it needs, writes recorded (admin/access.ts).
+    .use('/admin/*', adminAccess(deps, audit))
     .route('/admin', adminRoutes(deps))
+    .route('/admin', adminAccessRoutes(audit))
     .route('/', docsRoutes(reference));
 
   const { config } = deps;

@@ -16,12 +16,14 @@ import { SharedStateUnavailable } from './shared/redis.ts';
 import type { SqlStore } from './store/sql-store.ts';
 import { StorageUnavailable } from './store/store.ts';
 
-const usage = `Usage: crypto-checkout-backend [migrate] [--help] [--version]
+const usage = `Usage: crypto-checkout-backend [migrate | check] [--help] [--version]
 
   (no command)   serve the <crypto-checkout> backend: API, widget bundle, and the offline sandbox when no
                  upstream keys are set
   migrate        bring the database (DATABASE_URL, or SQLite under DATA_DIR) to the current schema, say what
                  was applied, and exit; serving does that too
+  check          check the configuration, the database, Redis and each upstream with the configured keys once,
+                 print a verdict and a fix for each, exit 1 on any failure (sends no order, moves no money)
   -h, --help     this, and every variable
   -v, --version  the version
 
@@ -53,11 +55,23 @@ if (args.values.help) {
   process.stdout.write(`${usage}\nEvery variable (.env.example):\n\n${example}`);
   process.exit(0);
 }
-if ((command !== undefined && command !== 'migrate') || extra.length) {
+if ((command !== undefined && command !== 'migrate' && command !== 'check') || extra.length) {
   logger.error(
-    `Unknown command "${[command, ...extra].filter((word) => word !== 'migrate').join(' ')}".\n\n${usage}`,
+    `Unknown command "${[command, ...extra].filter((word) => word !== 'migrate' && word !== 'check').join(' ')}".\n\n${usage}`,
   );
   process.exit(2);
+}
+
+if (command === 'check') {
+  // The same .env as serving reads, so `check` judges what `crypto-checkout-backend` would run with.
+  try {
+    readEnvFile();
+  } catch (error) {
+    logger.error(error instanceof ConfigError ? error.message : String(error));
+    process.exit(1);
+  }
+  const { runCheck } = await import('./checks/run-check.ts');
+  process.exit(await runCheck(process.env, (text) => process.stdout.write(text)));
 }
 
 let envFile: string | undefined;

@@ -7,6 +7,14 @@ import path from 'node:path';
 import { z } from 'zod';
 import { loadProductsSync } from './products.ts';
 import type { EngineSettings } from './quotes/engine.ts';
+import {
+  type AdminConfig,
+  adminConfig,
+  type SecretsConfig,
+  secretProblems,
+  secretsConfig,
+  secretVariables,
+} from './secrets/config.ts';
 
 const upstreamVars = [
   'RAMP_API_URL',
@@ -151,6 +159,9 @@ const baseSchema = z.object({
   PAY_API_URL: url.optional(),
   PAY_API_KEY: z.string().min(1).optional(),
   PAY_WEBHOOK_SECRET: z.string().min(1).optional(),
+
+  // --- Secret rotation and scoped admin access (secrets/config.ts) ---------------------------------------
+  ...secretVariables,
 });
 
 /** Every variable the backend reads (`.env.example` documents each). */
@@ -163,8 +174,10 @@ export interface Config {
   allowedOrigins: string[];
   markup: number;
   productsFile: string;
+  /** The current CHECKOUT_TOKEN_SECRET (what tokens are signed with; `secrets.checkoutToken` verifies). */
   checkoutTokenSecret: string;
-  adminToken: string;
+  /** The older single ADMIN_TOKEN (the "admin" write credential of `admin`); undefined when not set. */
+  adminToken: string | undefined;
   dataDir: string;
   /** PostgreSQL's URL; undefined = SQLite in dataDir. */
   databaseUrl: string | undefined;
@@ -187,6 +200,10 @@ export interface Config {
    */
   events: { webhookUrls: string[]; webhookSecret: string | undefined };
   payments: { apiUrl: string; apiKey: string; webhookSecret: string };
+  /** Every rotated secret: current and previous values (README "Rotating secrets"). */
+  secrets: SecretsConfig;
+  /** Named, scoped admin credentials and the limit on wrong ones. */
+  admin: AdminConfig;
 }
 
 export class ConfigError extends Error {
@@ -219,7 +236,7 @@ const configSchema = z.object({
   markup: rules.markup,
   productsFile: z.string().min(1),
   checkoutTokenSecret: secret('CHECKOUT_TOKEN_SECRET'),
-  adminToken: secret('ADMIN_TOKEN'),
+  adminToken: secret('ADMIN_TOKEN').optional(),
   dataDir: z.string().min(1),
   databaseUrl: rules.databaseUrl.optional(),
   retentionMs: z
@@ -260,6 +277,15 @@ const configSchema = z.object({
     apiKey: z.string().min(1),
     webhookSecret: z.string().min(1),
   }),
+  // Built by loadConfig from the *_PREVIOUS and ADMIN_CREDENTIALS variables (secrets/config.ts checks them there).
+  secrets: z.custom<SecretsConfig>(
+    (value) => typeof value === 'object' && value !== null,
+    'missing: spread loadConfig()',
+  ),
+  admin: z.custom<AdminConfig>(
+    (value) => typeof value === 'object' && value !== null,
+    'missing: spread loadConfig()',
+  ),
 } satisfies Record<keyof Config, z.ZodType>);
 
 const unsignedEvents =
@@ -360,11 +386,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
     if (!env['PUBLIC_URL']) problems.push('PUBLIC_URL is missing (needed for return and webhook URLs)');
     if (!env['CHECKOUT_TOKEN_SECRET']) problems.push('CHECKOUT_TOKEN_SECRET is missing');
-    if (!env['ADMIN_TOKEN']) problems.push('ADMIN_TOKEN is missing');
+    if (!env['ADMIN_TOKEN'] && !env['ADMIN_CREDENTIALS']?.trim())
+      problems.push('ADMIN_CREDENTIALS is missing (or the older single ADMIN_TOKEN)');
     if (!(env['ALLOWED_ORIGINS'] ?? '').split(',').some((part) => part.trim()))
       problems.push('ALLOWED_ORIGINS is missing (the storefront origins)');
   }
   if (env['MERCHANT_WEBHOOK_URL']?.trim() && !env['MERCHANT_WEBHOOK_SECRET']) problems.push(unsignedEvents);
+  problems.push(...secretProblems(env));
   // The catalog is what orders are priced from: a missing or broken file is refused now, not at the first order.
   const productsFile = env['PRODUCTS_FILE'] || defaultProductsFile;
   try {
@@ -378,6 +406,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const publicUrl = vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`;
   const sandboxBase = `${publicUrl}/sandbox`;
   const origins = vars.ALLOWED_ORIGINS.length ? vars.ALLOWED_ORIGINS : [new URL(publicUrl).origin];
+  const checkoutTokenSecret =
+    vars.CHECKOUT_TOKEN_SECRET ?? 'sandbox-checkout-token-secret-not-for-production';
+  // With no admin credential at all (the sandbox), a fixed sandbox-only token is the "admin" write credential.
+  const adminToken =
+    vars.ADMIN_TOKEN ??
+    (vars.ADMIN_CREDENTIALS.length ? undefined : 'sandbox-admin-token-not-for-production');
+  const rampSecretKey = vars.RAMP_SECRET_KEY ?? sandboxKeys.RAMP_SECRET_KEY;
+  const payWebhookSecret = vars.PAY_WEBHOOK_SECRET ?? sandboxKeys.PAY_WEBHOOK_SECRET;
   return {
     mode,
     port: vars.PORT,
@@ -386,8 +422,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowedOrigins: mode === 'sandbox' ? [...new Set([...origins, ...loopbackOrigins(vars.PORT)])] : origins,
     markup: vars.MARKUP,
     productsFile,
-    checkoutTokenSecret: vars.CHECKOUT_TOKEN_SECRET ?? 'sandbox-checkout-token-secret-not-for-production',
-    adminToken: vars.ADMIN_TOKEN ?? 'sandbox-admin-token-not-for-production',
+    checkoutTokenSecret,
+    adminToken,
     dataDir: vars.DATA_DIR,
     databaseUrl: vars.DATABASE_URL,
     retentionMs: vars.RETENTION_HOURS * 3_600_000,
@@ -410,13 +446,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiUrl: vars.RAMP_API_URL ?? `${sandboxBase}/ramp`,
       widgetUrl: vars.RAMP_WIDGET_URL ?? `${sandboxBase}/ramp`,
       publicKey: vars.RAMP_PUBLIC_KEY ?? sandboxKeys.RAMP_PUBLIC_KEY,
-      secretKey: vars.RAMP_SECRET_KEY ?? sandboxKeys.RAMP_SECRET_KEY,
+      secretKey: rampSecretKey,
     },
     events: { webhookUrls: vars.MERCHANT_WEBHOOK_URL, webhookSecret: vars.MERCHANT_WEBHOOK_SECRET },
     payments: {
       apiUrl: vars.PAY_API_URL ?? `${sandboxBase}/pay-api`,
       apiKey: vars.PAY_API_KEY ?? sandboxKeys.PAY_API_KEY,
-      webhookSecret: vars.PAY_WEBHOOK_SECRET ?? sandboxKeys.PAY_WEBHOOK_SECRET,
+      webhookSecret: payWebhookSecret,
     },
+    secrets: secretsConfig(vars, {
+      checkoutToken: checkoutTokenSecret,
+      merchantWebhook: vars.MERCHANT_WEBHOOK_SECRET,
+      payWebhook: payWebhookSecret,
+      rampSecret: rampSecretKey,
+    }),
+    admin: adminConfig(vars, adminToken),
   };
 }

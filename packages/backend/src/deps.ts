@@ -1,4 +1,6 @@
 /** What `createApp` is given: everything with a side effect is injected, so tests swap it. */
+
+import type { AdminCredential } from './admin/credentials.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Outbox } from './events/outbox.ts';
@@ -28,5 +30,9 @@ export interface AppEnv {
     requestId: string;
     /** The request's path below where the app is mounted (`/api/orders`, whatever the merchant's prefix). */
     path: string;
+    /** The admin credential a `/api/admin/*` request was let in with (admin/access.ts). */
+    adminCredential: AdminCredential;
+    /** What an admin write made or touched, for its audit entry (admin/audit.ts `noteAudit`). */
+    auditNote: { target?: string; details?: Record<string, unknown> } | undefined;
   };
 }

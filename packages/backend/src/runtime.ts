@@ -15,6 +15,7 @@ import type { OnEvent } from './events/fulfilment-events.ts';
 import { createOutbox, hookTarget } from './events/outbox.ts';
 import { logger } from './logger.ts';
 import { createQuoteEngine } from './quotes/engine.ts';
+import { singleKey } from './secrets/keyring.ts';
 import { connectShared, type SharedState } from './shared/redis.ts';
 import { createSqlStore } from './store/sql-store.ts';
 import type { Store } from './store/store.ts';
@@ -151,7 +152,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const worker = createDeliveryWorker({
     outbox: deps.outbox,
     clock: deps.clock,
-    secret: config.events.webhookSecret,
+    // events.webhookSecret is the current one (an app may set it in code); the previous ones come from the env.
+    secrets: config.events.webhookSecret
+      ? {
+          ...(config.secrets.merchantWebhook ?? singleKey(config.events.webhookSecret)),
+          current: config.events.webhookSecret,
+        }
+      : undefined,
     onEvent: options.onEvent,
   });
   worker.start();

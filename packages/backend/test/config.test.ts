@@ -94,7 +94,7 @@ describe('config', () => {
       'PAY_API_URL',
       'PAY_WEBHOOK_SECRET',
       'PUBLIC_URL',
-      'ADMIN_TOKEN',
+      'ADMIN_CREDENTIALS',
     ]) {
       assert.match(problems, new RegExp(`${name} is missing`));
     }

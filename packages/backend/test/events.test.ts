@@ -11,6 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { createDeliveryWorker } from '../src/events/delivery-worker.ts';
 import type { DepositEventData, FulfilmentEvent } from '../src/events/fulfilment-events.ts';
 import { createCustomerToken } from '../src/index.ts';
+import { singleKey } from '../src/secrets/keyring.ts';
 import { createOrder, postWebhook, productsFile, upstreamIdOf, waitFor } from './order-fixtures.ts';
 import { type Stack, startStack, testSecrets } from './support.ts';
 
@@ -107,7 +108,7 @@ describe('fulfilment events', () => {
     createDeliveryWorker({
       outbox: stack.deps.outbox,
       clock,
-      secret,
+      secrets: singleKey(secret),
       onEvent: hook,
       timeoutMs,
       random: () => 0.5,

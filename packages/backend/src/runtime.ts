@@ -112,6 +112,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     throw error;
   }
   const deps = createDeps(config, { store, shared, onEvent: options.onEvent });
+  if (config.mode === 'live' && config.admin.credentials.some((credential) => credential.legacy))
+    logger.warn(
+      '[admin] ADMIN_TOKEN is in use, as the write credential "admin": give each holder a named credential in ADMIN_CREDENTIALS (README "Admin access") and remove it.',
+    );
   // Expired idempotency and dedupe records go at start and every hour after.
   const prune = () =>
     store.prune().catch((error: Error) => logger.warn(`[store] pruning failed: ${error.message}`));

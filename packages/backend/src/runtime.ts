@@ -35,8 +35,27 @@ export interface DepsOverrides {
   onEvent?: OnEvent | undefined;
 }
 
+/**
+ * The current value of each rotated secret is the one in its own field (`checkoutTokenSecret`,
+ * `payments.webhookSecret`, `ramp.secretKey`), which an app mounting the backend may set in code; the previous
+ * values come from the environment (`secrets`).
+ */
+function withCurrentSecrets(config: Config): Config {
+  const { secrets } = config;
+  return {
+    ...config,
+    secrets: {
+      ...secrets,
+      checkoutToken: { ...secrets.checkoutToken, current: config.checkoutTokenSecret },
+      payWebhook: { ...secrets.payWebhook, current: config.payments.webhookSecret },
+      rampSecret: { ...secrets.rampSecret, current: config.ramp.secretKey },
+    },
+  };
+}
+
 /** The deps of one app: one upstream budget shared by all ramp calls of this process. */
-export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
+export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
+  const config = withCurrentSecrets(given);
   const clock = overrides.clock ?? systemClock;
   const { shared } = overrides;
   const budget: Budget = shared

@@ -35,8 +35,27 @@ export interface DepsOverrides {
   onEvent?: OnEvent | undefined;
 }
 
+/**
+ * The current value of each rotated secret is the one in its own field (`checkoutTokenSecret`,
+ * `payments.webhookSecret`, `ramp.secretKey`), which an app mounting the backend may set in code; the previous
+ * values come from the environment (`secrets`).
+ */
+function withCurrentSecrets(config: Config): Config {
+  const { secrets } = config;
+  return {
+    ...config,
+    secrets: {
+      ...secrets,
+      checkoutToken: { ...secrets.checkoutToken, current: config.checkoutTokenSecret },
+      payWebhook: { ...secrets.payWebhook, current: config.payments.webhookSecret },
+      rampSecret: { ...secrets.rampSecret, current: config.ramp.secretKey },
+    },
+  };
+}
+
 /** The deps of one app: one upstream budget shared by all ramp calls of this process. */
-export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
+export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
+  const config = withCurrentSecrets(given);
   const clock = overrides.clock ?? systemClock;
   const { shared } = overrides;
   const budget: Budget = shared
@@ -143,6 +162,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     throw error;
   }
   const deps = createDeps(config, { store, shared, onEvent: options.onEvent });
+  if (config.mode === 'live' && config.admin.credentials.some((credential) => credential.legacy))
+    logger.warn(
+      '[admin] ADMIN_TOKEN is in use, as the write credential "admin": give each holder a named credential in ADMIN_CREDENTIALS (README "Admin access") and remove it.',
+    );
   // Expired idempotency and dedupe records go at start and every hour after.
   const prune = () =>
     store.prune().catch((error: Error) => logger.warn(`[store] pruning failed: ${error.message}`));

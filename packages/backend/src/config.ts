@@ -1,4 +1,5 @@
 /** The backend's configuration, parsed from the environment with zod; fails fast naming each bad variable. */
+import { hostname } from 'node:os';
 import { z } from 'zod';
 import { loadProductsSync } from './products.ts';
 import type { EngineSettings } from './quotes/engine.ts';
@@ -23,6 +24,66 @@ export const sandboxKeys = {
 
 const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
 const secret = (name: string) => z.string().min(16, `${name} must be at least 16 characters`);
+
+// --- Observability (issue 26): logs, metrics. Kept together so each concern's variables stay in one block. ---
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** How lines are written, what /metrics serves and to whom. */
+export interface ObservabilityConfig {
+  logLevel: (typeof logLevels)[number];
+  /** `json`: one JSON object a line; `pretty`: readable lines; `auto`: pretty in a terminal outside production. */
+  logFormat: 'json' | 'pretty' | 'auto';
+  /** Names this instance in every log line (`instance`). */
+  instance: string;
+  metrics: {
+    enabled: boolean;
+    /** Bearer token /metrics asks for (on the app's port, or on METRICS_PORT too when both are set). */
+    token: string | undefined;
+    /** Serves /metrics on a listener of its own instead of the app's port. */
+    port: number | undefined;
+    host: string;
+  };
+}
+
+function observabilityVars() {
+  return {
+    /** fatal | error | warn | info | debug | trace | silent. */
+    LOG_LEVEL: z.enum(logLevels).default('info'),
+    LOG_FORMAT: z.enum(['json', 'pretty', 'auto']).default('auto'),
+    INSTANCE_NAME: z.string().min(1).max(200).optional(),
+    METRICS: z.enum(['on', 'off']).default('off'),
+    METRICS_TOKEN: secret('METRICS_TOKEN').optional(),
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  };
+}
+
+type ObservabilityVars = z.output<z.ZodObject<ReturnType<typeof observabilityVars>>>;
+
+/** Problems no single variable shows: metrics on, but neither protected by a token nor on a port of its own. */
+function observabilityProblems(env: Record<string, string | undefined>): string[] {
+  if (env['METRICS'] !== 'on' || env['METRICS_TOKEN'] || env['METRICS_PORT']) return [];
+  return [
+    'METRICS=on needs METRICS_TOKEN (a bearer token for /metrics) or METRICS_PORT (a listener of its own, on METRICS_HOST)',
+  ];
+}
+
+function observabilityOf(vars: ObservabilityVars & { PORT: number }): ObservabilityConfig {
+  return {
+    logLevel: vars.LOG_LEVEL,
+    logFormat: vars.LOG_FORMAT,
+    instance: vars.INSTANCE_NAME ?? `${hostname()}:${vars.PORT}`,
+    metrics: {
+      enabled: vars.METRICS === 'on',
+      token: vars.METRICS_TOKEN,
+      port: vars.METRICS_PORT,
+      host: vars.METRICS_HOST,
+    },
+  };
+}
+
+// --- end of observability ---
 
 const baseSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
@@ -128,6 +189,7 @@ const baseSchema = z.object({
   PAY_API_URL: url.optional(),
   PAY_API_KEY: z.string().min(1).optional(),
   PAY_WEBHOOK_SECRET: z.string().min(1).optional(),
+  ...observabilityVars(),
 });
 
 /** Every variable the backend reads (`.env.example` documents each). */
@@ -164,6 +226,8 @@ export interface Config {
    */
   events: { webhookUrls: string[]; webhookSecret: string | undefined };
   payments: { apiUrl: string; apiKey: string; webhookSecret: string };
+  /** Logs and metrics (the observability block above). */
+  observability: ObservabilityConfig;
 }
 
 export class ConfigError extends Error {
@@ -202,6 +266,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!(env['ALLOWED_ORIGINS'] ?? '').split(',').some((part) => part.trim()))
       problems.push('ALLOWED_ORIGINS is missing (the storefront origins)');
   }
+  problems.push(...observabilityProblems(env));
   if (env['MERCHANT_WEBHOOK_URL']?.trim() && !env['MERCHANT_WEBHOOK_SECRET'])
     problems.push(
       'MERCHANT_WEBHOOK_SECRET is missing (MERCHANT_WEBHOOK_URL is set): events are always signed',
@@ -259,5 +324,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiKey: vars.PAY_API_KEY ?? sandboxKeys.PAY_API_KEY,
       webhookSecret: vars.PAY_WEBHOOK_SECRET ?? sandboxKeys.PAY_WEBHOOK_SECRET,
     },
+    observability: observabilityOf(vars),
   };
 }

@@ -13,7 +13,9 @@ import { handleError, handleNotFound } from './errors.ts';
 import { createDeliveryWorker } from './events/delivery-worker.ts';
 import type { OnEvent } from './events/fulfilment-events.ts';
 import { createOutbox, hookTarget } from './events/outbox.ts';
-import { logger } from './logger.ts';
+import { createReadinessChecks, environmentLine } from './health/checks.ts';
+import { configureLogging, logger } from './logger.ts';
+import { metricsOf, startObservability, watchSources } from './metrics/wiring.ts';
 import { createQuoteEngine } from './quotes/engine.ts';
 import { connectShared, type SharedState } from './shared/redis.ts';
 import { createSqlStore } from './store/sql-store.ts';
@@ -47,6 +49,7 @@ export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
         fallbackInstances: shared.fallbackInstances,
       })
     : new UpstreamBudget({ perSecond: config.upstreamBudget });
+  const metrics = metricsOf(config, overrides.store);
   const ramp = createRampClient({
     apiUrl: config.ramp.apiUrl,
     widgetUrl: config.ramp.widgetUrl,
@@ -56,10 +59,21 @@ export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
     budget,
     clock,
     sharedCache: shared?.cache,
+    observe: metrics.enabled ? metrics.upstreamCall : undefined,
     ...(overrides.rampFetch ? { fetch: overrides.rampFetch } : {}),
   });
-  return {
+  const readiness = createReadinessChecks({
     config,
+    store: overrides.store,
+    shared,
+    budget,
+    clock,
+    observe: metrics.enabled ? metrics.upstreamCall : undefined,
+  });
+  const deps: AppDeps = {
+    config,
+    metrics,
+    readiness,
     clock,
     store: overrides.store,
     shared,
@@ -75,13 +89,18 @@ export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
       apiUrl: config.payments.apiUrl,
       apiKey: config.payments.apiKey,
       timeoutMs: config.upstreamTimeoutMs,
+      observe: metrics.enabled ? metrics.upstreamCall : undefined,
     }),
   };
+  watchSources(deps, budget);
+  return deps;
 }
 
 export interface Runtime {
   app: Hono<AppEnv>;
   deps: AppDeps;
+  /** Marks the instance as shutting down: /readyz answers 503 from now on (call it first in a graceful stop). */
+  markDraining(): void;
   close(): Promise<void>;
 }
 
@@ -100,6 +119,12 @@ export interface RuntimeOptions {
 }
 
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const { observability } = config;
+  configureLogging({
+    level: observability.logLevel,
+    format: observability.logFormat,
+    instance: observability.instance,
+  });
   const store = await openStore(config);
   let shared: SharedState | undefined;
   try {
@@ -122,16 +147,26 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     clock: deps.clock,
     secret: config.events.webhookSecret,
     onEvent: options.onEvent,
+    observe: deps.metrics.deliveryAttempt,
   });
   worker.start();
   deps.quotes.start();
+  deps.readiness.watchWorker(worker);
+  // /metrics's own listener (METRICS_PORT), and the line naming storage, Redis and upstream (mounted or not).
+  const observing = await startObservability(deps);
+  logger.info(`checkout backend started: ${environmentLine(deps.readiness.environment())}`, {
+    ...deps.readiness.environment(),
+    ...(observing.metricsUrl ? { metrics: observing.metricsUrl } : {}),
+  });
   const close = async () => {
     clearInterval(pruning);
+    await observing.close();
     await worker.stop();
     await closeDeps(deps);
   };
+  const markDraining = () => deps.readiness.markDraining();
   if (config.mode !== 'sandbox') {
-    return { app: backend, deps, close };
+    return { app: backend, deps, markDraining, close };
   }
   const { createSandbox } = await import('@crypto-checkout/sandbox');
   const sandbox = createSandbox({
@@ -147,7 +182,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     .route('/', backend);
   app.onError(handleError);
   app.notFound(handleNotFound);
-  return { app, deps, close };
+  return { app, deps, markDraining, close };
 }
 
 async function closeDeps(deps: AppDeps): Promise<void> {
@@ -164,6 +199,8 @@ export interface Checkout {
   /** For anything that takes a fetch handler (Next.js route handlers, Bun, Deno, `@hono/node-server`). */
   fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
   config: Config;
+  /** Marks the instance as shutting down: its /readyz answers 503 from now on (first step of a graceful stop). */
+  markDraining(): void;
   close(): Promise<void>;
 }
 
@@ -207,6 +244,7 @@ export async function createCheckout(
     app: runtime.app,
     fetch: (request, env) => runtime.app.fetch(request, env),
     config: runtime.deps.config,
+    markDraining: runtime.markDraining,
     close: runtime.close,
   };
 }

@@ -184,6 +184,7 @@ describe('the published contract', () => {
           }),
       ],
       ['get', '/healthz', 200, () => stack.api('/healthz')],
+      ['get', '/readyz', 200, () => stack.api('/readyz')],
     ];
     const secrets = [
       stack.config.ramp.secretKey,

@@ -40,6 +40,8 @@ export interface SqlStoreOptions {
 export interface SqlStore extends Store {
   /** `SQLite at …` or `PostgreSQL at host:port/db` (never the password). */
   readonly database: string;
+  /** PostgreSQL's connection pool now (for /metrics); undefined with SQLite. */
+  poolStats(): { total: number; idle: number; waiting: number } | undefined;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are picked per collection at run time; rows are typed below.
@@ -76,6 +78,7 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
   const sqliteFile = options.sqliteFile ?? path.join(options.dataDir, 'crypto-checkout.sqlite');
   const database = describeDatabase(options.databaseUrl, sqliteFile);
   let db: Kysely<Database>;
+  let poolStats: SqlStore['poolStats'] = () => undefined;
   if (postgres) {
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({
@@ -91,6 +94,7 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
       client.on('error', (error) => logger.warn(`[store] ${database}: ${error.message}`));
     });
     db = new KyselyDb<Database>({ dialect: new PostgresDialect({ pool }) });
+    poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   } else {
     if (sqliteFile !== ':memory:') await mkdir(path.dirname(sqliteFile), { recursive: true });
     const { default: Sqlite } = await import('libsql');
@@ -242,7 +246,7 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
     return store;
   };
 
-  return Object.assign(over(db as AnyDb, false), { database });
+  return Object.assign(over(db as AnyDb, false), { database, poolStats });
 }
 
 /** Runs the migrations not yet applied (Kysely's migrator takes a lock, so instances starting together are safe). */

@@ -1,11 +1,14 @@
 /** `createApp(deps)`: the backend's Hono app. `runtime.ts` builds the deps; `command.ts` serves it. */
-import { $, createRoute } from '@hono/zod-openapi';
+import { $ } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
 import { z } from 'zod';
 import { adminAccess } from './admin/access.ts';
 import { createAuditLog } from './admin/audit.ts';
 import type { AppDeps } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
+import { healthRoutes } from './health/routes.ts';
+import { httpMetrics } from './metrics/http-metrics.ts';
+import { metricsRoutes } from './metrics/routes.ts';
 import { accessLog } from './middleware/access-log.ts';
 import { clientRateLimit } from './middleware/rate-limit.ts';
 import {
@@ -16,7 +19,7 @@ import {
   publicCors,
   securityHeaders,
 } from './middleware/security.ts';
-import { jsonResponse, type OpenApiDocument, openApiDocument, openApiRoutes } from './openapi.ts';
+import { type OpenApiDocument, openApiDocument, openApiRoutes } from './openapi.ts';
 import { createOrderLedger } from './orders/ledger.ts';
 import { createRampOrders } from './orders/ramp-orders.ts';
 import { createProductCatalog } from './products.ts';
@@ -34,29 +37,6 @@ import { rampSessionRoutes } from './routes/ramp-sessions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { widgetBundleRoutes } from './routes/widget-bundle.ts';
 
-const healthRoute = createRoute({
-  method: 'get',
-  path: '/healthz',
-  tags: ['Reference'],
-  summary: 'Liveness, and whether the upstream is the sandbox',
-  responses: {
-    200: jsonResponse(
-      z.object({
-        ok: z.literal(true),
-        upstream: z.enum(['sandbox', 'live']),
-        upstreamDrift: z
-          .number()
-          .int()
-          .describe('kinds of upstream answers seen in a shape we had to drop parts of'),
-        quoteDrift: z
-          .number()
-          .describe('largest relative difference between a derived quote and the upstream (0.001 = 0.1 %)'),
-      }),
-      'Up',
-    ),
-  },
-});
-
 const bodyLimit8k = limitBody(8 * 1024);
 const webhookBodyLimit = limitBody(64 * 1024);
 
@@ -68,6 +48,7 @@ export function createApp(deps: AppDeps) {
     payments: deps.payments,
     outbox: deps.outbox,
     fanout: deps.shared?.fanout,
+    metrics: deps.metrics,
   });
   const rampOrders = createRampOrders(deps);
   // One catalog reader (one mtime cache) for the products and order routes.
@@ -115,6 +96,7 @@ export function createApp(deps: AppDeps) {
         return next();
       })
       .use('*', config.accessLog ? accessLog() : (_c, next) => next())
+      .use('*', deps.metrics.enabled ? httpMetrics(deps.metrics) : (_c, next) => next())
       .use('*', securityHeaders(config))
       .use('/api/*', publicCors(config))
       .use('/api/*', originGuard(config))
@@ -136,19 +118,13 @@ export function createApp(deps: AppDeps) {
         return (c.get('path').startsWith('/api/webhooks') ? webhookBodyLimit : bodyLimit8k)(c, next);
       }),
   )
-    .openapi(healthRoute, (c) =>
-      c.json(
-        {
-          ok: true as const,
-          upstream: deps.config.mode,
-          upstreamDrift: deps.ramp.drift().length,
-          quoteDrift: deps.quotes.maxDrift(),
-        },
-        200,
-      ),
-    )
+    .route('/', healthRoutes(deps))
     .route('/widget', widgetBundleRoutes(deps))
     .route('/api', api);
+  // /metrics on the app's port, behind METRICS_TOKEN (with METRICS_PORT it has a listener of its own instead).
+  const { metrics: metricsSettings } = config.observability;
+  if (deps.metrics.registry && metricsSettings.port === undefined)
+    app.route('/', metricsRoutes(deps.metrics.registry, metricsSettings.token));
   app.onError(handleError);
   app.notFound(handleNotFound);
   return app;

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { createAdaptorServer } from '@hono/node-server';
 import { ConfigError, loadConfig, readEnvFile, startWarnings } from './config.ts';
 import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
+import { storageWords } from './health/checks.ts';
 import { logger } from './logger.ts';
 import { createRuntime, loadSandbox, openStore, SandboxMissing } from './runtime.ts';
 import { SharedStateUnavailable } from './shared/redis.ts';
@@ -178,6 +179,13 @@ server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
   } else {
     logger.info(`  UPSTREAM: live — ramp ${config.ramp.apiUrl}, payments ${config.payments.apiUrl}`);
   }
+  const { storage, redis } = runtime.deps.readiness.environment();
+  logger.info(
+    `  STORAGE: ${storageWords(storage)}; REDIS: ${redis ? redis.host : 'none (everything stays in this process)'}`,
+  );
+  logger.info(`  health        ${base}/healthz (liveness), ${base}/readyz (readiness)`);
+  if (config.observability.metrics.enabled && config.observability.metrics.port === undefined)
+    logger.info(`  metrics       ${base}/metrics (Authorization: Bearer $METRICS_TOKEN)`);
   logger.info(`  allowed origins ${config.allowedOrigins.join(', ')}`);
   for (const warning of startWarnings(config, port)) logger.warn(`Warning: ${warning}`);
 });

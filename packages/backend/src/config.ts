@@ -3,6 +3,7 @@
  * object given in code (`createCheckout(config)`) is held to the same rules, with the same messages.
  */
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { loadProductsSync } from './products.ts';
@@ -73,6 +74,66 @@ const rules = {
 const countryMessage = 'DEFAULT_COUNTRY must be a 2-letter country code';
 /** A number read from the environment's text, then held to `rule`. */
 const numeric = <T extends z.ZodType<number, number>>(rule: T) => z.coerce.number().pipe(rule);
+
+// --- Observability (issue 26): logs, metrics. Kept together so each concern's variables stay in one block. ---
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** How lines are written, what /metrics serves and to whom. */
+export interface ObservabilityConfig {
+  logLevel: (typeof logLevels)[number];
+  /** `json`: one JSON object a line; `pretty`: readable lines; `auto`: pretty in a terminal outside production. */
+  logFormat: 'json' | 'pretty' | 'auto';
+  /** Names this instance in every log line (`instance`). */
+  instance: string;
+  metrics: {
+    enabled: boolean;
+    /** Bearer token /metrics asks for (on the app's port, or on METRICS_PORT too when both are set). */
+    token: string | undefined;
+    /** Serves /metrics on a listener of its own instead of the app's port. */
+    port: number | undefined;
+    host: string;
+  };
+}
+
+function observabilityVars() {
+  return {
+    /** fatal | error | warn | info | debug | trace | silent. */
+    LOG_LEVEL: z.enum(logLevels).default('info'),
+    LOG_FORMAT: z.enum(['json', 'pretty', 'auto']).default('auto'),
+    INSTANCE_NAME: z.string().min(1).max(200).optional(),
+    METRICS: z.enum(['on', 'off']).default('off'),
+    METRICS_TOKEN: secret('METRICS_TOKEN').optional(),
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  };
+}
+
+type ObservabilityVars = z.output<z.ZodObject<ReturnType<typeof observabilityVars>>>;
+
+/** Problems no single variable shows: metrics on, but neither protected by a token nor on a port of its own. */
+function observabilityProblems(env: Record<string, string | undefined>): string[] {
+  if (env['METRICS'] !== 'on' || env['METRICS_TOKEN'] || env['METRICS_PORT']) return [];
+  return [
+    'METRICS=on needs METRICS_TOKEN (a bearer token for /metrics) or METRICS_PORT (a listener of its own, on METRICS_HOST)',
+  ];
+}
+
+function observabilityOf(vars: ObservabilityVars & { PORT: number }): ObservabilityConfig {
+  return {
+    logLevel: vars.LOG_LEVEL,
+    logFormat: vars.LOG_FORMAT,
+    instance: vars.INSTANCE_NAME ?? `${hostname()}:${vars.PORT}`,
+    metrics: {
+      enabled: vars.METRICS === 'on',
+      token: vars.METRICS_TOKEN,
+      port: vars.METRICS_PORT,
+      host: vars.METRICS_HOST,
+    },
+  };
+}
+
+// --- end of observability ---
 
 const baseSchema = z.object({
   PORT: numeric(rules.port).default(8787),
@@ -162,6 +223,7 @@ const baseSchema = z.object({
 
   // --- Secret rotation and scoped admin access (secrets/config.ts) ---------------------------------------
   ...secretVariables,
+  ...observabilityVars(),
 });
 
 /** Every variable the backend reads (`.env.example` documents each). */
@@ -204,6 +266,8 @@ export interface Config {
   secrets: SecretsConfig;
   /** Named, scoped admin credentials and the limit on wrong ones. */
   admin: AdminConfig;
+  /** Logs and metrics (the observability block above). */
+  observability: ObservabilityConfig;
 }
 
 export class ConfigError extends Error {
@@ -279,6 +343,10 @@ const configSchema = z.object({
   }),
   // Built by loadConfig from the *_PREVIOUS and ADMIN_CREDENTIALS variables (secrets/config.ts checks them there).
   secrets: z.custom<SecretsConfig>(
+    (value) => typeof value === 'object' && value !== null,
+    'missing: spread loadConfig()',
+  ),
+  observability: z.custom<ObservabilityConfig>(
     (value) => typeof value === 'object' && value !== null,
     'missing: spread loadConfig()',
   ),
@@ -393,6 +461,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (env['MERCHANT_WEBHOOK_URL']?.trim() && !env['MERCHANT_WEBHOOK_SECRET']) problems.push(unsignedEvents);
   problems.push(...secretProblems(env));
+  problems.push(...observabilityProblems(env));
   // The catalog is what orders are priced from: a missing or broken file is refused now, not at the first order.
   const productsFile = env['PRODUCTS_FILE'] || defaultProductsFile;
   try {
@@ -461,5 +530,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rampSecret: rampSecretKey,
     }),
     admin: adminConfig(vars, adminToken),
+    observability: observabilityOf(vars),
   };
 }

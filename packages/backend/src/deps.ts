@@ -4,6 +4,8 @@ import type { AdminCredential } from './admin/credentials.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Outbox } from './events/outbox.ts';
+import type { ReadinessChecks } from './health/checks.ts';
+import type { Metrics } from './metrics/metrics.ts';
 import type { QuoteEngine } from './quotes/engine.ts';
 import type { SharedState } from './shared/redis.ts';
 import type { Store } from './store/store.ts';
@@ -22,6 +24,10 @@ export interface AppDeps {
   clock: Clock;
   /** Redis shared by several instances (REDIS_URL); absent: everything stays in this process. */
   shared?: SharedState | undefined;
+  /** What /metrics reports (no-ops with METRICS=off). */
+  metrics: Metrics;
+  /** What /readyz checks; also marks the instance as draining. */
+  readiness: ReadinessChecks;
 }
 
 /** Hono context variables set by our middleware. */

@@ -68,7 +68,7 @@ export function handleError(error: Error, c: Context) {
   }
   if (error instanceof StorageUnavailable || error instanceof SharedStateUnavailable) {
     // Logged once per request without the cause's details (they may hold the database's address).
-    logger.warn(`[${c.get('requestId') ?? '-'}] ${error.message}`);
+    logger.warn(error.message, { requestId: c.get('requestId') });
     c.header('Retry-After', '1');
     return c.json(
       errorBody(c, 'SERVICE_UNAVAILABLE', 'Our storage is unavailable for a moment; try again shortly.'),
@@ -93,7 +93,7 @@ export function handleError(error: Error, c: Context) {
                   : 'INTERNAL';
     return c.json(errorBody(c, code, error.message || code), errorCodes[code]);
   }
-  logger.error(`[${c.get('requestId') ?? '-'}] unhandled error`, error);
+  logger.error('unhandled error', error, { requestId: c.get('requestId') });
   return c.json(errorBody(c, 'INTERNAL', 'Something went wrong on our side.'), 500);
 }
 

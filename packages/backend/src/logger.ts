@@ -1,22 +1,118 @@
 /**
  * The backend's one way to write a line out: every module logs through `logger` (or a `log` option that defaults
- * to it), never through `console`, so what a line looks like and where it goes is decided here alone (switching
- * to JSON lines, say, is a change to this file). Today: plain text, `info` on stdout, `warn` and `error` on stderr.
+ * to it), never through `console`, so what a line looks like and where it goes is decided here alone.
+ *
+ * Lines are pino's JSON, one object a line on stdout: `time` (ISO), `level` (its name), `msg`, `instance`, and the
+ * fields a caller gives (`requestId`, and for requests `route`, `status`, `durationMs`). In a terminal during
+ * development (LOG_FORMAT=auto) they are pino-pretty's readable lines instead. Fields that could carry a secret or
+ * identify a customer (keys, tokens, signatures, e-mails, addresses) are redacted by pino wherever a caller puts
+ * them; messages themselves never carry them (the access log masks query values, URLs are logged without them).
+ *
+ * `configureLogging` is called once by `createRuntime` with the configuration (LOG_LEVEL, LOG_FORMAT,
+ * INSTANCE_NAME); until then lines go out as JSON at `info`. Tests pass a `destination` to read the lines.
  */
+import { createRequire } from 'node:module';
+import { hostname } from 'node:os';
+import type { Writable } from 'node:stream';
+import { type Logger as Pino, pino, stdTimeFunctions } from 'pino';
+
+/** What a caller adds to a line: plain JSON values (an `err` is serialised with its type, message and stack). */
+export type LogFields = Record<string, unknown>;
+
 export interface Logger {
-  /** What an operator reads in passing: the banner, one line per request (ACCESS_LOG). */
-  info(line: string): void;
+  /** Detail an operator turns on when looking into something (LOG_LEVEL=debug). */
+  debug(line: string, fields?: LogFields): void;
+  /** What an operator reads in passing: the start, one line per request (ACCESS_LOG). */
+  info(line: string, fields?: LogFields): void;
   /** Something went wrong and was handled (an upstream failure, a retry, a delivery that will be tried again). */
-  warn(line: string): void;
-  /** Something went wrong that nothing handled; `error` is the thrown value, with its stack. */
-  error(line: string, error?: unknown): void;
+  warn(line: string, fields?: LogFields): void;
+  /** Something went wrong that nothing handled; `error` is the thrown value, logged with its stack. */
+  error(line: string, error?: unknown, fields?: LogFields): void;
 }
 
 /** What a module takes as its `log` option: one line, handled as a warning unless it says otherwise. */
-export type LogLine = (line: string) => void;
+export type LogLine = (line: string, fields?: LogFields) => void;
+
+export interface LoggingOptions {
+  level?: string;
+  format?: 'json' | 'pretty' | 'auto';
+  instance?: string;
+  /** Where lines go (default stdout); tests give a stream of their own. */
+  destination?: Writable;
+}
+
+/** Field names whose values never reach a line, at the top of the fields or one object down. */
+const sensitiveKeys = [
+  'authorization',
+  'cookie',
+  'password',
+  'secret',
+  'secretKey',
+  'apiKey',
+  'api_key',
+  'token',
+  'accessToken',
+  'checkoutToken',
+  'customerToken',
+  'signature',
+  'email',
+  'userEmail',
+  'customerEmail',
+  'address',
+  'walletAddress',
+  'depositAddress',
+  'phone',
+];
+export const redactedPaths = sensitiveKeys.flatMap((key) => [key, `*.${key}`]);
+
+/** Development means a terminal and NODE_ENV other than production. */
+const wantsPretty = (format: LoggingOptions['format']) =>
+  format === 'pretty' ||
+  (format !== 'json' && process.stdout.isTTY === true && process.env['NODE_ENV'] !== 'production');
+
+function build(options: LoggingOptions): Pino {
+  const settings = {
+    level: options.level ?? 'info',
+    base: { instance: options.instance ?? `${hostname()}:${process.pid}` },
+    timestamp: stdTimeFunctions.isoTime,
+    formatters: { level: (label: string) => ({ level: label }) },
+    redact: { paths: redactedPaths, censor: '[redacted]' },
+  };
+  if (wantsPretty(options.format)) {
+    // pino-pretty is CommonJS; required only when a terminal asks for it. Synchronous: a line is out before exit.
+    const pretty = createRequire(import.meta.url)('pino-pretty') as (options: object) => Writable;
+    return pino(
+      settings,
+      pretty({
+        sync: true,
+        colorize: options.destination === undefined && process.stdout.isTTY === true,
+        translateTime: 'SYS:HH:MM:ss.l',
+        ignore: 'pid,hostname',
+        ...(options.destination ? { destination: options.destination } : {}),
+      }),
+    );
+  }
+  // Synchronous writes to stdout: nothing is lost when the process exits, and a line costs microseconds.
+  return pino(settings, options.destination ?? pino.destination({ dest: 1, sync: true }));
+}
+
+let current: Pino = build({
+  level: process.env['LOG_LEVEL'] ?? 'info',
+  format: process.env['LOG_FORMAT'] === 'pretty' ? 'pretty' : 'json',
+});
+
+/** Replaces how lines are written (level, format, instance name, destination) for every module at once. */
+export function configureLogging(options: LoggingOptions): void {
+  current = build(options);
+}
+
+/** Whether a line of `level` would be written (to skip building one that would not). */
+export const logs = (level: 'debug' | 'info' | 'warn') => current.isLevelEnabled(level);
 
 export const logger: Logger = {
-  info: (line) => console.log(line),
-  warn: (line) => console.warn(line),
-  error: (line, error) => (error === undefined ? console.error(line) : console.error(line, error)),
+  debug: (line, fields) => (fields ? current.debug(fields, line) : current.debug(line)),
+  info: (line, fields) => (fields ? current.info(fields, line) : current.info(line)),
+  warn: (line, fields) => (fields ? current.warn(fields, line) : current.warn(line)),
+  error: (line, error, fields) =>
+    error === undefined && !fields ? current.error(line) : current.error({ ...fields, err: error }, line),
 };

@@ -13,7 +13,9 @@ import { handleError, handleNotFound } from './errors.ts';
 import { createDeliveryWorker } from './events/delivery-worker.ts';
 import type { OnEvent } from './events/fulfilment-events.ts';
 import { createOutbox, hookTarget } from './events/outbox.ts';
-import { logger } from './logger.ts';
+import { createReadinessChecks, environmentLine } from './health/checks.ts';
+import { configureLogging, logger } from './logger.ts';
+import { metricsOf, startObservability, watchSources } from './metrics/wiring.ts';
 import { createQuoteEngine } from './quotes/engine.ts';
 import { singleKey } from './secrets/keyring.ts';
 import { connectShared, type SharedState } from './shared/redis.ts';
@@ -67,6 +69,7 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
         fallbackInstances: shared.fallbackInstances,
       })
     : new UpstreamBudget({ perSecond: config.upstreamBudget });
+  const metrics = metricsOf(config, overrides.store);
   const ramp = createRampClient({
     apiUrl: config.ramp.apiUrl,
     widgetUrl: config.ramp.widgetUrl,
@@ -76,10 +79,21 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
     budget,
     clock,
     sharedCache: shared?.cache,
+    observe: metrics.enabled ? metrics.upstreamCall : undefined,
     ...(overrides.rampFetch ? { fetch: overrides.rampFetch } : {}),
   });
-  return {
+  const readiness = createReadinessChecks({
     config,
+    store: overrides.store,
+    shared,
+    budget,
+    clock,
+    observe: metrics.enabled ? metrics.upstreamCall : undefined,
+  });
+  const deps: AppDeps = {
+    config,
+    metrics,
+    readiness,
     clock,
     store: overrides.store,
     shared,
@@ -95,13 +109,18 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
       apiUrl: config.payments.apiUrl,
       apiKey: config.payments.apiKey,
       timeoutMs: config.upstreamTimeoutMs,
+      observe: metrics.enabled ? metrics.upstreamCall : undefined,
     }),
   };
+  watchSources(deps, budget);
+  return deps;
 }
 
 export interface Runtime {
   app: Hono<AppEnv>;
   deps: AppDeps;
+  /** Marks the instance as shutting down: /readyz answers 503 from now on (call it first in a graceful stop). */
+  markDraining(): void;
   close(): Promise<void>;
 }
 
@@ -151,6 +170,12 @@ export interface RuntimeOptions {
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   // Before anything opens: a missing sandbox leaves no store or worker behind.
   const sandboxPackage = config.mode === 'sandbox' ? await loadSandbox() : undefined;
+  const { observability } = config;
+  configureLogging({
+    level: observability.logLevel,
+    format: observability.logFormat,
+    instance: observability.instance,
+  });
   const store = await openStore(config);
   let shared: SharedState | undefined;
   try {
@@ -183,16 +208,26 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         }
       : undefined,
     onEvent: options.onEvent,
+    observe: deps.metrics.deliveryAttempt,
   });
   worker.start();
   deps.quotes.start();
+  deps.readiness.watchWorker(worker);
+  // /metrics's own listener (METRICS_PORT), and the line naming storage, Redis and upstream (mounted or not).
+  const observing = await startObservability(deps);
+  logger.info(`checkout backend started: ${environmentLine(deps.readiness.environment())}`, {
+    ...deps.readiness.environment(),
+    ...(observing.metricsUrl ? { metrics: observing.metricsUrl } : {}),
+  });
   const close = async () => {
     clearInterval(pruning);
+    await observing.close();
     await worker.stop();
     await closeDeps(deps);
   };
+  const markDraining = () => deps.readiness.markDraining();
   if (!sandboxPackage) {
-    return { app: backend, deps, close };
+    return { app: backend, deps, markDraining, close };
   }
   const sandbox = sandboxPackage.createSandbox({
     baseUrl: `${config.publicUrl}/sandbox`,
@@ -207,7 +242,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     .route('/', backend);
   app.onError(handleError);
   app.notFound(handleNotFound);
-  return { app, deps, close };
+  return { app, deps, markDraining, close };
 }
 
 async function closeDeps(deps: AppDeps): Promise<void> {
@@ -224,6 +259,8 @@ export interface Checkout {
   /** For anything that takes a fetch handler (Next.js route handlers, Bun, Deno, `@hono/node-server`). */
   fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
   config: Config;
+  /** Marks the instance as shutting down: its /readyz answers 503 from now on (first step of a graceful stop). */
+  markDraining(): void;
   close(): Promise<void>;
 }
 
@@ -268,6 +305,7 @@ export async function createCheckout(
     app: runtime.app,
     fetch: (request, env) => runtime.app.fetch(request, env),
     config: runtime.deps.config,
+    markDraining: runtime.markDraining,
     close: runtime.close,
   };
 }

@@ -187,6 +187,7 @@ describe('the published contract', () => {
       // After the payment link above: its entry is in the log.
       ['get', '/api/admin/audit', 200, () => stack.api('/api/admin/audit?limit=5', { headers: auth })],
       ['get', '/healthz', 200, () => stack.api('/healthz')],
+      ['get', '/readyz', 200, () => stack.api('/readyz')],
     ];
     const secrets = [
       stack.config.ramp.secretKey,

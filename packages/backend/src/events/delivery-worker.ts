@@ -7,7 +7,8 @@
  */
 import { Webhook } from 'standardwebhooks';
 import type { Clock } from '../clock.ts';
-import { logger } from '../logger.ts';
+import { type LogFields, logger } from '../logger.ts';
+import { loggableUrl } from '../middleware/access-log.ts';
 import { acceptedSecrets, type Keyring } from '../secrets/keyring.ts';
 import type { OnEvent } from './fulfilment-events.ts';
 import { type AttemptOutcome, type Delivery, hookTarget, type Outbox, type OutboxEntry } from './outbox.ts';
@@ -32,7 +33,9 @@ export interface DeliveryOptions {
   pollMs?: number;
   fetch?: typeof fetch;
   random?: () => number;
-  log?: (line: string) => void;
+  log?: (line: string, fields?: LogFields) => void;
+  /** Told of each attempt's outcome (the metrics). */
+  observe?: (target: 'webhook' | 'hook', outcome: 'delivered' | 'retry' | 'failed') => void;
 }
 
 /** The delay before attempt `attempts + 1`: base × 2^(attempts − 1), capped, times a jitter in [0.5, 1.5). */
@@ -110,31 +113,55 @@ export function createDeliveryWorker(options: DeliveryOptions) {
 
   let running: Promise<number> | undefined;
   let timer: NodeJS.Timeout | undefined;
+  // For readiness (health/checks.ts): when the last pass ended, and when the one running began (monotonic).
+  let lastPassEndedAt = performance.now();
+  let passStartedAt: number | undefined;
 
   const worker = {
     /** One pass: sends what is due now; resolves to how many deliveries were attempted. Passes never overlap. */
     tick(): Promise<number> {
       running ??= (async () => {
+        passStartedAt = performance.now();
         try {
           const due = await outbox.claimDue(iso(), 50, timeoutMs * 2);
           await Promise.all(
             due.map(async ({ entry, delivery }) => {
               const outcome = await send(entry, delivery);
               await outbox.recordAttempt(entry.event.id, delivery.target, outcome, iso());
-              if (!outcome.ok)
-                log(`[events] ${entry.event.type} ${entry.event.id} to ${delivery.target}: ${outcome.error}`);
+              const hook = delivery.target === hookTarget;
+              options.observe?.(
+                hook ? 'hook' : 'webhook',
+                outcome.ok ? 'delivered' : outcome.giveUp || !outcome.nextAttemptAt ? 'failed' : 'retry',
+              );
+              if (!outcome.ok) {
+                const target = hook ? 'onEvent' : loggableUrl(delivery.target);
+                log(`[events] ${entry.event.type} ${entry.event.id} to ${target}: ${outcome.error}`, {
+                  eventId: entry.event.id,
+                  eventType: entry.event.type,
+                  target,
+                  attempt: delivery.attempts + 1,
+                  status: outcome.status,
+                  willRetry: !outcome.giveUp && outcome.nextAttemptAt !== null,
+                });
+              }
             }),
           );
           return due.length;
         } finally {
           running = undefined;
+          passStartedAt = undefined;
+          lastPassEndedAt = performance.now();
         }
       })();
       return running;
     },
 
+    /** Whether the loop runs, and when its passes ended and began (a stuck pass shows as an old start). */
+    liveness: () => ({ running: timer !== undefined, lastPassEndedAt, passStartedAt }),
+
     start(): void {
       if (timer) return;
+      lastPassEndedAt = performance.now();
       const loop = () => {
         worker
           .tick()

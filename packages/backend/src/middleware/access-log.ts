@@ -1,10 +1,12 @@
 /**
- * One line per request: request id, method, path, status, time. Query values that could identify a customer
- * or unlock something (tokens, keys, signatures, e-mails, wallet addresses) are masked; bodies are never read.
+ * One line per request (ACCESS_LOG): request id, method, path, route template, status, duration. Query values
+ * that could identify a customer or unlock something (tokens, keys, signatures, e-mails, wallet addresses) are
+ * masked; bodies are never read.
  */
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../deps.ts';
-import { logger } from '../logger.ts';
+import { type LogFields, logger } from '../logger.ts';
+import { mountOf, routeOf } from './route-template.ts';
 
 const sensitive = /token|key|signature|secret|sig|email|wallet|address|name|phone|search/i;
 
@@ -17,16 +19,35 @@ export function loggablePath(url: string): string {
   return params.length ? `${parsed.pathname}?${params.join('&')}` : parsed.pathname;
 }
 
-export function accessLog(write: (line: string) => void = logger.info): MiddlewareHandler<AppEnv> {
+/** A URL as it may be logged: no user or password, sensitive query values masked. */
+export function loggableUrl(url: string): string {
+  try {
+    return `${new URL(url).origin}${loggablePath(url)}`;
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+export function accessLog(
+  write: (line: string, fields: LogFields) => void = logger.info,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
+    const mount = mountOf(c);
     try {
       await next();
     } finally {
-      const ms = (performance.now() - started).toFixed(1);
-      write(
-        `${c.get('requestId') ?? '-'} ${c.req.method} ${loggablePath(c.req.url)} ${c.res.status} ${ms}ms`,
-      );
+      const durationMs = Math.round((performance.now() - started) * 100) / 100;
+      const path = loggablePath(c.req.url);
+      const status = c.res.status;
+      write(`${c.req.method} ${path} ${status} ${durationMs}ms`, {
+        requestId: c.get('requestId'),
+        method: c.req.method,
+        path,
+        route: routeOf(c, mount),
+        status,
+        durationMs,
+      });
     }
   };
 }

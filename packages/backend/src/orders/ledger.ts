@@ -11,6 +11,7 @@ import { orderEvents } from '../events/fulfilment-events.ts';
 import type { Outbox } from '../events/outbox.ts';
 import { createKeyedLock } from '../keyed-lock.ts';
 import { type LogLine, logger } from '../logger.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { OrderFanout } from '../shared/redis.ts';
 import type { Store } from '../store/store.ts';
 import type { PaymentsClient } from '../upstream/payments-client.ts';
@@ -31,6 +32,8 @@ export interface LedgerDeps {
   outbox: Pick<Outbox, 'record'>;
   /** With Redis: tells the other instances' status streams, and hears theirs. */
   fanout?: OrderFanout | undefined;
+  /** Counts orders made and status changes (once committed). */
+  metrics?: Pick<Metrics, 'orderCreated' | 'orderStatusChanged'> | undefined;
 }
 
 export interface LedgerOptions {
@@ -40,7 +43,7 @@ export interface LedgerOptions {
 }
 
 export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {}) {
-  const { store, clock, payments, outbox, fanout } = deps;
+  const { store, clock, payments, outbox, fanout, metrics } = deps;
   const syncMaxAgeMs = options.syncMaxAgeMs ?? 5000;
   const log = options.log ?? logger.warn;
   const lock = createKeyedLock();
@@ -84,6 +87,7 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
         await outbox.record(orderEvents(undefined, record), iso(), tx);
         await tx.set('orders', record.id, record);
       });
+      metrics?.orderCreated();
       syncedAt.set(record.id, clock.now());
     },
 
@@ -139,6 +143,7 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
       // The keyed lock orders this process's changes; the transaction's row lock those of other instances.
       return lock.run(id, async () => {
         const next = await store.transaction((tx) => ledger.applyIn(tx, id, facts, source));
+        if (next?.statusChanged) metrics?.orderStatusChanged(next.record.status, source);
         if (next?.changed) publish(next.record);
         return next?.record;
       });
@@ -156,7 +161,7 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
         !isFinal(record.status) &&
         (progress || facts.upstreamStatus.toUpperCase() === record.upstreamStatus.toUpperCase()) &&
         (facts.paid.amount !== record.paid?.amount || facts.paid.currency !== record.paid?.currency);
-      if (!progress && !paidChanged) return { record, changed: false };
+      if (!progress && !paidChanged) return { record, changed: false, statusChanged: false };
       const at = iso();
       const next: OrderRecord = { ...record, updatedAt: at };
       if (progress && mapped) {
@@ -170,7 +175,7 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
       if (facts.paid && (paidChanged || progress)) next.paid = facts.paid;
       await outbox.record(orderEvents(record, next), at, tx);
       await tx.set('orders', id, next);
-      return { record: next, changed: true };
+      return { record: next, changed: true, statusChanged: next.status !== record.status };
     },
 
     /**

@@ -17,6 +17,8 @@ export function statusStream(
   c: Context,
   ledger: Pick<OrderLedger, 'subscribe' | 'sync' | 'fresh'>,
   record: OrderRecord,
+  /** Told when the stream opens; what it returns, when it ends (the metrics' open-streams gauge). */
+  opened: () => () => void = () => () => undefined,
 ) {
   c.header('Cache-Control', 'no-store');
   return streamSSE(c, async (stream) => {
@@ -31,11 +33,13 @@ export function statusStream(
       lastAt = current.updatedAt;
       await stream.writeSSE({ event: 'status', data, id: String(++sequence) });
     };
+    const closed = opened();
     await new Promise<void>((resolve) => {
       let finished = false;
       const finish = () => {
         if (finished) return;
         finished = true;
+        closed();
         unsubscribe();
         clearInterval(poll);
         clearInterval(keepAlive);

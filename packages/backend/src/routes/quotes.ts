@@ -8,11 +8,13 @@
  */
 import { createRoute } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps.ts';
+import { AppError } from '../errors.ts';
+import type { QuoteSource } from '../metrics/metrics.ts';
 import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../openapi.ts';
 import { answerKey, createAnswers } from '../quotes/answers.ts';
 import { createLimits } from '../quotes/limits.ts';
 import { createCryptoCheck, pickMethod } from '../quotes/methods.ts';
-import { buyQuoteBody, quoteSchema, sellQuoteBody } from '../quotes/schemas.ts';
+import { buyQuoteBody, type Quote, quoteSchema, sellQuoteBody } from '../quotes/schemas.ts';
 import { sellByCrypto } from '../quotes/sell-by-crypto.ts';
 import { priceTotal } from '../quotes/totals.ts';
 import { buyView, sellView } from '../quotes/views.ts';
@@ -57,12 +59,26 @@ const sellRoute = createRoute({
 });
 
 export function quoteRoutes(deps: AppDeps) {
-  const { ramp, config, clock, quotes } = deps;
+  const { ramp, config, clock, quotes, metrics } = deps;
   const limits = createLimits((fiat) => ramp.fx(fiat), config.markup);
   const checkCrypto = createCryptoCheck(() => ramp.supported());
   const answers = createAnswers({ clock, quotes, fxVersion: () => ramp.fxVersion() });
+  /** Counts the answer by where it came from (a repeat given from `answers` is `cached`). */
+  const counted = <Q extends Quote>(side: 'buy' | 'sell', quote: Q, source: QuoteSource = quote.source) => {
+    metrics.quoteAnswered(side, source);
+    return quote;
+  };
 
-  return openApiRoutes()
+  const routes = openApiRoutes();
+  routes.use('*', async (c, next) => {
+    await next();
+    // A shopper turned away: by the error code the answer carries (a bounded list, errors.ts).
+    if (c.error && metrics.enabled) {
+      const code = c.error instanceof AppError ? c.error.code : 'INTERNAL';
+      metrics.quoteRefused(c.req.path.endsWith('/sell') ? 'sell' : 'buy', code);
+    }
+  });
+  return routes
     .openapi(buyRoute, async (c) => {
       const body = c.req.valid('json');
       const [methods] = await Promise.all([ramp.paymentMethods(body.country), checkCrypto(body.crypto)]);
@@ -79,19 +95,25 @@ export function quoteRoutes(deps: AppDeps) {
       if (fiatAmount !== undefined) {
         const key = answerKey(body, fiatAmount);
         const again = answers.again('buy', method, key, request);
-        if (again) return c.json(again, 200);
+        if (again) return c.json(counted('buy', again, 'cached'), 200);
         limits.check('buy', method, body.fiat, fiatAmount);
         const quote = await priceTotal('buy', { ...request, fiatAmount }, method, {
           quotes,
           eurPerUnit: ramp.fx(body.fiat)?.eurPerUnit,
         }).catch(refused);
         return c.json(
-          answers.give(method, key, quote, buyView(quote, method, body.fiat, body.crypto, 'fiat')),
+          counted(
+            'buy',
+            answers.give(method, key, quote, buyView(quote, method, body.fiat, body.crypto, 'fiat')),
+          ),
           200,
         );
       }
       const quote = await quotes.buy({ ...request, cryptoAmount: body.cryptoAmount }, method).catch(refused);
-      return c.json(answers.priced(buyView(quote, method, body.fiat, body.crypto, 'crypto'), quote), 200);
+      return c.json(
+        counted('buy', answers.priced(buyView(quote, method, body.fiat, body.crypto, 'crypto'), quote)),
+        200,
+      );
     })
     .openapi(sellRoute, async (c) => {
       const body = c.req.valid('json');
@@ -103,14 +125,14 @@ export function quoteRoutes(deps: AppDeps) {
       if (body.fiatAmount !== undefined) {
         const key = answerKey(body, body.fiatAmount);
         const again = answers.again('sell', method, key, request);
-        if (again) return c.json(again, 200);
+        if (again) return c.json(counted('sell', again, 'cached'), 200);
         limits.check('sell', method, body.fiat, body.fiatAmount);
         const quote = await priceTotal('sell', { ...request, fiatAmount: body.fiatAmount }, method, {
           quotes,
           eurPerUnit: ramp.fx(body.fiat)?.eurPerUnit,
         }).catch(refused);
         const view = sellView(quote, quote.basis, method, body.fiat, body.crypto, 'fiat');
-        return c.json(answers.give(method, key, quote, view), 200);
+        return c.json(counted('sell', answers.give(method, key, quote, view)), 200);
       }
       const cryptoAmount = body.cryptoAmount as string;
       const { quote, worth, estimate } = await sellByCrypto({
@@ -123,6 +145,6 @@ export function quoteRoutes(deps: AppDeps) {
         tooLow: () => limits.tooLow('sell', method, body.fiat),
       });
       const view = sellView(quote, worth, method, body.fiat, body.crypto, 'crypto', cryptoAmount, estimate);
-      return c.json(answers.priced(view, quote), 200);
+      return c.json(counted('sell', answers.priced(view, quote)), 200);
     });
 }

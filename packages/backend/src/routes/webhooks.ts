@@ -84,7 +84,24 @@ function parseJson(raw: Uint8Array): unknown {
 const sha256 = (raw: Uint8Array) => createHash('sha256').update(raw).digest('hex');
 
 export function webhookRoutes(deps: AppDeps, ledger: OrderLedger, rampOrders: RampOrders) {
-  const { config, store, clock } = deps;
+  const { config, store, clock, metrics } = deps;
+  /** Counts what came, by source and outcome: verified (applied or ignored), duplicate, refused, invalid. */
+  const counted = (source: 'payments' | 'ramp', outcome: Outcome) => {
+    metrics.webhookReceived(source, outcome.duplicate ? 'duplicate' : 'verified');
+    return outcome;
+  };
+  const refused = (source: 'payments' | 'ramp') => {
+    metrics.webhookReceived(source, 'refused');
+    return new AppError('UNAUTHORIZED', 'The webhook signature is missing or wrong.');
+  };
+  const unreadable = (source: 'payments' | 'ramp', raw: Uint8Array) => {
+    try {
+      return parseJson(raw);
+    } catch (error) {
+      metrics.webhookReceived(source, 'invalid');
+      throw error;
+    }
+  };
 
   /** Claims the event, runs `apply`, releases the claim if it throws. */
   async function once(key: string, apply: () => Promise<Outcome>): Promise<Outcome> {
@@ -110,10 +127,13 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger, rampOrders: Ra
         const raw = await rawBody(c);
         const secrets = acceptedSecrets(config.secrets.payWebhook, clock.now());
         if (!signatureValid(secrets, raw, c.req.header('x-swapped-signature'))) {
-          throw new AppError('UNAUTHORIZED', 'The webhook signature is missing or wrong.');
+          throw refused('payments');
         }
-        const parsed = paymentsWebhook.safeParse(parseJson(raw));
-        if (!parsed.success) throw new AppError('BAD_REQUEST', 'The webhook payload is not an object.');
+        const parsed = paymentsWebhook.safeParse(unreadable('payments', raw));
+        if (!parsed.success) {
+          metrics.webhookReceived('payments', 'invalid');
+          throw new AppError('BAD_REQUEST', 'The webhook payload is not an object.');
+        }
         const event = parsed.data;
         const outcome = await once(`payments:${event.eventId ?? sha256(raw)}`, async () => {
           const facts = factsOfWebhook(event);
@@ -125,7 +145,7 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger, rampOrders: Ra
           }
           return (await depositReceived(deps, event)) ? {} : { ignored: true };
         });
-        return c.json(answer(outcome), 200);
+        return c.json(answer(counted('payments', outcome)), 200);
       },
     )
 
@@ -133,14 +153,14 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger, rampOrders: Ra
       const raw = await rawBody(c);
       const secrets = acceptedSecrets(config.secrets.rampSecret, clock.now());
       if (!signatureValid(secrets, raw, c.req.header('signature'))) {
-        throw new AppError('UNAUTHORIZED', 'The webhook signature is missing or wrong.');
+        throw refused('ramp');
       }
-      const parsed = rampCallback.safeParse(parseJson(raw));
-      if (!parsed.success) return c.json(answer({ ignored: true }), 200);
+      const parsed = rampCallback.safeParse(unreadable('ramp', raw));
+      if (!parsed.success) return c.json(answer(counted('ramp', { ignored: true })), 200);
       const event = parsed.data;
       const outcome = await once(`ramp:${sha256(raw)}`, async () =>
         (await rampOrders.apply(event)) ? {} : { ignored: true },
       );
-      return c.json(answer(outcome), 200);
+      return c.json(answer(counted('ramp', outcome)), 200);
     });
 }

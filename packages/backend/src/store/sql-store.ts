@@ -46,6 +46,8 @@ export interface SqlStore extends Store {
   readonly applied: readonly string[];
   /** Migrations this code has that the database has not run (all of them on an empty database). */
   pendingMigrations(): Promise<string[]>;
+  /** PostgreSQL's connection pool now (for /metrics); undefined with SQLite. */
+  poolStats(): { total: number; idle: number; waiting: number } | undefined;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: tables are picked per collection at run time; rows are typed below.
@@ -82,6 +84,7 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
   const sqliteFile = options.sqliteFile ?? path.join(options.dataDir, 'crypto-checkout.sqlite');
   const database = describeDatabase(options.databaseUrl, sqliteFile);
   let db: Kysely<Database>;
+  let poolStats: SqlStore['poolStats'] = () => undefined;
   if (postgres) {
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({
@@ -97,6 +100,7 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
       client.on('error', (error) => logger.warn(`[store] ${database}: ${error.message}`));
     });
     db = new KyselyDb<Database>({ dialect: new PostgresDialect({ pool }) });
+    poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   } else {
     if (sqliteFile !== ':memory:') await mkdir(path.dirname(sqliteFile), { recursive: true });
     const { default: Sqlite } = await import('libsql');
@@ -267,7 +271,7 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
     }
     return known.filter((name) => !done.includes(name));
   };
-  return Object.assign(over(db as AnyDb, false), { database, applied, pendingMigrations });
+  return Object.assign(over(db as AnyDb, false), { database, applied, pendingMigrations, poolStats });
 }
 
 /** Runs the migrations not yet applied (Kysely's migrator takes a lock, so instances starting together are safe). */

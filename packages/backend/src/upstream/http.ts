@@ -4,11 +4,75 @@
  * challenge, a cut-off body), every body parsed with the caller's zod schema, and errors already shaped as
  * our envelope codes. Query strings and bodies are never logged: they carry the public key, and callers may
  * put secrets in headers.
+ *
+ * Each attempt is told to `observe` (the metrics) with its outcome and time; each failure is logged with its
+ * cause: the network error's kind and code (refused, DNS, TLS, reset, timeout), the HTTP status and the upstream's
+ * own message when it sent one, the endpoint and the attempt number.
  */
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
-import { logger } from '../logger.ts';
+import { type LogFields, logger } from '../logger.ts';
 import type { Budget } from './budget.ts';
+
+/** How one attempt ended, as the metrics label it: bounded. */
+export type UpstreamOutcome = 'ok' | '4xx' | '429' | '5xx' | 'timeout' | 'network' | 'invalid';
+
+/** Told of every attempt: which upstream, which path (never its query), how it ended, how long it took. */
+export type UpstreamObserver = (
+  service: string,
+  endpoint: string,
+  outcome: UpstreamOutcome,
+  seconds: number,
+) => void;
+
+/** Why a call never got an HTTP answer. */
+export type NetworkCause = 'refused' | 'dns' | 'tls' | 'reset' | 'timeout' | 'network';
+
+/** The kind and code of a failed fetch: undici wraps the socket's error (`ECONNREFUSED`, …) as its `cause`. */
+export function networkCause(error: unknown): { cause: NetworkCause; code: string | undefined } {
+  let code: string | undefined;
+  for (let at: unknown = error, depth = 0; at && depth < 4; depth += 1) {
+    const own = (at as { code?: unknown }).code;
+    if (typeof own === 'string') {
+      code = own;
+      break;
+    }
+    at = (at as { cause?: unknown }).cause;
+  }
+  if (!code) return { cause: 'network', code };
+  if (code === 'ECONNREFUSED') return { cause: 'refused', code };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return { cause: 'dns', code };
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code)) return { cause: 'tls', code };
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') return { cause: 'reset', code };
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return { cause: 'timeout', code };
+  return { cause: 'network', code };
+}
+
+const causeWords: Record<NetworkCause, string> = {
+  refused: 'connection refused',
+  dns: 'host name not found (DNS)',
+  tls: 'TLS failed',
+  reset: 'connection reset',
+  timeout: 'connect timed out',
+  network: 'network error',
+};
+
+/** The upstream could not be reached: no HTTP answer. Leaves as 502 UPSTREAM_ERROR; `cause` is for logs and /readyz. */
+export class UpstreamUnreachable extends AppError {
+  constructor(
+    readonly upstream: string,
+    readonly networkCause: NetworkCause,
+    readonly networkCode: string | undefined,
+  ) {
+    super('UPSTREAM_ERROR', 'The payment provider could not be reached; please try again.');
+    this.name = 'UpstreamUnreachable';
+  }
+
+  /** `connection refused (ECONNREFUSED)` */
+  get reason(): string {
+    return `${causeWords[this.networkCause]}${this.networkCode ? ` (${this.networkCode})` : ''}`;
+  }
+}
 
 export type QueryValue = string | number | boolean | undefined | null;
 
@@ -28,7 +92,8 @@ export interface UpstreamHttpOptions {
   backoffMs?: number;
   fetch?: typeof fetch;
   random?: () => number;
-  log?: (line: string) => void;
+  log?: (line: string, fields?: LogFields) => void;
+  observe?: UpstreamObserver | undefined;
 }
 
 export interface CallOptions<T> {
@@ -125,7 +190,10 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   const doFetch = options.fetch ?? fetch;
   const random = options.random ?? Math.random;
   const log = options.log ?? logger.warn;
+  const observe = options.observe;
   const name = options.name;
+  /** The upstream's own message, cut short (it is the upstream's text, not ours). */
+  const short = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
 
   const upstreamError = (message: string) =>
     new AppError('UPSTREAM_ERROR', `The payment provider ${message}; please try again.`);
@@ -144,10 +212,21 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     url: string,
     body: string | undefined,
     call: CallOptions<T>,
+    attemptNo: number,
+    attempts: number,
   ): Promise<T> {
+    const where = { upstream: name, method, endpoint: path, attempt: attemptNo, attempts };
+    const failed = (line: string, fields: LogFields) =>
+      log(`upstream ${name} ${method} ${path} ${line} (attempt ${attemptNo} of ${attempts})`, {
+        ...where,
+        ...fields,
+      });
     // Each attempt holds its own token until its answer is in (or it failed): the budget counts a token as
     // spent until one window after that, which is what keeps the upstream's arrival count under the budget.
     const release = await options.budget?.acquire(call.signal);
+    const started = performance.now();
+    const seen = (outcome: UpstreamOutcome) =>
+      observe?.(name, path, outcome, (performance.now() - started) / 1000);
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
     let status: number;
@@ -171,36 +250,56 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
       text = await response.text();
     } catch (error) {
       if (timeout.aborted) {
-        log(`[upstream ${name}] ${method} ${path} timed out after ${options.timeoutMs} ms`);
+        seen('timeout');
+        failed(`timed out after ${options.timeoutMs} ms`, { cause: 'timeout', timeoutMs: options.timeoutMs });
         throw new AppError(
           'UPSTREAM_TIMEOUT',
           'The payment provider did not answer in time; please try again.',
         );
       }
       if (call.signal?.aborted) throw error;
-      log(`[upstream ${name}] ${method} ${path} failed: ${(error as Error).name}`);
-      throw new Retryable(upstreamError('could not be reached'));
+      seen('network');
+      const { cause, code } = networkCause(error);
+      const unreachable = new UpstreamUnreachable(name, cause, code);
+      failed(`failed: ${unreachable.reason}`, {
+        cause: unreachable.networkCause,
+        code: unreachable.networkCode,
+      });
+      throw new Retryable(unreachable);
     } finally {
       release?.();
     }
 
+    const outcome: UpstreamOutcome =
+      status === 429
+        ? '429'
+        : status >= 500
+          ? '5xx'
+          : status >= 400
+            ? '4xx'
+            : status >= 300
+              ? 'invalid'
+              : 'ok';
     if (status === 429) {
+      seen(outcome);
       options.budget?.noteThrottled();
       const seconds = Number(retryAfterHeader);
-      log(`[upstream ${name}] ${method} ${path} → 429 (throttled by the upstream)`);
+      failed('→ 429 (throttled by the upstream)', { status, retryAfter: retryAfterHeader });
       throw new AppError('UPSTREAM_BUSY', 'The payment provider is busy right now; try again shortly.', {
         retryAfter: Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : 1,
       });
     }
     if (isChallenge(status, text)) {
-      log(`[upstream ${name}] ${method} ${path} → ${status} bot-protection challenge page`);
+      seen(outcome === 'ok' ? 'invalid' : outcome);
+      failed(`→ ${status} bot-protection challenge page`, { status });
       throw upstreamError('is behind a bot-protection challenge');
     }
     let json: unknown;
     try {
       json = text === '' ? undefined : JSON.parse(text);
     } catch {
-      log(`[upstream ${name}] ${method} ${path} → ${status} unreadable body (${text.length} bytes)`);
+      seen(outcome === 'ok' ? 'invalid' : outcome);
+      failed(`→ ${status} unreadable body (${text.length} bytes)`, { status, bytes: text.length });
       const error = upstreamError('answered something unreadable');
       if (status >= 500 || status < 300) throw new Retryable(error);
       throw error;
@@ -210,24 +309,31 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
       const message = failure.success
         ? messageOf(failure.data.message) || messageOf(failure.data.error)
         : (errorLikeBody.safeParse(json).data?.message ?? '');
-      log(`[upstream ${name}] ${method} ${path} → ${status} refused`);
+      seen(outcome === 'ok' ? '4xx' : outcome);
+      failed(`→ ${status} refused${message ? `: ${short(message)}` : ''}`, {
+        status,
+        upstreamMessage: short(message),
+      });
       const refusal = new UpstreamRefusal(name, status, message);
       if (status >= 500) throw new Retryable(refusal);
       throw refusal;
     }
     if (status >= 300) {
-      log(`[upstream ${name}] ${method} ${path} → ${status} unexpected status`);
+      seen(outcome);
+      failed(`→ ${status} unexpected status`, { status });
       throw upstreamError(`answered an unexpected status (${status})`);
     }
     const parsed = call.schema.safeParse(json);
     if (!parsed.success) {
-      const where = parsed.error.issues
+      const at = parsed.error.issues
         .slice(0, 3)
         .map((issue) => issue.path.join('.') || '(root)')
         .join(', ');
-      log(`[upstream ${name}] ${method} ${path} → ${status} unexpected shape at ${where}`);
+      seen('invalid');
+      failed(`→ ${status} unexpected shape at ${at}`, { status, at });
       throw upstreamError('answered in an unexpected shape');
     }
+    seen('ok');
     return parsed.data;
   }
 
@@ -243,7 +349,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     const attempts = call.retry ? retries + 1 : 1;
     for (let index = 0; ; index += 1) {
       try {
-        return await attempt(method, path, url, payload, call);
+        return await attempt(method, path, url, payload, call, index + 1, attempts);
       } catch (error) {
         if (!(error instanceof Retryable)) throw error;
         if (index + 1 >= attempts) throw error.final;

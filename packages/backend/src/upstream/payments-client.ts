@@ -16,7 +16,7 @@ import {
   upstreamPaymentRoutes,
 } from '../schemas/upstream-payments.ts';
 import type { Budget } from './budget.ts';
-import { createUpstreamHttp, type UpstreamHttp } from './http.ts';
+import { createUpstreamHttp, type UpstreamHttp, type UpstreamObserver } from './http.ts';
 
 export interface CreateOrderBody {
   purchase: {
@@ -86,6 +86,8 @@ export interface PaymentsClientOptions {
   dateUnit?: 'ms' | 's';
   fetch?: typeof fetch;
   log?: (line: string) => void;
+  /** Told of every upstream attempt (the metrics). */
+  observe?: UpstreamObserver | undefined;
   /** Test hook: a ready-made http (e.g. with a stub fetch). */
   http?: UpstreamHttp;
 }
@@ -102,6 +104,7 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
       timeoutMs: options.timeoutMs,
       budget: options.budget,
       headers: { 'X-API-Key': options.apiKey },
+      observe: options.observe,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.log ? { log: options.log } : {}),
     });

@@ -27,7 +27,7 @@ import {
 import type { SharedCache } from '../shared/redis.ts';
 import type { Budget, BudgetStats } from './budget.ts';
 import { createDriftLog, type DriftEntry } from './drift.ts';
-import { createUpstreamHttp, envelope, type UpstreamHttp } from './http.ts';
+import { createUpstreamHttp, envelope, type UpstreamHttp, type UpstreamObserver } from './http.ts';
 import { createCountryMethods, uniqueBySlug } from './ramp-methods.ts';
 import { signedWidgetUrl, type WidgetParams, type WidgetSide } from './widget-url.ts';
 
@@ -103,6 +103,8 @@ export interface RampClientOptions {
   /** Measuring seam: the fetch the default HTTP layer uses (the bench times upstream calls with it). */
   fetch?: typeof fetch;
   log?: LogLine;
+  /** Told of every upstream attempt (the metrics). */
+  observe?: UpstreamObserver | undefined;
 }
 
 const MERCHANT = '/api/v1/merchant';
@@ -137,6 +139,7 @@ export function createRampClient(options: RampClientOptions): RampClient {
       timeoutMs: options.timeoutMs,
       budget: options.budget,
       log,
+      observe: options.observe,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
   const clock = { now: () => options.clock.now() };

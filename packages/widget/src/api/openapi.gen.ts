@@ -12,8 +12,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness, and whether the upstream is the sandbox */
+        /**
+         * Liveness, and whether the upstream is the sandbox
+         * @description The process answers. No dependency is checked: readiness is `/readyz`.
+         */
         get: operations["getHealthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: storage, Redis, the upstream with our keys, the event worker, not shutting down
+         * @description Each check with its status, latency and last error. The upstream is probed with the configured keys at most every 30 s per instance (within the shared upstream budget); between probes its last result is given.
+         */
+        get: operations["getReadyz"];
         put?: never;
         post?: never;
         delete?: never;
@@ -523,6 +546,114 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Readiness: {
+            ready: boolean;
+            /** @description the required checks failing now */
+            failing: ("storage" | "redis" | "upstreamRamp" | "upstreamPayments" | "outboxWorker" | "shutdown")[];
+            /** @description INSTANCE_NAME */
+            instance: string;
+            storage: {
+                /** @enum {string} */
+                kind: "postgresql" | "sqlite" | "memory";
+                host?: string;
+                database?: string;
+            };
+            redis: {
+                host: string;
+            } | null;
+            upstream: {
+                /** @enum {string} */
+                mode: "sandbox" | "live";
+                ramp: string;
+                payments: string;
+            };
+            checks: {
+                storage: {
+                    /** @enum {string} */
+                    status: "ok" | "failing" | "skipped";
+                    required: boolean;
+                    latencyMs: number | null;
+                    lastError: {
+                        message: string;
+                        at: string;
+                    } | null;
+                    detail?: string;
+                    /** @description upstream checks: when the probe answered here was made */
+                    checkedAt?: string;
+                    ageMs?: number;
+                };
+                redis: {
+                    /** @enum {string} */
+                    status: "ok" | "failing" | "skipped";
+                    required: boolean;
+                    latencyMs: number | null;
+                    lastError: {
+                        message: string;
+                        at: string;
+                    } | null;
+                    detail?: string;
+                    /** @description upstream checks: when the probe answered here was made */
+                    checkedAt?: string;
+                    ageMs?: number;
+                };
+                upstreamRamp: {
+                    /** @enum {string} */
+                    status: "ok" | "failing" | "skipped";
+                    required: boolean;
+                    latencyMs: number | null;
+                    lastError: {
+                        message: string;
+                        at: string;
+                    } | null;
+                    detail?: string;
+                    /** @description upstream checks: when the probe answered here was made */
+                    checkedAt?: string;
+                    ageMs?: number;
+                };
+                upstreamPayments: {
+                    /** @enum {string} */
+                    status: "ok" | "failing" | "skipped";
+                    required: boolean;
+                    latencyMs: number | null;
+                    lastError: {
+                        message: string;
+                        at: string;
+                    } | null;
+                    detail?: string;
+                    /** @description upstream checks: when the probe answered here was made */
+                    checkedAt?: string;
+                    ageMs?: number;
+                };
+                outboxWorker: {
+                    /** @enum {string} */
+                    status: "ok" | "failing" | "skipped";
+                    required: boolean;
+                    latencyMs: number | null;
+                    lastError: {
+                        message: string;
+                        at: string;
+                    } | null;
+                    detail?: string;
+                    /** @description upstream checks: when the probe answered here was made */
+                    checkedAt?: string;
+                    ageMs?: number;
+                };
+                shutdown: {
+                    /** @enum {string} */
+                    status: "ok" | "failing" | "skipped";
+                    required: boolean;
+                    latencyMs: number | null;
+                    lastError: {
+                        message: string;
+                        at: string;
+                    } | null;
+                    detail?: string;
+                    /** @description upstream checks: when the probe answered here was made */
+                    checkedAt?: string;
+                    ageMs?: number;
+                };
+            };
+        };
         Error: {
             error: {
                 /** @enum {string} */
@@ -901,6 +1032,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    getReadyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready: every required check passes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Not ready: `failing` names the required checks that fail, SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };

@@ -1,0 +1,73 @@
+/**
+ * One backend as a merchant runs it: the built CLI (`node dist/cli.js`) in a process of its own on a free port,
+ * configured by `env` only (sandbox mode unless upstream keys are given), its output kept line by line.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+// @ts-expect-error: plain JavaScript shared with scripts/test.mjs (no types).
+import { ensurePackagesBuilt } from '../../../scripts/ensure.mjs';
+import { freePort, waitFor } from './servers.ts';
+
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const productsFile = fileURLToPath(new URL('./fixtures/products.json', import.meta.url));
+
+export interface CliProcess {
+  url: string;
+  port: number;
+  /** Every line it wrote to stdout and stderr so far. */
+  lines(): string[];
+  stop(): Promise<void>;
+}
+
+export async function startCli(env: Record<string, string> = {}): Promise<CliProcess> {
+  ensurePackagesBuilt();
+  const port = env['PORT'] ? Number(env['PORT']) : await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-cli-'));
+  const lines: string[] = [];
+  let partial = '';
+  const child: ChildProcess = spawn(process.execPath, [cli], {
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      PRODUCTS_FILE: productsFile,
+      DATA_DIR: dataDir,
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      LOG_FORMAT: 'json',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const keep = (chunk: Buffer) => {
+    const text = partial + chunk.toString();
+    const cut = text.split('\n');
+    partial = cut.pop() ?? '';
+    lines.push(...cut.filter(Boolean));
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      await new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      });
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitFor(async () => {
+      if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${lines.join('\n')}`);
+      const response = await fetch(`${url}/healthz`);
+      if (!response.ok) throw new Error(`healthz ${response.status}`);
+    }, `the backend on port ${port}`);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, port, lines: () => (partial ? [...lines, partial] : [...lines]), stop };
+}

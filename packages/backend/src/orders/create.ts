@@ -44,6 +44,7 @@ export function createOrderMaker({ config, payments, clock, ledger, catalog }: O
         price: product.price,
         currency: product.currency,
         reference: null,
+        metadata: null,
       };
     }
     const token = verifyCheckoutToken(body.checkoutToken ?? '', config.checkoutTokenSecret, clock.now());
@@ -55,6 +56,7 @@ export function createOrderMaker({ config, payments, clock, ledger, catalog }: O
       price: token.price,
       currency: token.currency,
       reference: token.reference ?? null,
+      metadata: token.metadata ?? null,
     };
   }
 

@@ -66,7 +66,7 @@ export const upstreamPurchase = camel(
   }),
 );
 
-export const upstreamPayment = camel(
+const paymentFields = camel(
   z.looseObject({
     id: text,
     orderId: text,
@@ -77,6 +77,8 @@ export const upstreamPayment = camel(
     status: text,
     createdAt: text,
     sourceAddress: text,
+    /** The chain paid on: the received Currency's blockchain, or a `network`/`chain` beside it. */
+    receivedNetwork: text,
   }),
 );
 
@@ -118,6 +120,25 @@ export const upstreamMetadata = camel(
     lang: m.customerLang ?? m.userLang ?? null,
   },
 }));
+
+/** Where a payment names its chain (the Currency object's blockchain in the documented form). */
+const networkOf = (raw: Record<string, unknown>) => {
+  const currency = raw['receivedCurrency'];
+  const blockchain =
+    currency && typeof currency === 'object'
+      ? (currency as { blockchain?: { name?: unknown } }).blockchain
+      : undefined;
+  const name = blockchain?.name ?? raw['network'] ?? raw['chain'];
+  return typeof name === 'string' ? name : null;
+};
+
+export const upstreamPayment = z.preprocess(
+  (raw) =>
+    raw && typeof raw === 'object' && !Array.isArray(raw)
+      ? { ...raw, receivedNetwork: networkOf(raw as Record<string, unknown>) }
+      : raw,
+  paymentFields,
+);
 
 const list = <T extends z.ZodType>(item: T) =>
   z

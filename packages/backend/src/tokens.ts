@@ -29,6 +29,11 @@ export const checkoutTokenInput = z.object({
   currency: currencyCode,
   /** The merchant's own reference (a cart or order id); echoed back as the upstream order's externalId. */
   reference: z.string().min(1).max(100).optional(),
+  /** The merchant's own key-value notes, told back in the order's fulfilment events (never sent upstream). */
+  metadata: z
+    .record(z.string().min(1).max(40), z.string().max(500))
+    .refine((entries) => Object.keys(entries).length <= 20, 'at most 20 keys')
+    .optional(),
   expiresInSeconds: lifetime,
 });
 

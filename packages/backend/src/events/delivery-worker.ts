@@ -165,9 +165,16 @@ export function createDeliveryWorker(options: DeliveryOptions) {
       const loop = () => {
         worker
           .tick()
-          .catch((error: Error) => log(`[events] delivery pass failed: ${error.message}`))
-          .finally(() => {
-            if (timer) timer = setTimeout(loop, options.pollMs ?? 1000).unref();
+          .then(
+            // A pass that sent something may have let an order's next event through: look again at once.
+            (sent) => sent,
+            (error: Error) => {
+              log(`[events] delivery pass failed: ${error.message}`);
+              return 0;
+            },
+          )
+          .then((sent) => {
+            if (timer) timer = setTimeout(loop, sent > 0 ? 0 : (options.pollMs ?? 1000)).unref();
           });
       };
       timer = setTimeout(loop, 0).unref();

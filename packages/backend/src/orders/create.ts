@@ -45,6 +45,7 @@ export function createOrderMaker({ config, payments, clock, ledger, catalog }: O
         price: product.price,
         currency: product.currency,
         reference: null,
+        metadata: null,
       };
     }
     const token = verifyCheckoutToken(
@@ -60,6 +61,7 @@ export function createOrderMaker({ config, payments, clock, ledger, catalog }: O
       price: token.price,
       currency: token.currency,
       reference: token.reference ?? null,
+      metadata: token.metadata ?? null,
     };
   }
 

@@ -234,6 +234,8 @@ export const quoteEngineResponse = z
       .number()
       .int()
       .describe('UPSTREAM_BUSY answers: combinations never priced, with the budget spent'),
+    totalChecks: z.number().int().describe('Upstream calls that checked the total of a fiat amount typed'),
+    totalCorrections: z.number().int().describe('Of those, the calls that corrected a first one'),
     refreshes: z.number().int(),
     samples: z.number().int().describe('Derived amounts the sampler priced upstream to compare'),
     maxDrift: z.number().describe('Largest relative difference a sample found (0.001 = 0.1 %)'),

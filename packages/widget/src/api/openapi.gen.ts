@@ -916,6 +916,10 @@ export interface components {
             derivedWhileUpstreamDown: number;
             /** @description UPSTREAM_BUSY answers: combinations never priced, with the budget spent */
             busy: number;
+            /** @description Upstream calls that checked the total of a fiat amount typed */
+            totalChecks: number;
+            /** @description Of those, the calls that corrected a first one */
+            totalCorrections: number;
             refreshes: number;
             /** @description Derived amounts the sampler priced upstream to compare */
             samples: number;

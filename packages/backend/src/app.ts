@@ -7,6 +7,7 @@ import { createAuditLog } from './admin/audit.ts';
 import type { AppDeps } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { accessLog } from './middleware/access-log.ts';
+import { hostBodyGuard } from './middleware/host-body.ts';
 import { clientRateLimit } from './middleware/rate-limit.ts';
 import {
   isServerOnly,
@@ -115,6 +116,8 @@ export function createApp(deps: AppDeps) {
         return next();
       })
       .use('*', config.accessLog ? accessLog() : (_c, next) => next())
+      // Mounted behind a host's body parser (express.json()): the body is gone unless the host kept req.rawBody.
+      .use('/api/*', hostBodyGuard)
       .use('*', securityHeaders(config))
       .use('/api/*', publicCors(config))
       .use('/api/*', originGuard(config))
@@ -149,6 +152,8 @@ export function createApp(deps: AppDeps) {
     )
     .route('/widget', widgetBundleRoutes(deps))
     .route('/api', api);
+  // Last: a host that mounts this app (`new Hono().route('/checkout', app)`) uses its own notFound, not ours.
+  app.all('*', handleNotFound);
   app.onError(handleError);
   app.notFound(handleNotFound);
   return app;

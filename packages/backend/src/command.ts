@@ -11,7 +11,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { ConfigError, loadConfig, readEnvFile, startWarnings } from './config.ts';
 import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { logger } from './logger.ts';
-import { createRuntime, loadSandbox, openStore, SandboxMissing } from './runtime.ts';
+import { createRuntime, loadSandbox, openStore, SandboxMissing, sandboxNotice } from './runtime.ts';
 import { SharedStateUnavailable } from './shared/redis.ts';
 import type { SqlStore } from './store/sql-store.ts';
 import { StorageUnavailable } from './store/store.ts';
@@ -173,8 +173,7 @@ server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
   logger.info(`  API           ${base}/api/  (reference: ${base}/api/docs)`);
   logger.info(`  widget bundle ${base}/widget/crypto-checkout.js`);
   if (config.mode === 'sandbox') {
-    logger.info('  UPSTREAM: the offline SANDBOX (no RAMP_*/PAY_* variables are set); no real money moves.');
-    logger.info(`  sandbox       ${base}/sandbox  (controls: ${base}/sandbox/control/)`);
+    logger.info(`  ${sandboxNotice(base)}  (controls: ${base}/sandbox/control/)`);
   } else {
     logger.info(`  UPSTREAM: live — ramp ${config.ramp.apiUrl}, payments ${config.payments.apiUrl}`);
   }

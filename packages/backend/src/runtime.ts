@@ -187,6 +187,27 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   return { app, deps, close };
 }
 
+/**
+ * The app's fetch for a host that hands it whole URLs (a Next.js catch-all route, Bun, Deno): a request under
+ * PUBLIC_URL's path (`/checkout/api/orders`) is served as `/api/orders`. One already below it (Express strips
+ * its mount path) is served as it comes.
+ */
+function underPublicPath(app: Hono<AppEnv>, base: string): Checkout['fetch'] {
+  const prefix = base.replace(/\/$/, '');
+  if (!prefix) return (request, env) => app.fetch(request, env);
+  return (request, env) => {
+    const url = new URL(request.url);
+    if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return app.fetch(request, env);
+    url.pathname = url.pathname.slice(prefix.length) || '/';
+    const { method, headers, body, signal } = request;
+    return app.fetch(new Request(url, { method, headers, body, signal, duplex: 'half' } as RequestInit), env);
+  };
+}
+
+/** The one line that says the upstream is the sandbox (the command's banner and a mounted checkout). */
+export const sandboxNotice = (publicUrl: string) =>
+  `UPSTREAM: the offline SANDBOX (no RAMP_*/PAY_* variables are set); no real money moves. Sandbox: ${publicUrl}/sandbox`;
+
 async function closeDeps(deps: AppDeps): Promise<void> {
   deps.quotes.close();
   await deps.ramp.close();
@@ -241,9 +262,11 @@ export async function createCheckout(
   }
   const onEvent = options.onEvent ?? legacyOnEvent;
   const runtime = await createRuntime({ ...config, events }, { ...options, onEvent });
+  // Said once, as the command's banner does: a mounted checkout on the sandbox must not pass for a live one.
+  if (config.mode === 'sandbox') logger.warn(sandboxNotice(config.publicUrl));
   return {
     app: runtime.app,
-    fetch: (request, env) => runtime.app.fetch(request, env),
+    fetch: underPublicPath(runtime.app, new URL(config.publicUrl).pathname),
     config: runtime.deps.config,
     close: runtime.close,
   };

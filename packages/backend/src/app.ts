@@ -152,6 +152,12 @@ export function createApp(deps: AppDeps) {
     )
     .route('/widget', widgetBundleRoutes(deps))
     .route('/api', api);
+  // Readiness: 503 once a shutdown began (the command's SIGTERM), while requests are still served.
+  app.get('/readyz', (c) =>
+    deps.lifecycle.draining
+      ? c.json({ ready: false, reason: 'draining' }, 503)
+      : c.json({ ready: true }, 200),
+  );
   // Last: a host that mounts this app (`new Hono().route('/checkout', app)`) uses its own notFound, not ours.
   app.all('*', handleNotFound);
   app.onError(handleError);

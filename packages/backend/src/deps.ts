@@ -4,6 +4,7 @@ import type { AdminCredential } from './admin/credentials.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Outbox } from './events/outbox.ts';
+import type { Lifecycle } from './lifecycle.ts';
 import type { QuoteEngine } from './quotes/engine.ts';
 import type { SharedState } from './shared/redis.ts';
 import type { Store } from './store/store.ts';
@@ -22,6 +23,8 @@ export interface AppDeps {
   clock: Clock;
   /** Redis shared by several instances (REDIS_URL); absent: everything stays in this process. */
   shared?: SharedState | undefined;
+  /** Serving or draining (graceful shutdown): `/readyz` and the status streams read it. */
+  lifecycle: Lifecycle;
 }
 
 /** Hono context variables set by our middleware. */

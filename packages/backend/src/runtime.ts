@@ -13,6 +13,7 @@ import { handleError, handleNotFound } from './errors.ts';
 import { createDeliveryWorker } from './events/delivery-worker.ts';
 import type { OnEvent } from './events/fulfilment-events.ts';
 import { createOutbox, hookTarget } from './events/outbox.ts';
+import { Lifecycle } from './lifecycle.ts';
 import { logger } from './logger.ts';
 import { createQuoteEngine } from './quotes/engine.ts';
 import { singleKey } from './secrets/keyring.ts';
@@ -62,6 +63,7 @@ export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
   return {
     config,
     clock,
+    lifecycle: new Lifecycle(),
     store: overrides.store,
     shared,
     outbox: createOutbox(overrides.store, () => [

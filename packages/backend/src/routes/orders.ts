@@ -159,7 +159,7 @@ export function orderRoutes(deps: AppDeps, ledger: OrderLedger, catalog: Product
           ...errorResponses('UNAUTHORIZED', 'NOT_FOUND'),
         },
       }),
-      async (c) => statusStream(c, ledger, await authorisedOrder(c)),
+      async (c) => statusStream(c, ledger, await authorisedOrder(c), deps.lifecycle),
     )
 
     .openapi(

@@ -10,6 +10,7 @@ import { healthRoutes } from './health/routes.ts';
 import { httpMetrics } from './metrics/http-metrics.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { accessLog } from './middleware/access-log.ts';
+import { hostBodyGuard } from './middleware/host-body.ts';
 import { clientRateLimit } from './middleware/rate-limit.ts';
 import {
   isServerOnly,
@@ -97,6 +98,8 @@ export function createApp(deps: AppDeps) {
       })
       .use('*', config.accessLog ? accessLog() : (_c, next) => next())
       .use('*', deps.metrics.enabled ? httpMetrics(deps.metrics) : (_c, next) => next())
+      // Mounted behind a host's body parser (express.json()): the body is gone unless the host kept req.rawBody.
+      .use('/api/*', hostBodyGuard)
       .use('*', securityHeaders(config))
       .use('/api/*', publicCors(config))
       .use('/api/*', originGuard(config))
@@ -125,6 +128,8 @@ export function createApp(deps: AppDeps) {
   const { metrics: metricsSettings } = config.observability;
   if (deps.metrics.registry && metricsSettings.port === undefined)
     app.route('/', metricsRoutes(deps.metrics.registry, metricsSettings.token));
+  // Last: a host that mounts this app (`new Hono().route('/checkout', app)`) uses its own notFound, not ours.
+  app.all('*', handleNotFound);
   app.onError(handleError);
   app.notFound(handleNotFound);
   return app;

@@ -6,13 +6,14 @@
  * exits 2 with the usage.
  */
 import { readFileSync } from 'node:fs';
+import type { Server as HttpServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { createAdaptorServer } from '@hono/node-server';
 import { ConfigError, loadConfig, readEnvFile, startWarnings } from './config.ts';
 import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { storageWords } from './health/checks.ts';
 import { logger } from './logger.ts';
-import { createRuntime, loadSandbox, openStore, SandboxMissing } from './runtime.ts';
+import { createRuntime, loadSandbox, openStore, SandboxMissing, sandboxNotice } from './runtime.ts';
 import { SharedStateUnavailable } from './shared/redis.ts';
 import type { SqlStore } from './store/sql-store.ts';
 import { StorageUnavailable } from './store/store.ts';
@@ -174,8 +175,7 @@ server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
   logger.info(`  API           ${base}/api/  (reference: ${base}/api/docs)`);
   logger.info(`  widget bundle ${base}/widget/crypto-checkout.js`);
   if (config.mode === 'sandbox') {
-    logger.info('  UPSTREAM: the offline SANDBOX (no RAMP_*/PAY_* variables are set); no real money moves.');
-    logger.info(`  sandbox       ${base}/sandbox  (controls: ${base}/sandbox/control/)`);
+    logger.info(`  ${sandboxNotice(base)}  (controls: ${base}/sandbox/control/)`);
   } else {
     logger.info(`  UPSTREAM: live — ramp ${config.ramp.apiUrl}, payments ${config.payments.apiUrl}`);
   }
@@ -190,12 +190,41 @@ server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
   for (const warning of startWarnings(config, port)) logger.warn(`Warning: ${warning}`);
 });
 
-const shutdown = () => {
-  server.close();
-  runtime.close().finally(() => {
-    dataDirLock?.release();
-    process.exit(0);
-  });
+/**
+ * Graceful shutdown, each step logged: readiness fails at once (the load balancer stops sending new requests)
+ * while requests are still served for SHUTDOWN_DRAIN_MS; then the server stops accepting, status streams end
+ * with a retry hint (the browser reconnects elsewhere), in-flight requests finish, the delivery worker finishes
+ * its current delivery, the pools close, exit 0. Past SHUTDOWN_TIMEOUT_MS it exits anyway, with code 1.
+ */
+const { drainMs, timeoutMs } = config.shutdown ?? { drainMs: 3000, timeoutMs: 30_000 };
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  const began = Date.now();
+  const step = (line: string) => logger.info(`[shutdown +${Date.now() - began} ms] ${line}`);
+  setTimeout(() => {
+    logger.error(`[shutdown] not done after SHUTDOWN_TIMEOUT_MS (${timeoutMs} ms): exiting anyway.`);
+    process.exit(1);
+  }, timeoutMs).unref();
+  runtime.deps.lifecycle.drain();
+  step(`${signal}: /readyz answers 503 from now; still serving for ${drainMs} ms (SHUTDOWN_DRAIN_MS)`);
+  await new Promise((resolve) => setTimeout(resolve, drainMs));
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  step('drained: no new connections accepted');
+  const streams = runtime.deps.lifecycle.endStreams();
+  step(`ended ${streams} status stream(s) with a retry hint`);
+  // Keep-alive connections with no request in flight are closed as they become idle (answer sent).
+  const idle = setInterval(() => (server as HttpServer).closeIdleConnections(), 100);
+  (server as HttpServer).closeIdleConnections();
+  await closed;
+  clearInterval(idle);
+  step('in-flight requests finished');
+  await runtime.close();
+  step('delivery worker stopped after its current delivery; store, Redis and upstream pools closed');
+  dataDirLock?.release();
+  step('exiting 0');
+  process.exit(0);
 };
-process.once('SIGINT', shutdown);
-process.once('SIGTERM', shutdown);
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -59,6 +59,8 @@ const rules = {
   redisFallbackInstances: z.number().int().min(1).max(1000),
   upstreamBudget: z.number().int().min(1).max(100),
   upstreamTimeoutMs: z.number().int().min(100).max(120_000),
+  shutdownDrainMs: z.number().int().min(0).max(600_000),
+  shutdownTimeoutMs: z.number().int().min(1000).max(600_000),
   quoteFreshMs: z.number().int().min(100).max(600_000),
   quoteMaxStaleMs: z.number().int().min(100).max(3_600_000),
   share: z.number().min(0).max(1),
@@ -182,6 +184,10 @@ const baseSchema = z.object({
   /** Upstream ramp calls per second this backend allows itself (the upstream's limit is 100 for the merchant). */
   UPSTREAM_BUDGET: numeric(rules.upstreamBudget).default(90),
   UPSTREAM_TIMEOUT_MS: numeric(rules.upstreamTimeoutMs).default(10_000),
+  /** After SIGTERM: how long requests are still served while /readyz fails, so a load balancer moves away (ms). */
+  SHUTDOWN_DRAIN_MS: numeric(rules.shutdownDrainMs).default(3000),
+  /** After SIGTERM: the most the whole shutdown may take before the process exits anyway, with code 1 (ms). */
+  SHUTDOWN_TIMEOUT_MS: numeric(rules.shutdownTimeoutMs).default(30_000),
   /** Derive quotes for any amount from each combination's latest upstream quote (`off`: every quote upstream). */
   QUOTE_DERIVE: z.enum(['on', 'off']).default('on'),
   /** How long an upstream quote prices other amounts without asking again (ms). */
@@ -251,6 +257,8 @@ export interface Config {
   defaultCountry: string;
   upstreamBudget: number;
   upstreamTimeoutMs: number;
+  /** The command's graceful shutdown (SHUTDOWN_DRAIN_MS, SHUTDOWN_TIMEOUT_MS); a mounted checkout's host decides its own. */
+  shutdown?: { drainMs: number; timeoutMs: number } | undefined;
   /** The quote engine (quotes/engine.ts). */
   quoteEngine: EngineSettings;
   rateLimitPerMinute: number;
@@ -312,6 +320,7 @@ const configSchema = z.object({
   defaultCountry: z.string().regex(/^[A-Z]{2}$/, countryMessage),
   upstreamBudget: rules.upstreamBudget,
   upstreamTimeoutMs: rules.upstreamTimeoutMs,
+  shutdown: z.object({ drainMs: rules.shutdownDrainMs, timeoutMs: rules.shutdownTimeoutMs }).optional(),
   quoteEngine: z.object({
     enabled: z.boolean(),
     freshMs: rules.quoteFreshMs,
@@ -501,6 +510,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaultCountry: vars.DEFAULT_COUNTRY,
     upstreamBudget: vars.UPSTREAM_BUDGET,
     upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS,
+    shutdown: { drainMs: vars.SHUTDOWN_DRAIN_MS, timeoutMs: vars.SHUTDOWN_TIMEOUT_MS },
     quoteEngine: {
       enabled: vars.QUOTE_DERIVE === 'on',
       freshMs: vars.QUOTE_DERIVE_FRESH_MS,

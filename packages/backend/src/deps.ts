@@ -5,6 +5,7 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Outbox } from './events/outbox.ts';
 import type { ReadinessChecks } from './health/checks.ts';
+import type { Lifecycle } from './lifecycle.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { QuoteEngine } from './quotes/engine.ts';
 import type { SharedState } from './shared/redis.ts';
@@ -28,6 +29,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** What /readyz checks; also marks the instance as draining. */
   readiness: ReadinessChecks;
+  /** Serving or draining (graceful shutdown): `/readyz` and the status streams read it. */
+  lifecycle: Lifecycle;
 }
 
 /** Hono context variables set by our middleware. */

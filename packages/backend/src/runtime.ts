@@ -14,6 +14,7 @@ import { createDeliveryWorker } from './events/delivery-worker.ts';
 import type { OnEvent } from './events/fulfilment-events.ts';
 import { createOutbox, hookTarget } from './events/outbox.ts';
 import { createReadinessChecks, environmentLine } from './health/checks.ts';
+import { Lifecycle } from './lifecycle.ts';
 import { configureLogging, logger } from './logger.ts';
 import { metricsOf, startObservability, watchSources } from './metrics/wiring.ts';
 import { createQuoteEngine } from './quotes/engine.ts';
@@ -95,6 +96,7 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
     metrics,
     readiness,
     clock,
+    lifecycle: new Lifecycle(() => readiness.markDraining()),
     store: overrides.store,
     shared,
     outbox: createOutbox(overrides.store, () => [
@@ -225,7 +227,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     await worker.stop();
     await closeDeps(deps);
   };
-  const markDraining = () => deps.readiness.markDraining();
+  const markDraining = () => deps.lifecycle.drain();
   if (!sandboxPackage) {
     return { app: backend, deps, markDraining, close };
   }
@@ -244,6 +246,27 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   app.notFound(handleNotFound);
   return { app, deps, markDraining, close };
 }
+
+/**
+ * The app's fetch for a host that hands it whole URLs (a Next.js catch-all route, Bun, Deno): a request under
+ * PUBLIC_URL's path (`/checkout/api/orders`) is served as `/api/orders`. One already below it (Express strips
+ * its mount path) is served as it comes.
+ */
+function underPublicPath(app: Hono<AppEnv>, base: string): Checkout['fetch'] {
+  const prefix = base.replace(/\/$/, '');
+  if (!prefix) return (request, env) => app.fetch(request, env);
+  return (request, env) => {
+    const url = new URL(request.url);
+    if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return app.fetch(request, env);
+    url.pathname = url.pathname.slice(prefix.length) || '/';
+    const { method, headers, body, signal } = request;
+    return app.fetch(new Request(url, { method, headers, body, signal, duplex: 'half' } as RequestInit), env);
+  };
+}
+
+/** The one line that says the upstream is the sandbox (the command's banner and a mounted checkout). */
+export const sandboxNotice = (publicUrl: string) =>
+  `UPSTREAM: the offline SANDBOX (no RAMP_*/PAY_* variables are set); no real money moves. Sandbox: ${publicUrl}/sandbox`;
 
 async function closeDeps(deps: AppDeps): Promise<void> {
   deps.quotes.close();
@@ -301,9 +324,11 @@ export async function createCheckout(
   }
   const onEvent = options.onEvent ?? legacyOnEvent;
   const runtime = await createRuntime({ ...config, events }, { ...options, onEvent });
+  // Said once, as the command's banner does: a mounted checkout on the sandbox must not pass for a live one.
+  if (config.mode === 'sandbox') logger.warn(sandboxNotice(config.publicUrl));
   return {
     app: runtime.app,
-    fetch: (request, env) => runtime.app.fetch(request, env),
+    fetch: underPublicPath(runtime.app, new URL(config.publicUrl).pathname),
     config: runtime.deps.config,
     markDraining: runtime.markDraining,
     close: runtime.close,

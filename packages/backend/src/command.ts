@@ -41,15 +41,16 @@ const options = {
 try {
   args = parseArgs({ options, allowPositionals: true, strict: true });
 } catch (error) {
-  // Node's message ("Unknown option '--bogus'. To specify a positional…"): its first sentence is the news.
-  logger.error(`${(error as Error).message.split('. ')[0]}.\n\n${usage}`);
+  // Node's message ("Unknown option '--bogus'. To specify a positional…"): its first sentence is the news. A usage
+  // error is the command's answer, written as is (like --help), not a log line.
+  process.stderr.write(`${(error as Error).message.split('. ')[0]}.\n\n${usage}`);
   process.exit(2);
 }
 const [command, ...extra] = args.positionals;
 
 if (args.values.version) {
   const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-  logger.info(manifest.version);
+  process.stdout.write(`${manifest.version}\n`);
   process.exit(0);
 }
 if (args.values.help) {
@@ -58,7 +59,7 @@ if (args.values.help) {
   process.exit(0);
 }
 if ((command !== undefined && command !== 'migrate' && command !== 'check') || extra.length) {
-  logger.error(
+  process.stderr.write(
     `Unknown command "${[command, ...extra].filter((word) => word !== 'migrate' && word !== 'check').join(' ')}".\n\n${usage}`,
   );
   process.exit(2);

@@ -28,6 +28,20 @@ interface Cli {
   exited: Promise<number | null>;
 }
 
+/** Log lines as a person reads them: each JSON line (the CLI's logs off a terminal) as its message. */
+const readable = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => {
+      try {
+        const parsed = JSON.parse(line) as { msg?: unknown };
+        return typeof parsed.msg === 'string' ? parsed.msg : line;
+      } catch {
+        return line;
+      }
+    })
+    .join('\n');
+
 /** Starts the CLI in `cwd` with only PATH and `env` in its environment. */
 function startCli(cwd: string, env: Record<string, string>, args: string[] = []): Cli {
   const child = spawn(process.execPath, [cli, ...args], {
@@ -45,7 +59,7 @@ function startCli(cwd: string, env: Record<string, string>, args: string[] = [])
     stderr += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, stderr: () => stderr, exited };
+  return { child, output: () => readable(output), stderr: () => readable(stderr), exited };
 }
 
 /**
@@ -149,8 +163,8 @@ describe('the command line', () => {
       const catalog = await (await fetch(`http://127.0.0.1:${envPort}/api/catalog`)).json();
       assert.equal(catalog.country, 'FR');
       // Live keys with an http: PUBLIC_URL are warned about (the port is the one it listens on: no other warning).
-      assert.match(run.stderr(), /^Warning: PUBLIC_URL http:\/\/127\.0\.0\.1:\d+ is http: with live keys/m);
-      assert.doesNotMatch(run.stderr(), /listens on/);
+      assert.match(run.output(), /^Warning: PUBLIC_URL http:\/\/127\.0\.0\.1:\d+ is http: with live keys/m);
+      assert.doesNotMatch(run.output(), /listens on/);
     } finally {
       await stop(run);
     }
@@ -167,13 +181,13 @@ describe('the command line', () => {
     try {
       await untilServing(run);
       assert.match(
-        run.stderr(),
+        run.output(),
         new RegExp(
           `^Warning: PUBLIC_URL http://localhost:3000 is on this machine at port 3000, but the backend listens on ${port}`,
           'm',
         ),
       );
-      assert.doesNotMatch(run.stderr(), /is http:/, 'no http: warning on the sandbox');
+      assert.doesNotMatch(run.output(), /is http:/, 'no http: warning on the sandbox');
     } finally {
       await stop(run);
     }
@@ -193,14 +207,14 @@ describe('the command line', () => {
       const second = await runCli(cwd, { PORT: String(await freePort()), DATA_DIR: dataDir });
       assert.equal(second.code, 1);
       assert.match(
-        second.stderr,
+        second.output,
         new RegExp(`^DATA_DIR ${dataDir} is in use by another process \\(pid ${first.child.pid} on `),
       );
-      assert.match(second.stderr, /DATABASE_URL/, 'it names the way to run several instances');
+      assert.match(second.output, /DATABASE_URL/, 'it names the way to run several instances');
       assert.doesNotMatch(second.output, /listening|\n\s+at /, 'no server, no stack trace');
       const migrate = await runCli(cwd, { DATA_DIR: dataDir }, ['migrate']);
       assert.equal(migrate.code, 1, 'migrate waits for the server to stop');
-      assert.match(migrate.stderr, /is in use by another process/);
+      assert.match(migrate.output, /is in use by another process/);
 
       // kill -9: nothing of the first process runs, its lock goes with it.
       await stop(first, 'SIGKILL');

@@ -56,6 +56,8 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
   const listeners = new Map<string, Set<Listener>>();
   const syncedAt = new Map<string, number>();
   const syncing = new Map<string, Promise<OrderRecord | undefined>>();
+  /** Changes being applied, by order (the latest): a read for news waits for them. */
+  const applying = new Map<string, Promise<unknown>>();
   // Orders whose upstream call is running: the upstream may send its first webhook before we have stored it.
   const creating = new Map<string, Promise<unknown>>();
   const iso = () => new Date(clock.now()).toISOString();
@@ -176,13 +178,19 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
      */
     apply(id: string, facts: UpstreamFacts, source: StatusChange['source']) {
       // The keyed lock orders this process's changes; the transaction's row lock those of other instances.
-      return lock.run(id, async () => {
+      const work = lock.run(id, async () => {
         const told = source === 'webhook' ? await readBack(id, facts) : facts;
         const next = await store.transaction((tx) => ledger.applyIn(tx, id, told, source));
         if (next?.statusChanged) metrics?.orderStatusChanged(next.record.status, source);
         if (next?.changed) publish(next.record);
         return next?.record;
       });
+      applying.set(id, work);
+      const done = () => {
+        if (applying.get(id) === work) applying.delete(id);
+      };
+      work.then(done, done);
+      return work;
     },
 
     /** `apply`'s read-decide-write, inside the transaction `tx`: the status and its events land together. */
@@ -226,7 +234,8 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
       const running = syncing.get(id);
       if (running) return running;
       // A change being applied (a webhook reading its order back) is waited for: what it brings is the news.
-      const record = await lock.run(id, () => store.get<OrderRecord>('orders', id));
+      await applying.get(id)?.catch(() => undefined);
+      const record = await store.get<OrderRecord>('orders', id);
       if (!record || isFinal(record.status)) return record;
       if (clock.now() - (syncedAt.get(id) ?? 0) < maxAgeMs) return record;
       const work = (async () => {

@@ -88,6 +88,8 @@ export interface Combination {
   recent: Amount[];
   /** The upstream's answers at different amounts the fee model is fitted to (quotes/learn.ts), newest first. */
   observations: FeeObservation[];
+  /** Until when a combination whose answers no model fits is not fitted again (fitting every answer costs CPU). */
+  unfitUntil: number;
 }
 
 /** Where combinations live: a Map by default; a shared store may stand in. */
@@ -178,6 +180,8 @@ export interface QuoteEngine {
   /** One drift sample (undefined when nothing was derived yet or the budget has no room). */
   sample(): Promise<DriftSample | undefined>;
   stats(): EngineStats;
+  /** Whether quotes are derived at all (QUOTE_DERIVE). */
+  enabled(): boolean;
   /** The largest relative difference a drift sample found since start (the metric /healthz shows). */
   maxDrift(): number;
   /** Starts the refresher and sampler timers (unref'd). */
@@ -194,6 +198,8 @@ export interface QuoteEngineOptions {
 }
 
 const RECENT = 8;
+/** How long a combination whose answers fit no model is priced upstream-only before it is fitted again. */
+const UNFIT_PAUSE_MS = 30_000;
 /** Answers kept per reference for amounts asked again (most shoppers type one of a few round amounts). */
 const REPEATS = 64;
 const TICK_MS = 100;
@@ -284,6 +290,7 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
         drift: { last: null, max: 0, samples: 0 },
         recent: [],
         observations: [],
+        unfitUntil: 0,
       };
       combos.set(key, combo);
     } else {
@@ -298,6 +305,11 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
 
   /** Makes `quote` the combination's reference (or marks the combination upstream-only if the model misfits). */
   const learn = (combo: Combination, quote: AnyQuote, at: number) => {
+    if (!combo.reference && combo.upstreamOnly && at < combo.unfitUntil) {
+      // No model fitted its answers a moment ago: priced by the upstream until the pause is over.
+      combo.pricedAt = at;
+      return;
+    }
     const { reference, observations } = learnFrom(
       quote,
       {
@@ -316,6 +328,7 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
     if (!reference) {
       combo.upstreamOnly = true;
       combo.reason = 'the fee model does not reproduce the upstream quote';
+      combo.unfitUntil = at + UNFIT_PAUSE_MS;
     } else if (combo.reason?.startsWith('the fee model')) {
       combo.upstreamOnly = false;
       combo.reason = undefined;
@@ -568,6 +581,7 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
     refresh,
     sample,
     maxDrift: () => totals.maxDrift,
+    enabled: () => settings.enabled,
     stats() {
       const now = clock.now();
       return {

@@ -151,14 +151,17 @@ export async function priceTotal<S extends Side>(
     if (got.eq(typed)) return answer;
     tried.set(basis, { answer, total: got });
     order.push(basis);
-    const fitted = learnFrom(
-      answer.quote,
-      { side, fiat, crypto: request.crypto.toUpperCase(), markupPercent: request.markup, method },
-      observations,
-      terms,
-    );
-    observations = fitted.observations;
-    terms = fitted.reference ?? terms;
+    // The engine fitted its model to the answer as it priced it; without the engine, this call fits its own.
+    if (!quotes.enabled()) {
+      const fitted = learnFrom(
+        answer.quote,
+        { side, fiat, crypto: request.crypto.toUpperCase(), markupPercent: request.markup, method },
+        observations,
+        terms,
+      );
+      observations = fitted.observations;
+      terms = fitted.reference ?? terms;
+    }
     const model = modelled();
     const done = settled(model);
     if (done) return done;

@@ -33,6 +33,9 @@ Configured from the environment, and from a .env file in the working directory (
 environment wins over the file).
 `;
 
+/** Why the command will not run, as a plain sentence on stderr (the command's own answer, not a log line). */
+const refuse = (message: string) => process.stderr.write(`${message}\n`);
+
 let args: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>;
 const options = {
   help: { type: 'boolean', short: 'h' },
@@ -70,7 +73,7 @@ if (command === 'check') {
   try {
     readEnvFile();
   } catch (error) {
-    logger.error(error instanceof ConfigError ? error.message : String(error));
+    refuse(error instanceof ConfigError ? error.message : String(error));
     process.exit(1);
   }
   const { runCheck } = await import('./checks/run-check.ts');
@@ -84,9 +87,7 @@ try {
   config = loadConfig();
 } catch (error) {
   // A refused configuration is the operator's to fix: the message names each variable, no stack needed.
-  logger.error(
-    error instanceof ConfigError ? error.message : `Cannot read .env: ${(error as Error).message}`,
-  );
+  refuse(error instanceof ConfigError ? error.message : `Cannot read .env: ${(error as Error).message}`);
   process.exit(1);
 }
 if (envFile) logger.info(`Read ${envFile} (variables set in the environment win over it).`);
@@ -100,13 +101,13 @@ async function orExit<T>(work: Promise<T>): Promise<T> {
     return await work;
   } catch (error) {
     if (error instanceof SandboxMissing) {
-      logger.error(error.message);
+      refuse(error.message);
       process.exit(1);
     }
     if (!(error instanceof StorageUnavailable || error instanceof SharedStateUnavailable)) throw error;
     const cause = (error.cause as Error | undefined)?.message;
-    logger.error(`Cannot start: ${error.message}${cause ? ` (${cause})` : ''}.`);
-    logger.error(
+    refuse(`Cannot start: ${error.message}${cause ? ` (${cause})` : ''}.`);
+    refuse(
       error instanceof StorageUnavailable
         ? 'Check DATABASE_URL (or DATA_DIR for SQLite) and that the database is running.'
         : 'Check REDIS_URL and that Redis is running.',
@@ -137,7 +138,7 @@ if (!config.databaseUrl) {
   try {
     dataDirLock = await lockDataDir(config.dataDir);
   } catch (error) {
-    logger.error(dataDirProblem(error));
+    refuse(dataDirProblem(error));
     process.exit(1);
   }
 }

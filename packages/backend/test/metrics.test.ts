@@ -175,7 +175,7 @@ describe('/metrics', () => {
         value(all, 'checkout_http_request_duration_seconds_count', { route: '/api/quotes/buy' }) >= 4,
       );
       assert.ok(!text.includes(created.orderId), 'an order id in a label');
-      assert.ok(!text.includes(created.statusToken));
+      assert.ok(!text.includes(created.statusToken), 'a status token in a label');
       const routes = new Set(
         all.filter((s) => s.name === 'checkout_http_requests_total').map((s) => s.labels['route']),
       );

@@ -9,6 +9,7 @@ import {
   ensureChromium,
   ensureDatabaseServers,
   ensureDemoBuilt,
+  ensurePrometheus,
   ensureDeps,
   ensurePackagesBuilt,
   ensureWidgetBuilt,
@@ -101,7 +102,10 @@ const lines = [];
 try {
   ensureDeps();
   const chrome = order.some((s) => s === 'browser' || s === 'e2e') ? ensureChromium() : undefined;
-  if (order.includes('unit')) ensureDatabaseServers();
+  if (order.includes('unit')) {
+    ensureDatabaseServers();
+    ensurePrometheus();
+  }
   ensurePackagesBuilt();
   ensureWidgetBuilt();
   if (order.includes('e2e')) ensureDemoBuilt();

@@ -9,9 +9,9 @@ import {
   ensureChromium,
   ensureDatabaseServers,
   ensureDemoBuilt,
-  ensurePrometheus,
   ensureDeps,
   ensurePackagesBuilt,
+  ensurePrometheus,
   ensureWidgetBuilt,
   root,
 } from './ensure.mjs';

@@ -4,7 +4,7 @@ import { requestId } from 'hono/request-id';
 import type { AppDeps } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { healthRoutes } from './health/routes.ts';
-import { httpMetrics } from './metrics/http-metrics.ts';
+import { logger } from './logger.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { accessLog } from './middleware/access-log.ts';
 import { clientRateLimit } from './middleware/rate-limit.ts';
@@ -87,8 +87,15 @@ export function createApp(deps: AppDeps) {
         c.set('path', c.req.path.slice(mount.length) || '/');
         return next();
       })
-      .use('*', config.accessLog ? accessLog() : (_c, next) => next())
-      .use('*', deps.metrics.enabled ? httpMetrics(deps.metrics) : (_c, next) => next())
+      .use(
+        '*',
+        config.accessLog || deps.metrics.enabled
+          ? accessLog({
+              log: config.accessLog ? logger.info : undefined,
+              metrics: deps.metrics.enabled ? deps.metrics : undefined,
+            })
+          : (_c, next) => next(),
+      )
       .use('*', securityHeaders(config))
       .use('/api/*', publicCors(config))
       .use('/api/*', originGuard(config))

@@ -51,7 +51,14 @@ describe('logs of a whole run', () => {
     // The merchant's receiver fails: each failed delivery is logged, with its URL (whose token must not show).
     const receiverPort = await new Promise<number>((resolve) => {
       receiver = serve(
-        { hostname: '127.0.0.1', port: 0, fetch: () => new Response('down', { status: 503 }) },
+        {
+          hostname: '127.0.0.1',
+          port: 0,
+          fetch: async (request) => {
+            await request.text();
+            return new Response('down', { status: 503 });
+          },
+        },
         (info) => resolve((info as AddressInfo).port),
       );
     });

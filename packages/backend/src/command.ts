@@ -92,8 +92,6 @@ server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
 });
 
 const shutdown = () => {
-  // /readyz answers 503 from here on, for whatever still asks while the process ends.
-  runtime.markDraining();
   server.close();
   runtime.close().finally(() => process.exit(0));
 };

@@ -2,7 +2,7 @@
  * The backend's one way to write a line out: every module logs through `logger` (or a `log` option that defaults
  * to it), never through `console`, so what a line looks like and where it goes is decided here alone.
  *
- * Lines are pino's JSON, one object a line (`info` and below on stdout, `warn` and above on stderr): `time` (ISO), `level` (its name), `msg`, `instance`, and the
+ * Lines are pino's JSON, one object a line on stdout: `time` (ISO), `level` (its name), `msg`, `instance`, and the
  * fields a caller gives (`requestId`, and for requests `route`, `status`, `durationMs`). In a terminal during
  * development (LOG_FORMAT=auto) they are pino-pretty's readable lines instead. Fields that could carry a secret or
  * identify a customer (keys, tokens, signatures, e-mails, addresses) are redacted by pino wherever a caller puts
@@ -118,21 +118,10 @@ function build(options: LoggingOptions): Pino {
       }),
     );
   }
-  if (options.destination) return pino(settings, options.destination);
-  // `info` and below on stdout, `warn` and above on stderr (as a command line does: a refused configuration is an
-  // error an operator sees apart from the banner). Asynchronous writes: lines written while one write is under way
-  // go out together with the next (one system call for many under load: `npm run bench -- observability`); pino
-  // flushes what is left when the process exits (process.exit, an uncaught error, the end of the loop).
-  return pino(
-    settings,
-    pino.multistream(
-      [
-        { level: 'trace', stream: pino.destination({ dest: 1, sync: false }) },
-        { level: 'warn', stream: pino.destination({ dest: 2, sync: false }) },
-      ],
-      { dedupe: true },
-    ),
-  );
+  // Asynchronous writes to stdout: lines written while one write is under way go out together with the next (one
+  // system call for many under load: `npm run bench -- observability`); pino flushes what is left when the process
+  // exits (process.exit, an uncaught error, the end of the loop).
+  return pino(settings, options.destination ?? pino.destination({ dest: 1, sync: false }));
 }
 
 // Until the configuration is read (and when it is refused: that message too is a line), the environment's word.

@@ -26,6 +26,8 @@ export interface AccuracyResult {
   worst: { combo: Combo; amount: Record<string, string>; ours: string[]; theirs: string[] } | null;
   /** Fiat amounts typed (a total, fees inside): totals equal to it, totals over it (never expected), most cents short. */
   typedTotals: { asked: number; exact: number; over: number; maxCentsShort: number };
+  /** Typed versus charged against the sandbox in each of its fee models (`measureTypedTotals`). */
+  feeModels?: TypedTotalsRow[];
 }
 
 interface QuoteView {
@@ -159,4 +161,149 @@ export async function measureAccuracy(options: {
       body: JSON.stringify({ reset: true }),
     });
   }
+}
+
+/** The sandbox's fee models the typed-totals step runs against (packages/sandbox README, "Quote model"). */
+export const feeModels: Record<string, Record<string, string>> = {
+  documented: {},
+  'fixed fee per currency': { feeFixed: 'per-currency' },
+  'fees in EUR': { feeCurrency: 'eur' },
+  'rounded up': { feeRounding: 'up' },
+  'on the gross': { feeOn: 'gross' },
+  'on the net': { feeOn: 'net' },
+  'all but EUR at once': { feeFixed: 'per-currency', feeRounding: 'up', feeOn: 'gross' },
+};
+
+const typedBuys = [
+  { paymentMethod: 'creditcard', country: 'US', fiat: 'USD', crypto: 'ETH' },
+  { paymentMethod: 'creditcard', country: 'DE', fiat: 'EUR', crypto: 'BTC' },
+  { paymentMethod: 'creditcard', country: 'GB', fiat: 'GBP', crypto: 'SOL' },
+];
+const typedSells = [
+  { payoutMethod: 'pix', country: 'BR', fiat: 'BRL', crypto: 'USDT_TRON' },
+  { payoutMethod: 'bank-transfer', country: 'DE', fiat: 'EUR', crypto: 'ETH' },
+];
+
+export interface TypedTotalsRow {
+  model: string;
+  asked: number;
+  /** What the upstream charges (buy) or pays out (sell) for the amount the backend priced, equal to what was typed. */
+  exact: number;
+  /** Charged more than typed on a buy, or paid out less on a sell: never expected. */
+  wrongSide: number;
+  /** The total shown differs from what the upstream charges for it: never expected. */
+  shownNotCharged: number;
+  /** The most cents between typed and charged (on the shopper's side). */
+  maxCentsOff: number;
+  derived: number;
+  /** Upstream calls that checked a typed total, and those that corrected one (the backend's own counts). */
+  checks: number;
+  corrections: number;
+}
+
+/**
+ * Typed versus charged, against the sandbox in each fee model: a fresh backend per model (`backendFor`), fiat
+ * totals typed at random for buys and sells; each answer's amount priced by the sandbox directly, and what it
+ * charges (buy) or pays out (sell) compared with what was typed and with what the backend showed.
+ */
+export async function measureTypedTotals(options: {
+  sandboxUrl: string;
+  markup: number;
+  backendFor: () => Promise<{ url: string; stop(): Promise<void> }>;
+  adminToken: string;
+  perCombo?: number;
+  seed?: number;
+}): Promise<TypedTotalsRow[]> {
+  const perCombo = options.perCombo ?? 12;
+  const rows: TypedTotalsRow[] = [];
+  const settings = (body: Record<string, string>) =>
+    getJson(`${options.sandboxUrl}/control/settings`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const reset = {
+    feeFixed: 'converted',
+    feeCurrency: 'local',
+    feeRounding: 'nearest',
+    feeOn: 'priced',
+  };
+  try {
+    for (const [model, switches] of Object.entries(feeModels)) {
+      await settings({ ...reset, ...switches });
+      const backend = await options.backendFor();
+      const random = prng(options.seed ?? 20_261_129);
+      const row: TypedTotalsRow = {
+        model,
+        asked: 0,
+        exact: 0,
+        wrongSide: 0,
+        shownNotCharged: 0,
+        maxCentsOff: 0,
+        derived: 0,
+        checks: 0,
+        corrections: 0,
+      };
+      try {
+        for (const side of ['buy', 'sell'] as const) {
+          for (const combo of side === 'buy' ? typedBuys : typedSells) {
+            for (let i = 0; i < perCombo; i++) {
+              const typed = (30 + random() * 1500).toFixed(2);
+              const response = await fetch(`${backend.url}/api/quotes/${side}`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ ...combo, fiatAmount: typed }),
+              });
+              if (!response.ok) continue;
+              const view = (await response.json()) as QuoteView;
+              const path = side === 'buy' ? 'pricing' : 'sell/pricing';
+              const body =
+                side === 'buy'
+                  ? {
+                      payment_method: (combo as (typeof typedBuys)[number]).paymentMethod,
+                      region: combo.country,
+                    }
+                  : { payout_method: (combo as (typeof typedSells)[number]).payoutMethod };
+              const theirs = await postJson<{
+                data: { fiat_amount_incl_fees_local: number; fiat_amount_excl_fees_local: number };
+              }>(`${options.sandboxUrl}/ramp/api/v1/merchant/${path}`, {
+                api_key: benchKeys.rampPublic,
+                ...body,
+                fiat_currency: combo.fiat,
+                crypto_currency: combo.crypto,
+                markup: options.markup,
+                fiat_amount: Number(view.fiat.amount),
+              }).catch(() => undefined);
+              await sleep(25); // paced under the sandbox's limit, beside the backend's own calls
+              if (!theirs) continue;
+              const charged =
+                side === 'buy'
+                  ? theirs.data.fiat_amount_incl_fees_local
+                  : theirs.data.fiat_amount_excl_fees_local;
+              const off = Math.round((charged - Number(typed)) * 100) * (side === 'buy' ? -1 : 1);
+              row.asked += 1;
+              if (off === 0) row.exact += 1;
+              if (off < 0) row.wrongSide += 1;
+              if (Math.round(charged * 100) !== Math.round(Number(view.fiat.total) * 100))
+                row.shownNotCharged += 1;
+              row.maxCentsOff = Math.max(row.maxCentsOff, Math.abs(off));
+              if (view.source === 'derived') row.derived += 1;
+            }
+          }
+        }
+        const stats = await getJson<{ totalChecks: number; totalCorrections: number }>(
+          `${backend.url}/api/admin/quote-engine`,
+          { headers: { authorization: `Bearer ${options.adminToken}` } },
+        ).catch(() => undefined);
+        row.checks = stats?.totalChecks ?? Number.NaN;
+        row.corrections = stats?.totalCorrections ?? Number.NaN;
+      } finally {
+        await backend.stop();
+      }
+      rows.push(row);
+    }
+  } finally {
+    await settings(reset).catch(() => undefined);
+  }
+  return rows;
 }

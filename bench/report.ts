@@ -7,7 +7,7 @@ import type { ProfileResult } from './profile.ts';
 import type { Breakdown, SeriesSummary } from './ttfq.ts';
 import type { Sizes, WeightResult } from './weight.ts';
 
-/** When each lazy part of the script-tag bundle loads (the chunk names of vite.config.ts's `lazyParts`). */
+/** When each lazy part of the script-tag bundle loads (the chunk names of packages/widget/vite.config.ts's `lazyFolders`). */
 const PART_WHEN: Record<string, string> = {
   frame: 'with the main button, or when idle once the form shows',
   picker: "a picker's open list: on its first touch, or when idle",
@@ -421,6 +421,47 @@ export function accuracySection(a: AccuracyResult): string[] {
       : 'No derived quote differed from the upstream in any figure.',
     '',
     `Goal: ≥ 500 compared — ${yes(a.compared >= 500)} (${a.compared}); max ≤ 0.1 % — ${yes(a.maxRelativeDiff <= 0.001)}.`,
+    '',
+    ...(a.feeModels ? typedTotalsTable(a.feeModels) : []),
+  ];
+}
+
+/** Typed versus charged in each of the sandbox's fee models (bench/accuracy.ts `measureTypedTotals`). */
+function typedTotalsTable(rows: NonNullable<AccuracyResult['feeModels']>): string[] {
+  const wrong = rows.reduce((sum, r) => sum + r.wrongSide + r.shownNotCharged, 0);
+  return [
+    '### Typed versus charged, whatever the fee model',
+    '',
+    'Against the sandbox in each of its fee models (its settings `feeFixed`, `feeCurrency`, `feeRounding`, `feeOn`), ' +
+      'a fresh backend per model: fiat totals typed at random (buys: card in USD, EUR, GBP; sells: PIX in BRL, bank ' +
+      'transfer in EUR), the amount each answer priced then priced by the sandbox directly. "Charged" is what it ' +
+      'charges (buy) or pays out (sell) for it. Wrong side: charged more than typed on a buy, paid out less on a sell.',
+    '',
+    row([
+      'fee model',
+      'typed',
+      'charged = typed',
+      'wrong side',
+      'shown ≠ charged',
+      'most cents off',
+      'derived',
+      'checks / corrections',
+    ]),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+    ...rows.map((r) =>
+      row([
+        r.model,
+        r.asked,
+        `${r.exact} (${share(r.exact, r.asked)})`,
+        r.wrongSide,
+        r.shownNotCharged,
+        r.maxCentsOff,
+        `${r.derived} (${share(r.derived, r.asked)})`,
+        `${r.checks} / ${r.corrections}`,
+      ]),
+    ),
+    '',
+    `Goal: never on the wrong side, and the total shown is what is charged — ${yes(wrong === 0)}.`,
     '',
   ];
 }

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { measureAccuracy } from './accuracy.ts';
+import { measureAccuracy, measureTypedTotals } from './accuracy.ts';
 import { instancesMarkdown, measureInstances, writeInstancesResult } from './instances.ts';
 import {
   benchDir,
@@ -300,11 +300,29 @@ async function accuracyStep(sandboxUrl: string, combos: Combo[]) {
     MARKUP: String(ACCURACY_MARKUP),
   });
   children.push(fresh);
+  let accuracy: Awaited<ReturnType<typeof measureAccuracy>>;
   try {
-    return await measureAccuracy({ backendUrl: fresh.url, sandboxUrl, combos, markup: ACCURACY_MARKUP });
+    accuracy = await measureAccuracy({ backendUrl: fresh.url, sandboxUrl, combos, markup: ACCURACY_MARKUP });
   } finally {
     await fresh.stop();
   }
+  log(
+    'accuracy: typed versus charged, against the sandbox in each of its fee models (a fresh backend each)…',
+  );
+  accuracy.feeModels = await measureTypedTotals({
+    sandboxUrl,
+    markup: ACCURACY_MARKUP,
+    adminToken: 'bench-admin-token-0123456789abcdef',
+    backendFor: async () => {
+      const own = await startServer('backend', {
+        BENCH_SANDBOX_URL: sandboxUrl,
+        MARKUP: String(ACCURACY_MARKUP),
+      });
+      children.push(own);
+      return own;
+    },
+  });
+  return accuracy;
 }
 
 const children: Child[] = [];

@@ -21,7 +21,7 @@ export interface DemoOptions {
   mode: 'sandbox' | 'live';
   /** Signs the checkout and customer tokens (the backend's `CHECKOUT_TOKEN_SECRET`). */
   tokenSecret: string;
-  /** The backend's admin token: used here, server-side, never sent to the browser. */
+  /** The backend admin credential's token: used here, server-side, never sent to the browser. */
   adminToken: string;
   /** Where this server reaches the backend over HTTP, as a merchant's server would (resolved per request). */
   backendUrl: () => string;
@@ -219,6 +219,10 @@ export function createDemoApp(options: DemoOptions) {
         paid: order.paid ?? null,
       });
     })
+    // Which admin credential the Orders page acts with, and its scope (read: the page shows writes refused).
+    .get('/demo-admin/credential', async () =>
+      relay(await fetch(`${options.backendUrl()}/api/admin/credential`, { headers: adminHeaders() })),
+    )
     .get('/demo-admin/orders', async (c) => {
       const query = new URLSearchParams();
       for (const name of adminOrderParams) {

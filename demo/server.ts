@@ -41,7 +41,9 @@ const checkout = await createCheckout(config);
 const demo = createDemoApp({
   mode: config.mode,
   tokenSecret: config.checkoutTokenSecret,
-  adminToken: config.adminToken,
+  // The credential the demo's Orders page acts with: a token of ADMIN_CREDENTIALS (a read one shows the page
+  // read-only), else the older ADMIN_TOKEN (the sandbox has one of its own).
+  adminToken: process.env['DEMO_ADMIN_TOKEN'] || config.adminToken || '',
   backendUrl: () => `http://127.0.0.1:${port}`,
 });
 

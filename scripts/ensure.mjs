@@ -117,6 +117,29 @@ export function ensurePrometheus() {
   );
 }
 
+/**
+ * The tools the files in deploy/ are checked with: Debian's `haproxy` (the load balancer of deploy/haproxy.cfg)
+ * and `systemd` (for `systemd-analyze verify` of the unit). Installed when missing and we are root, otherwise a
+ * message saying what to install; the tests that need them fail without them, never skip.
+ */
+export function ensureDeployTools() {
+  const tools = { haproxy: '/usr/sbin/haproxy', systemdAnalyze: '/usr/bin/systemd-analyze' };
+  const have = () => Object.values(tools).every((path) => existsSync(path));
+  if (have()) return tools;
+  if (typeof process.getuid === 'function' && process.getuid() === 0) {
+    console.log("Installing Debian's haproxy and systemd for the tests of deploy/…");
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'haproxy', 'systemd'], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    if (have()) return tools;
+  }
+  throw new Error(
+    "HAProxy and systemd-analyze are needed for the tests of deploy/. Install Debian's packages " +
+      '(sudo apt-get install haproxy systemd), or run the tests as root to have them installed.',
+  );
+}
+
 /** Builds the widget (npm entries and the script-tag bundle) when its sources are newer than dist. */
 export function ensureWidgetBuilt({ force = false } = {}) {
   const widget = join(root, 'packages', 'widget');
@@ -124,10 +147,11 @@ export function ensureWidgetBuilt({ force = false } = {}) {
   const sources = Math.max(
     newestIn(join(widget, 'src')),
     newestIn(join(widget, 'scripts')),
+    newestIn(join(widget, 'build')),
     mtime(join(widget, 'package.json')),
     mtime(join(widget, 'tsconfig.build.json')),
     mtime(join(widget, 'custom-elements-manifest.config.mjs')),
-    mtime(join(root, 'vite.config.ts')),
+    mtime(join(widget, 'vite.config.ts')),
   );
   if (!force && built && built >= sources) return;
   console.log('Building the widget…');

@@ -9,6 +9,7 @@ import {
   ensureChromium,
   ensureDatabaseServers,
   ensureDemoBuilt,
+  ensureDeployTools,
   ensureDeps,
   ensurePackagesBuilt,
   ensurePrometheus,
@@ -82,7 +83,8 @@ const suites = {
     ),
   browser: (chrome) => {
     const summary = join(results, 'browser.json');
-    const ok = run(bin('web-test-runner'), ['--config', 'web-test-runner.config.mjs'], {
+    const config = join(root, 'packages', 'widget', 'web-test-runner.config.mjs');
+    const ok = run(bin('web-test-runner'), ['--config', config], {
       CHROME_PATH: chrome,
       WTR_SUMMARY: summary,
     });
@@ -106,6 +108,7 @@ try {
     ensureDatabaseServers();
     ensurePrometheus();
   }
+  if (order.includes('e2e')) ensureDeployTools();
   ensurePackagesBuilt();
   ensureWidgetBuilt();
   if (order.includes('e2e')) ensureDemoBuilt();

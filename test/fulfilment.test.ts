@@ -32,6 +32,8 @@ interface Delivered {
   id: string;
   type: string;
   orderId: string | undefined;
+  /** The customer's e-mail the event carries. */
+  email: string | null | undefined;
 }
 
 /** The shop's receiver: verifies, records, answers 204, or 503 while it is "down". */
@@ -50,12 +52,13 @@ async function startReceiver() {
     if (down) return void response.writeHead(503).end();
     const event = verifier.verify(body, request.headers as Record<string, string>) as {
       type: string;
-      data: { orderId?: string };
+      data: { orderId?: string; customer?: { email: string | null } };
     };
     delivered.push({
       id: String(request.headers['webhook-id']),
       type: event.type,
       orderId: event.data.orderId,
+      email: event.data.customer?.email,
     });
     response.writeHead(204).end();
   });
@@ -131,15 +134,16 @@ async function shopperPays(): Promise<string> {
   return orderId;
 }
 
-const paidEvent = async (orderId: string) => {
+const eventOf = async (orderId: string, type: string) => {
   const response = await fetch(`${server.url}/api/admin/events?orderId=${orderId}`, {
     headers: { authorization: `Bearer ${adminToken}` },
   });
   const { events } = (await response.json()) as {
     events: Array<{ id: string; type: string; deliveries: Array<{ state: string; attempts: number }> }>;
   };
-  return events.find((event) => event.type === 'order.paid');
+  return events.find((event) => event.type === type);
 };
+const paidEvent = (orderId: string) => eventOf(orderId, 'order.paid');
 
 test('a shopper pays and the shop receives order.paid once, signed', async () => {
   const orderId = await shopperPays();
@@ -152,24 +156,34 @@ test('a shopper pays and the shop receives order.paid once, signed', async () =>
   assert.equal(recorded?.deliveries[0]?.state, 'delivered');
   assert.equal(recorded?.deliveries[0]?.attempts, 1);
   assert.equal(receiver.paidFor(orderId).length, 1);
+  // What the payer typed on the payment page (test/pay-page.ts) reaches the shop.
+  assert.equal(paid?.email, 'ada@example.com');
 });
 
-test('a receiver that is down gets order.paid once it is back', async () => {
+/** Waits out an earlier event's backoff (5 s, doubling): an order's events are delivered in order. */
+const BACKOFF_PATIENCE = 180_000;
+
+test('a receiver that is down gets order.paid once it is back, after order.created', async () => {
   receiver.setDown(true);
   const orderId = await shopperPays();
-  // It was tried and refused, and is waiting for its next attempt.
+  // order.created was tried and refused and waits for its next attempt; order.paid waits behind it.
   await until('a refused attempt', async () => {
-    const event = await paidEvent(orderId);
-    return event && event.deliveries[0]!.attempts >= 1 && event.deliveries[0]!.state === 'pending'
-      ? event
+    const created = await eventOf(orderId, 'order.created');
+    const paid = await paidEvent(orderId);
+    return created && created.deliveries[0]!.attempts >= 1 && paid?.deliveries[0]?.state === 'pending'
+      ? paid
       : undefined;
   });
   assert.equal(receiver.paidFor(orderId).length, 0);
   receiver.setDown(false);
-  await until('order.paid after the receiver came back', () =>
-    receiver.paidFor(orderId).length ? true : undefined,
+  await until(
+    'order.paid after the receiver came back',
+    () => (receiver.paidFor(orderId).length ? true : undefined),
+    BACKOFF_PATIENCE,
   );
   assert.equal(receiver.paidFor(orderId).length, 1);
+  const mine = receiver.delivered.filter((d) => d.orderId === orderId).map((d) => d.type);
+  assert.deepEqual(mine, ['order.created', 'order.paid']);
 });
 
 test('the backend killed with SIGKILL after the payment and before the delivery still delivers it, once', async () => {
@@ -182,7 +196,11 @@ test('the backend killed with SIGKILL after the payment and before the delivery 
   await server.kill();
   receiver.setDown(false);
   server = await startDemo('fulfilment-restarted', env());
-  await until('order.paid after the restart', () => (receiver.paidFor(orderId).length ? true : undefined));
+  await until(
+    'order.paid after the restart',
+    () => (receiver.paidFor(orderId).length ? true : undefined),
+    BACKOFF_PATIENCE,
+  );
   const delivered = receiver.paidFor(orderId);
   assert.equal(delivered.length, 1);
   assert.equal(delivered[0]?.id, pending.id, 'the same event id as before the crash');

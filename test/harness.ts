@@ -260,11 +260,12 @@ export interface Demo {
  * Registers the suite's hooks: the demo server and the browser start before the first test and stop after the
  * last; after each test, what it left open is screenshotted as a failure and closed.
  */
-export function demoSuite(suite: string): Demo {
+/** `env`: variables of the demo server's environment beside the harness's own (e.g. ADMIN_CREDENTIALS). */
+export function demoSuite(suite: string, env: Record<string, string> = {}): Demo {
   let server: DemoServer | undefined;
   let browser: Browser | undefined;
   before(async () => {
-    [server, browser] = await Promise.all([startDemo(suite), launchBrowser()]);
+    [server, browser] = await Promise.all([startDemo(suite, env), launchBrowser()]);
   });
   afterEach(() => closeLeftovers(suite));
   after(async () => {

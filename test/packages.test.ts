@@ -1,76 +1,200 @@
 /**
- * The packages as a merchant installs them from npm: `npm pack` of the widget, the backend and the sandbox, checked
- * by publint and arethetypeswrong, then installed from the tarballs (not through the workspace) into a fresh
- * project outside the tree, where plain `node` mounts the backend three ways and Vite builds a React page with the
- * widget.
+ * The packages as a merchant installs them, following the README's "Install" as written: `npm run release:pack`
+ * packs the widget, the backend and the sandbox, and a fresh project outside the tree installs the tarballs
+ * (`npm install ../crypto-checkout/release/*.tgz`), and another installs `@crypto-checkout/backend` by name from
+ * a registry on loopback that serves the same tarballs (as the public registry will once they are published).
+ * Each tarball passes publint and arethetypeswrong; in the projects, plain `node` mounts the backend three ways,
+ * Vite builds a React page with the widget, and the installed command serves on the sandbox with no keys, live
+ * against the upstream the keys name, and without the sandbox says so in one sentence.
+ *
+ * npm installs from its cache (`--prefer-offline`): `npm ci` of this workspace has put every tarball there; only
+ * what it has no copy of (the full metadata `npm install` asks for, once per machine) comes from the registry.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { createSandbox } from '@crypto-checkout/sandbox';
+import { type ServerType, serve } from '@hono/node-server';
 import { freePort, root } from './harness.ts';
+import { type LocalRegistry, startLocalRegistry } from './local-registry.ts';
 
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 const run = (cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) =>
   execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, ...env } });
+/** As `run`, without blocking this process: for npm talking to the registry this process serves. */
+const runBeside = async (cmd: string, args: string[], cwd: string) =>
+  (await promisify(execFile)(cmd, args, { cwd, encoding: 'utf8' })).stdout;
+/** npm from its cache first, quietly. */
+const npmFlags = ['--prefer-offline', '--no-audit', '--no-fund'];
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const { version } = JSON.parse(readFileSync(join(root, 'packages', 'backend', 'package.json'), 'utf8'));
 
-describe('the published packages', { timeout: 600_000 }, () => {
+/** The README's "Install" section, from its heading to the next. */
+const installSection = readme.slice(readme.indexOf('### Install\n'), readme.indexOf('### Configuration\n'));
+/** A line of a shell block of that section, as written (without its comment). */
+function readmeLine(start: string): string {
+  const line = installSection
+    .split('\n')
+    .map((text) => text.replace(/\s+#.*$/, '').trim())
+    .find((text) => text.startsWith(start));
+  assert.ok(line, `the README's Install section has a line starting with "${start}"`);
+  return line;
+}
+/** The sentence the README says the command stops with when there are no keys and no sandbox. */
+const missingSandboxSentence = installSection.match(/```text\n(.+)\n```/)?.[1] ?? '';
+
+interface Cli {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/** The installed command (`node_modules/.bin/crypto-checkout-backend`) of `project`, with only PATH and `env`. */
+function startCli(project: string, env: Record<string, string>, args: string[] = []): Cli {
+  const child = spawn(join(project, 'node_modules', '.bin', 'crypto-checkout-backend'), args, {
+    cwd: project,
+    env: { PATH: process.env['PATH'] ?? '', ACCESS_LOG: 'off', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/** Runs the command to its end (stopped after a minute if it serves instead): exit code, stdout, stderr. */
+function runCli(project: string, env: Record<string, string>, args: string[] = []) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(join(project, 'node_modules', '.bin', 'crypto-checkout-backend'), args, {
+      cwd: project,
+      env: { PATH: process.env['PATH'] ?? '', ACCESS_LOG: 'off', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let [stdout, stderr] = ['', ''];
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    const deadline = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('exit', (code) => {
+      clearTimeout(deadline);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Serves, then answers /healthz: that answer (the command is stopped after). */
+async function healthOf(cli: Cli, port: number): Promise<{ upstream?: string }> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    assert.equal(cli.child.exitCode, null, `the command exited:\n${cli.output()}`);
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => (r.ok ? r.json() : undefined),
+      () => undefined,
+    );
+    if (health) return health;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail(`the command never answered /healthz:\n${cli.output()}`);
+}
+
+async function stop(cli: Cli): Promise<void> {
+  if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGTERM');
+  await cli.exited;
+}
+
+describe('the published packages', { timeout: 900_000 }, () => {
   let dir = '';
   let project = '';
+  let fromRegistry = '';
+  let registry: LocalRegistry | undefined;
   const tarballs: Record<'widget' | 'backend' | 'sandbox', string> = { widget: '', backend: '', sandbox: '' };
 
-  before(() => {
+  before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'crypto-checkout-packages-'));
-    const packs = join(dir, 'packs');
-    mkdirSync(packs);
-    run(
-      'npm',
-      [
-        'pack',
-        '--pack-destination',
-        packs,
-        '-w',
-        'packages/widget',
-        '-w',
-        'packages/sandbox',
-        '-w',
-        'packages/backend',
-      ],
-      root,
+    // In the clone (this tree): the README's `npm run release:pack`.
+    assert.match(
+      readmeLine('cd crypto-checkout && npm ci && npm run release:pack'),
+      /&& npm run release:pack$/,
     );
-    for (const file of readdirSync(packs)) {
-      const path = join(packs, file);
-      if (file.startsWith('crypto-checkout-backend-')) tarballs.backend = path;
-      else if (file.startsWith('crypto-checkout-sandbox-')) tarballs.sandbox = path;
-      else if (file.startsWith('crypto-checkout-')) tarballs.widget = path;
+    run('npm', ['run', 'release:pack'], root);
+    const release = join(root, 'release');
+    for (const [key, name] of [
+      ['widget', 'crypto-checkout'],
+      ['backend', 'crypto-checkout-backend'],
+      ['sandbox', 'crypto-checkout-sandbox'],
+    ] as const) {
+      tarballs[key] = join(release, `${name}-${version}.tgz`);
     }
-    project = join(dir, 'shop');
+    // Your project, beside the clone: the README's `npm install ../crypto-checkout/release/*.tgz`, as a shell runs
+    // it, and what a shop adds itself (Hono or Node's adapter, React and Vite) for the tests below.
+    symlinkSync(root, join(dir, 'crypto-checkout'));
+    project = join(dir, 'my-shop');
     mkdirSync(project);
     writeFileSync(
       join(project, 'package.json'),
       JSON.stringify({ name: 'a-shop', private: true, type: 'module' }, null, 2),
     );
-    // The tarballs, and what a shop adds itself: Hono or Node's adapter, React and Vite.
     const wanted = (name: string) =>
       `${name}@${JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version}`;
-    run(
-      'npm',
-      [
-        'install',
-        '--prefer-offline',
-        '--no-audit',
-        '--no-fund',
-        tarballs.widget,
-        tarballs.sandbox,
-        tarballs.backend,
-        ...['hono', '@hono/node-server', 'react', 'react-dom', '@lit/react', 'vite'].map(wanted),
-      ],
-      project,
+    const install = readmeLine('npm install ../crypto-checkout/release/');
+    assert.equal(install, 'npm install ../crypto-checkout/release/*.tgz');
+    const extras = ['hono', '@hono/node-server', 'react', 'react-dom', '@lit/react', 'vite'].map(wanted);
+    run('sh', ['-c', `${install} ${npmFlags.join(' ')} ${extras.join(' ')}`], project);
+
+    // Tomorrow's way: by name, from a registry that has the same tarballs.
+    registry = await startLocalRegistry(
+      Object.values(tarballs),
+      run('npm', ['config', 'get', 'registry'], root).trim(),
+    );
+    fromRegistry = join(dir, 'registry-shop');
+    mkdirSync(fromRegistry);
+    writeFileSync(
+      join(fromRegistry, 'package.json'),
+      JSON.stringify({ name: 'b-shop', private: true }, null, 2),
+    );
+    const byName = readmeLine('npm install @crypto-checkout/backend');
+    assert.equal(byName, 'npm install @crypto-checkout/backend');
+    await runBeside(
+      'sh',
+      ['-c', `${byName} --registry ${registry.url}/ ${npmFlags.join(' ')}`],
+      fromRegistry,
     );
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(async () => {
+    await registry?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the tarballs name each other by range, satisfied by the versions packed beside them', () => {
+    const manifest = JSON.parse(run('tar', ['-xzOf', tarballs.backend, 'package/package.json'], root));
+    assert.equal(manifest.dependencies['crypto-checkout'], `^${version}`);
+    assert.equal(manifest.optionalDependencies['@crypto-checkout/sandbox'], `^${version}`);
+    for (const tarball of Object.values(tarballs)) {
+      assert.match(
+        run('tar', ['tzf', tarball], root),
+        /^package\/CHANGELOG\.md$/m,
+        `${tarball} has its CHANGELOG`,
+      );
+    }
+    const installed = (project: string, name: string) =>
+      JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version;
+    for (const name of ['crypto-checkout', '@crypto-checkout/backend', '@crypto-checkout/sandbox']) {
+      assert.equal(installed(project, name), version, `${name} from the tarballs`);
+      assert.equal(installed(fromRegistry, name), version, `${name} from the registry, by name`);
+    }
+  });
 
   test('each tarball passes publint and arethetypeswrong, and carries its README', () => {
     for (const [name, tarball] of Object.entries(tarballs)) {
@@ -210,5 +334,100 @@ createRoot(document.getElementById('root')).render(
       .join('\n');
     assert.match(code, /crypto-checkout/, 'the element is in the build');
     assert.match(code, /checkout-quote/, "the React wrapper maps the element's events");
+  });
+  test("installed from the tarballs, the README's `npx crypto-checkout-backend` serves on the sandbox with no keys", async () => {
+    assert.equal(readmeLine('npx crypto-checkout-backend'), 'npx crypto-checkout-backend');
+    assert.equal(
+      run('npx', ['--no-install', 'crypto-checkout-backend', '--version'], project).trim(),
+      version,
+    );
+    const port = await freePort();
+    const cli = startCli(project, { PORT: String(port), DATA_DIR: join(dir, 'sandbox-data') });
+    try {
+      assert.equal((await healthOf(cli, port)).upstream, 'sandbox');
+      assert.match(cli.output(), /UPSTREAM: the offline SANDBOX/);
+      const page = await fetch(`http://127.0.0.1:${port}/sandbox`);
+      assert.equal(page.status, 200, 'the sandbox is served beside the API');
+    } finally {
+      await stop(cli);
+    }
+  });
+
+  test('with keys it starts live, against the upstream they name', async () => {
+    // The upstream: the sandbox, on a port of its own, as the real service would be elsewhere.
+    const upstreamPort = await freePort();
+    const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
+    const upstream: ServerType = serve({
+      fetch: createSandbox({ baseUrl: upstreamUrl }).app.fetch,
+      port: upstreamPort,
+      hostname: '127.0.0.1',
+    });
+    const port = await freePort();
+    const cli = startCli(project, {
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ALLOWED_ORIGINS: 'https://shop.example',
+      CHECKOUT_TOKEN_SECRET: 'a-checkout-token-secret-0123456789',
+      ADMIN_TOKEN: 'an-admin-token-0123456789abcdef',
+      RAMP_API_URL: `${upstreamUrl}/ramp`,
+      RAMP_WIDGET_URL: `${upstreamUrl}/ramp`,
+      RAMP_PUBLIC_KEY: 'pk_sandbox_shop',
+      RAMP_SECRET_KEY: 'sk_sandbox_shop',
+      PAY_API_URL: `${upstreamUrl}/pay-api`,
+      PAY_API_KEY: 'pay_sandbox_shop',
+      PAY_WEBHOOK_SECRET: 'whsec_sandbox_shop',
+      DATA_DIR: join(dir, 'live-data'),
+    });
+    try {
+      assert.equal((await healthOf(cli, port)).upstream, 'live');
+      assert.match(
+        cli.output(),
+        new RegExp(`UPSTREAM: live — ramp ${upstreamUrl}/ramp, payments ${upstreamUrl}/pay-api`),
+      );
+      // The catalog comes from the upstream's ramp API, with its keys.
+      const catalog = await (await fetch(`http://127.0.0.1:${port}/api/catalog?country=DE`)).json();
+      assert.ok(catalog.countries?.length > 10, JSON.stringify(catalog).slice(0, 200));
+      assert.equal((await fetch(`http://127.0.0.1:${port}/sandbox`)).status, 404, 'no sandbox when live');
+    } finally {
+      await stop(cli);
+      upstream.close();
+    }
+  });
+
+  test('installed by name from a registry, it brings the sandbox and serves on it with no keys', async () => {
+    const port = await freePort();
+    const cli = startCli(fromRegistry, { PORT: String(port), DATA_DIR: join(dir, 'registry-data') });
+    try {
+      assert.equal((await healthOf(cli, port)).upstream, 'sandbox');
+    } finally {
+      await stop(cli);
+    }
+  });
+
+  test('without the sandbox (npm ci --omit=optional) and without keys: one sentence, exit 1, no stack trace', async () => {
+    await runBeside(
+      'npm',
+      ['ci', '--omit=optional', '--registry', `${registry?.url}/`, ...npmFlags],
+      fromRegistry,
+    );
+    const refused = await runCli(fromRegistry, {
+      PORT: String(await freePort()),
+      DATA_DIR: join(dir, 'omitted'),
+    });
+    assert.equal(refused.code, 1);
+    assert.ok(
+      missingSandboxSentence.startsWith('No upstream keys are set'),
+      'the README quotes the sentence',
+    );
+    assert.equal(refused.stderr, `${missingSandboxSentence}\n`);
+    assert.equal(refused.stdout, '');
+    // --omit=optional leaves out SQLite's native binary too (libsql's optional dependency): also named, no trace.
+    const migrate = await runCli(fromRegistry, { DATA_DIR: join(dir, 'omitted') }, ['migrate']);
+    assert.equal(migrate.code, 1);
+    assert.match(
+      migrate.stderr,
+      /^SQLite's native binary for this machine \(@libsql\/[\w-]+, an optional dependency of libsql\) is not installed/,
+    );
+    assert.doesNotMatch(`${refused.stderr}${migrate.stderr}`, /\n\s+at |Require stack|ERR_MODULE_NOT_FOUND/);
   });
 });

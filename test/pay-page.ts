@@ -1,5 +1,5 @@
 /**
- * Driving the sandbox's hosted payment page (packages/sandbox/src/pay-page.ts) the way a payer would: the
+ * Driving the sandbox's hosted payment page (packages/sandbox/src/payments/page/) the way a payer would: the
  * details and currency steps when it shows them, then its buttons that simulate an on-chain payment (exact,
  * underpaid, overpaid) or expiry.
  */

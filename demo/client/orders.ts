@@ -1,7 +1,7 @@
 /**
  * The merchant's Orders page: the order list (paging, id search, dates) with each order's payments and log, and
  * the payment-link form. Everything goes through the demo server's `/demo-admin/*` proxy, which adds the admin
- * token server-side.
+ * credential server-side. With a read credential the page lists, and says why it cannot write.
  */
 import { copyText, flash } from './lib/copy.ts';
 import { formatDate, formatMoney } from './lib/money.ts';
@@ -22,6 +22,15 @@ const filters = $<HTMLFormElement>('#orders-filters');
 
 let page = 1;
 let totalPages = 1;
+
+/** Why writes are refused (the credential has the read scope), or undefined when they are allowed. */
+let readOnly: string | undefined;
+
+/** The backend's reason for a refused write, from its error envelope. */
+async function refusalOf(response: Response): Promise<string> {
+  const json = (await response.json().catch(() => ({}))) as Json;
+  return str(obj(json['error'])?.['message']) ?? `HTTP ${response.status}`;
+}
 
 const str = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
@@ -112,9 +121,20 @@ async function eventsList(reference: string, into: HTMLElement): Promise<void> {
       );
     });
     const resend = element('button', { type: 'button', className: 'button small' }, 'Re-send');
+    if (readOnly) {
+      resend.disabled = true;
+      resend.title = readOnly;
+      resend.setAttribute('aria-describedby', 'admin-scope');
+    }
     resend.addEventListener('click', async () => {
       resend.disabled = true;
-      await fetch(`/demo-admin/events/${encodeURIComponent(id)}/resend`, { method: 'POST' });
+      const response = await fetch(`/demo-admin/events/${encodeURIComponent(id)}/resend`, { method: 'POST' });
+      if (!response.ok) {
+        resend.after(
+          element('p', { className: 'small notice-error', role: 'alert' }, await refusalOf(response)),
+        );
+        return;
+      }
       flash(resend, 'Queued');
       await eventsList(reference, into);
     });
@@ -273,7 +293,26 @@ $('#orders-next').addEventListener('click', () => {
   void load();
 });
 $('#orders-refresh').addEventListener('click', () => void load());
-void load();
+
+/** Which credential the page acts with: a read one lists orders, and the page says why it cannot write. */
+async function loadScope(): Promise<void> {
+  const response = await fetch('/demo-admin/credential').catch(() => undefined);
+  if (!response?.ok) return;
+  const credential = (await response.json()) as Json;
+  if (credential['scope'] !== 'read') return;
+  readOnly =
+    `Read-only: this page uses the admin credential "${str(credential['name'])}", whose scope is read. ` +
+    'It lists orders and events; making payment links and re-sending events change state and need a write credential.';
+  const notice = $('#admin-scope');
+  notice.textContent = readOnly;
+  notice.hidden = false;
+  const submit = $<HTMLButtonElement>('#link-submit');
+  submit.disabled = true;
+  submit.setAttribute('aria-describedby', 'admin-scope');
+  $('#link-status').textContent = 'Needs a write credential.';
+}
+
+void loadScope().finally(() => void load());
 
 // Payment links
 const linkForm = $<HTMLFormElement>('#link-form');

@@ -1,12 +1,15 @@
 /** `createApp(deps)`: the backend's Hono app. `runtime.ts` builds the deps; `command.ts` serves it. */
 import { $ } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
+import { adminAccess } from './admin/access.ts';
+import { createAuditLog } from './admin/audit.ts';
 import type { AppDeps } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { healthRoutes } from './health/routes.ts';
 import { logger } from './logger.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { accessLog } from './middleware/access-log.ts';
+import { hostBodyGuard } from './middleware/host-body.ts';
 import { clientRateLimit } from './middleware/rate-limit.ts';
 import {
   isServerOnly,
@@ -21,6 +24,7 @@ import { createOrderLedger } from './orders/ledger.ts';
 import { createRampOrders } from './orders/ramp-orders.ts';
 import { createProductCatalog } from './products.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { adminAccessRoutes } from './routes/admin-access.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { checkoutTokenRoutes } from './routes/checkout-tokens.ts';
 import { depositAddressRoutes } from './routes/deposit-addresses.ts';
@@ -49,6 +53,7 @@ export function createApp(deps: AppDeps) {
   const rampOrders = createRampOrders(deps);
   // One catalog reader (one mtime cache) for the products and order routes.
   const catalog = createProductCatalog(deps.config.productsFile, deps.config.publicUrl);
+  const audit = createAuditLog(deps.store, deps.clock);
   // The reference is read from the routes once every one of them is mounted (on first request).
   let document: OpenApiDocument | undefined;
   const reference = (): OpenApiDocument =>
@@ -68,7 +73,10 @@ export function createApp(deps: AppDeps) {
     .route('/orders', orderRoutes(deps, ledger, catalog))
     .route('/deposit-addresses', depositAddressRoutes(deps))
     .route('/webhooks', webhookRoutes(deps, ledger, rampOrders))
+    // Every admin route: a named credential with the scope it needs, writes recorded (admin/access.ts).
+    .use('/admin/*', adminAccess(deps, audit))
     .route('/admin', adminRoutes(deps))
+    .route('/admin', adminAccessRoutes(audit))
     .route('/', docsRoutes(reference));
 
   const { config } = deps;
@@ -96,6 +104,8 @@ export function createApp(deps: AppDeps) {
             })
           : (_c, next) => next(),
       )
+      // Mounted behind a host's body parser (express.json()): the body is gone unless the host kept req.rawBody.
+      .use('/api/*', hostBodyGuard)
       .use('*', securityHeaders(config))
       .use('/api/*', publicCors(config))
       .use('/api/*', originGuard(config))
@@ -124,6 +134,8 @@ export function createApp(deps: AppDeps) {
   const { metrics: metricsSettings } = config.observability;
   if (deps.metrics.registry && metricsSettings.port === undefined)
     app.route('/', metricsRoutes(deps.metrics.registry, metricsSettings.token));
+  // Last: a host that mounts this app (`new Hono().route('/checkout', app)`) uses its own notFound, not ours.
+  app.all('*', handleNotFound);
   app.onError(handleError);
   app.notFound(handleNotFound);
   return app;

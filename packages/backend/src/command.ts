@@ -1,45 +1,108 @@
 /**
- * The command line, run by cli.ts (the bin `crypto-checkout-backend`: `npx @crypto-checkout/backend`). Reads the
- * environment, checks it (every problem named at once), and serves the backend with Node's HTTP server. `--help`
- * prints every variable, from the `.env.example` shipped beside the build.
+ * The command line, run by cli.ts (the bin `crypto-checkout-backend`: `npx @crypto-checkout/backend`). Reads
+ * `.env` in the working directory (the environment wins), checks the configuration (every problem named at
+ * once), takes the SQLite DATA_DIR for this process, and serves the backend with Node's HTTP server. `--help`
+ * prints every variable, from the `.env.example` shipped beside the build; a command or flag it does not know
+ * exits 2 with the usage.
  */
 import { readFileSync } from 'node:fs';
-import { inspect } from 'node:util';
+import type { Server as HttpServer } from 'node:http';
+import { parseArgs } from 'node:util';
 import { createAdaptorServer } from '@hono/node-server';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, readEnvFile, startWarnings } from './config.ts';
+import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { storageWords } from './health/checks.ts';
 import { logger } from './logger.ts';
-import { createRuntime, openStore } from './runtime.ts';
+import { createRuntime, loadSandbox, openStore, SandboxMissing, sandboxNotice } from './runtime.ts';
 import { SharedStateUnavailable } from './shared/redis.ts';
+import type { SqlStore } from './store/sql-store.ts';
 import { StorageUnavailable } from './store/store.ts';
 
-const usage = `Usage: crypto-checkout-backend [migrate] [--help]
+const usage = `Usage: crypto-checkout-backend [migrate | check] [--help] [--version]
 
-Serves the <crypto-checkout> backend (API, widget bundle; the offline sandbox when no upstream keys are set),
-configured from the environment. \`migrate\` only brings the database (DATABASE_URL, or SQLite under DATA_DIR)
-to the current schema and exits; serving does that too. Every variable:
+  (no command)   serve the <crypto-checkout> backend: API, widget bundle, and the offline sandbox when no
+                 upstream keys are set
+  migrate        bring the database (DATABASE_URL, or SQLite under DATA_DIR) to the current schema, say what
+                 was applied, and exit; serving does that too
+  check          check the configuration, the database, Redis and each upstream with the configured keys once,
+                 print a verdict and a fix for each, exit 1 on any failure (sends no order, moves no money)
+  -h, --help     this, and every variable
+  -v, --version  the version
+
+Configured from the environment, and from a .env file in the working directory (a variable set in the
+environment wins over the file).
 `;
 
-if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
-  process.stdout.write(`${usage}\n${example}`);
+let args: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>;
+const options = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+try {
+  args = parseArgs({ options, allowPositionals: true, strict: true });
+} catch (error) {
+  // Node's message ("Unknown option '--bogus'. To specify a positional…"): its first sentence is the news. A usage
+  // error is the command's answer, written as is (like --help), not a log line.
+  process.stderr.write(`${(error as Error).message.split('. ')[0]}.\n\n${usage}`);
+  process.exit(2);
+}
+const [command, ...extra] = args.positionals;
+
+if (args.values.version) {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${manifest.version}\n`);
   process.exit(0);
 }
+if (args.values.help) {
+  const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
+  process.stdout.write(`${usage}\nEvery variable (.env.example):\n\n${example}`);
+  process.exit(0);
+}
+if ((command !== undefined && command !== 'migrate' && command !== 'check') || extra.length) {
+  process.stderr.write(
+    `Unknown command "${[command, ...extra].filter((word) => word !== 'migrate' && word !== 'check').join(' ')}".\n\n${usage}`,
+  );
+  process.exit(2);
+}
 
+if (command === 'check') {
+  // The same .env as serving reads, so `check` judges what `crypto-checkout-backend` would run with.
+  try {
+    readEnvFile();
+  } catch (error) {
+    logger.error(error instanceof ConfigError ? error.message : String(error));
+    process.exit(1);
+  }
+  const { runCheck } = await import('./checks/run-check.ts');
+  process.exit(await runCheck(process.env, (text) => process.stdout.write(text)));
+}
+
+let envFile: string | undefined;
 let config: ReturnType<typeof loadConfig>;
 try {
+  envFile = readEnvFile();
   config = loadConfig();
 } catch (error) {
   // A refused configuration is the operator's to fix: the message names each variable, no stack needed.
-  logger.error(error instanceof ConfigError ? error.message : inspect(error));
+  logger.error(
+    error instanceof ConfigError ? error.message : `Cannot read .env: ${(error as Error).message}`,
+  );
   process.exit(1);
 }
+if (envFile) logger.info(`Read ${envFile} (variables set in the environment win over it).`);
 
-/** A database that cannot be reached is named, and the process ends: nothing is served half-working. */
+/**
+ * A database that cannot be reached, or a sandbox that is not installed, is named, and the process ends: nothing
+ * is served half-working.
+ */
 async function orExit<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
+    if (error instanceof SandboxMissing) {
+      logger.error(error.message);
+      process.exit(1);
+    }
     if (!(error instanceof StorageUnavailable || error instanceof SharedStateUnavailable)) throw error;
     const cause = (error.cause as Error | undefined)?.message;
     logger.error(`Cannot start: ${error.message}${cause ? ` (${cause})` : ''}.`);
@@ -52,10 +115,45 @@ async function orExit<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-if (process.argv[2] === 'migrate') {
+// No keys and no sandbox to stand in for them is said first: nothing else can make it serve.
+if (config.mode === 'sandbox' && command !== 'migrate') await orExit(loadSandbox());
+
+/** Why DATA_DIR cannot be taken, in a sentence: held by another process, or SQLite itself missing. */
+function dataDirProblem(error: unknown): string {
+  if (error instanceof DataDirInUse) return error.message;
+  const { code, message } = error as { code?: string; message?: string };
+  const binary = code === 'MODULE_NOT_FOUND' && message?.match(/'(@libsql\/[^']+)'/)?.[1];
+  if (binary)
+    return (
+      `SQLite's native binary for this machine (${binary}, an optional dependency of libsql) is not installed, ` +
+      'as after npm install --omit=optional: install without --omit=optional, or set DATABASE_URL (PostgreSQL).'
+    );
+  return `Cannot use DATA_DIR ${config.dataDir}: ${message?.split('\n')[0]}`;
+}
+
+/** SQLite is one process per DATA_DIR: a second one is refused before it opens anything. */
+let dataDirLock: DataDirLock | undefined;
+if (!config.databaseUrl) {
+  try {
+    dataDirLock = await lockDataDir(config.dataDir);
+  } catch (error) {
+    logger.error(dataDirProblem(error));
+    process.exit(1);
+  }
+}
+
+if (command === 'migrate') {
   const store = await orExit(openStore(config));
-  logger.info(`${store.database}: the schema is up to date.`);
+  const { applied, database } = store;
+  logger.info(
+    applied.length
+      ? [`${database}: applied ${applied.length} migration(s):`, ...applied.map((name) => `  ${name}`)].join(
+          '\n',
+        )
+      : `${database}: already up to date, no migration to apply.`,
+  );
   await store.close();
+  dataDirLock?.release();
   process.exit(0);
 }
 
@@ -63,6 +161,9 @@ if (process.argv[2] === 'migrate') {
 const LISTEN_BACKLOG = 4096;
 
 const runtime = await orExit(createRuntime(config));
+// An upgrade's migrations run here when `migrate` was not run first: the log says which.
+const { applied = [], database } = runtime.deps.store as Partial<SqlStore>;
+if (applied.length) logger.info(`${database}: applied ${applied.length} migration(s): ${applied.join(', ')}`);
 // Hono's `serve`, with a longer queue of connections waiting to be accepted: Node's default (511) overflows when
 // thousands of shoppers connect at once (connections dropped, each retried by its client a second or more later:
 // `npm run bench -- load`), and Node accepts one connection per turn of its loop. The kernel caps it at net.core.somaxconn.
@@ -70,14 +171,12 @@ const server = createAdaptorServer({ fetch: runtime.app.fetch });
 server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
   const base = config.publicUrl;
   const address = server.address();
-  logger.info(
-    `crypto-checkout backend listening on port ${typeof address === 'object' && address ? address.port : config.port}`,
-  );
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info(`crypto-checkout backend listening on port ${port}`);
   logger.info(`  API           ${base}/api/  (reference: ${base}/api/docs)`);
   logger.info(`  widget bundle ${base}/widget/crypto-checkout.js`);
   if (config.mode === 'sandbox') {
-    logger.info('  UPSTREAM: the offline SANDBOX (no RAMP_*/PAY_* variables are set); no real money moves.');
-    logger.info(`  sandbox       ${base}/sandbox  (controls: ${base}/sandbox/control/)`);
+    logger.info(`  ${sandboxNotice(base)}  (controls: ${base}/sandbox/control/)`);
   } else {
     logger.info(`  UPSTREAM: live — ramp ${config.ramp.apiUrl}, payments ${config.payments.apiUrl}`);
   }
@@ -89,11 +188,44 @@ server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
   if (config.observability.metrics.enabled && config.observability.metrics.port === undefined)
     logger.info(`  metrics       ${base}/metrics (Authorization: Bearer $METRICS_TOKEN)`);
   logger.info(`  allowed origins ${config.allowedOrigins.join(', ')}`);
+  for (const warning of startWarnings(config, port)) logger.warn(`Warning: ${warning}`);
 });
 
-const shutdown = () => {
-  server.close();
-  runtime.close().finally(() => process.exit(0));
+/**
+ * Graceful shutdown, each step logged: readiness fails at once (the load balancer stops sending new requests)
+ * while requests are still served for SHUTDOWN_DRAIN_MS; then the server stops accepting, status streams end
+ * with a retry hint (the browser reconnects elsewhere), in-flight requests finish, the delivery worker finishes
+ * its current delivery, the pools close, exit 0. Past SHUTDOWN_TIMEOUT_MS it exits anyway, with code 1.
+ */
+const { drainMs, timeoutMs } = config.shutdown ?? { drainMs: 3000, timeoutMs: 30_000 };
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  const began = Date.now();
+  const step = (line: string) => logger.info(`[shutdown +${Date.now() - began} ms] ${line}`);
+  setTimeout(() => {
+    logger.error(`[shutdown] not done after SHUTDOWN_TIMEOUT_MS (${timeoutMs} ms): exiting anyway.`);
+    process.exit(1);
+  }, timeoutMs).unref();
+  runtime.deps.lifecycle.drain();
+  step(`${signal}: /readyz answers 503 from now; still serving for ${drainMs} ms (SHUTDOWN_DRAIN_MS)`);
+  await new Promise((resolve) => setTimeout(resolve, drainMs));
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  step('drained: no new connections accepted');
+  const streams = runtime.deps.lifecycle.endStreams();
+  step(`ended ${streams} status stream(s) with a retry hint`);
+  // Keep-alive connections with no request in flight are closed as they become idle (answer sent).
+  const idle = setInterval(() => (server as HttpServer).closeIdleConnections(), 100);
+  (server as HttpServer).closeIdleConnections();
+  await closed;
+  clearInterval(idle);
+  step('in-flight requests finished');
+  await runtime.close();
+  step('delivery worker stopped after its current delivery; store, Redis and upstream pools closed');
+  dataDirLock?.release();
+  step('exiting 0');
+  process.exit(0);
 };
-process.once('SIGINT', shutdown);
-process.once('SIGTERM', shutdown);
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,8 +1,21 @@
-/** The backend's configuration, parsed from the environment with zod; fails fast naming each bad variable. */
+/**
+ * The backend's configuration, parsed from the environment with zod; fails fast naming each bad variable. A config
+ * object given in code (`createCheckout(config)`) is held to the same rules, with the same messages.
+ */
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 import { loadProductsSync } from './products.ts';
 import type { EngineSettings } from './quotes/engine.ts';
+import {
+  type AdminConfig,
+  adminConfig,
+  type SecretsConfig,
+  secretProblems,
+  secretsConfig,
+  secretVariables,
+} from './secrets/config.ts';
 
 const upstreamVars = [
   'RAMP_API_URL',
@@ -24,6 +37,45 @@ export const sandboxKeys = {
 
 const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
 const secret = (name: string) => z.string().min(16, `${name} must be at least 16 characters`);
+const notAnOrigin = (raw: string) => `"${raw}" is not an origin like https://shop.example`;
+const notAUrl = (raw: string) => `"${raw}" is not an http(s) URL`;
+
+/**
+ * Each setting's rule, once: the environment's schema applies it after turning text into a number, the config
+ * object's schema (`configSchema`) applies it as it is, so both refuse the same values with the same message.
+ */
+const rules = {
+  port: z.number().int().min(0).max(65535),
+  markup: z.number().min(0, 'MARKUP must be between 0 and 5').max(5, 'MARKUP must be between 0 and 5'),
+  databaseUrl: z.url({
+    protocol: /^postgres(ql)?$/,
+    error: 'DATABASE_URL must be a postgres:// or postgresql:// URL',
+  }),
+  retentionHours: z
+    .number()
+    .min(1)
+    .max(24 * 365),
+  redisUrl: z.url({ protocol: /^rediss?$/, error: 'REDIS_URL must be a redis:// or rediss:// URL' }),
+  redisFallbackInstances: z.number().int().min(1).max(1000),
+  upstreamBudget: z.number().int().min(1).max(100),
+  upstreamTimeoutMs: z.number().int().min(100).max(120_000),
+  shutdownDrainMs: z.number().int().min(0).max(600_000),
+  shutdownTimeoutMs: z.number().int().min(1000).max(600_000),
+  quoteFreshMs: z.number().int().min(100).max(600_000),
+  quoteMaxStaleMs: z.number().int().min(100).max(3_600_000),
+  share: z.number().min(0).max(1),
+  driftThreshold: z.number().positive().max(1),
+  rateLimitPerMinute: z.number().int().min(1).max(1_000_000),
+  webhookSecret: z
+    .string()
+    .regex(
+      /^whsec_[A-Za-z0-9+/=]{24,}$/,
+      'MERCHANT_WEBHOOK_SECRET must be whsec_ and at least 24 base64 characters',
+    ),
+};
+const countryMessage = 'DEFAULT_COUNTRY must be a 2-letter country code';
+/** A number read from the environment's text, then held to `rule`. */
+const numeric = <T extends z.ZodType<number, number>>(rule: T) => z.coerce.number().pipe(rule);
 
 // --- Observability (issue 26): logs, metrics. Kept together so each concern's variables stay in one block. ---
 
@@ -86,7 +138,7 @@ function observabilityOf(vars: ObservabilityVars & { PORT: number }): Observabil
 // --- end of observability ---
 
 const baseSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  PORT: numeric(rules.port).default(8787),
   /** Where shoppers and the upstream reach this backend (return routes, webhooks). */
   PUBLIC_URL: url.optional(),
   ALLOWED_ORIGINS: z
@@ -103,61 +155,53 @@ const baseSchema = z.object({
           if (parsed.origin === 'null') throw new Error('opaque');
           origins.push(parsed.origin);
         } catch {
-          ctx.addIssue({ code: 'custom', message: `"${raw}" is not an origin like https://shop.example` });
+          ctx.addIssue({ code: 'custom', message: notAnOrigin(raw) });
         }
       }
       return origins;
     }),
-  MARKUP: z.coerce
-    .number()
-    .min(0, 'MARKUP must be between 0 and 5')
-    .max(5, 'MARKUP must be between 0 and 5')
-    .default(0),
+  MARKUP: numeric(rules.markup).default(0),
   PRODUCTS_FILE: z.string().min(1).optional(),
   CHECKOUT_TOKEN_SECRET: secret('CHECKOUT_TOKEN_SECRET').optional(),
   ADMIN_TOKEN: secret('ADMIN_TOKEN').optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   /** PostgreSQL for several instances (`postgres://user:pass@host:5432/db`); unset: SQLite under DATA_DIR. */
-  DATABASE_URL: z
-    .url({ protocol: /^postgres(ql)?$/, error: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
-    .optional(),
+  DATABASE_URL: rules.databaseUrl.optional(),
   /** Hours finished idempotency records and webhook dedupe records are kept (the ledger is kept for ever). */
-  RETENTION_HOURS: z.coerce
-    .number()
-    .min(1)
-    .max(24 * 365)
-    .default(24),
+  RETENTION_HOURS: numeric(rules.retentionHours).default(24),
   /** Redis shared by several instances: upstream budget, client limits, quote cache, order-status fan-out. */
-  REDIS_URL: z
-    .url({ protocol: /^rediss?$/, error: 'REDIS_URL must be a redis:// or rediss:// URL' })
-    .optional(),
+  REDIS_URL: rules.redisUrl.optional(),
   /**
    * With Redis unreachable: unset → answer 503 for what needs it; N → each instance falls back to its own
    * budget of UPSTREAM_BUDGET ÷ N (N = how many instances run) and its own limiter and cache.
    */
-  REDIS_FALLBACK_INSTANCES: z.coerce.number().int().min(1).max(1000).optional(),
+  REDIS_FALLBACK_INSTANCES: numeric(rules.redisFallbackInstances).optional(),
   DEFAULT_COUNTRY: z
     .string()
-    .regex(/^[A-Za-z]{2}$/, 'DEFAULT_COUNTRY must be a 2-letter country code')
+    .regex(/^[A-Za-z]{2}$/, countryMessage)
     .transform((value) => value.toUpperCase())
     .default('DE'),
   /** Upstream ramp calls per second this backend allows itself (the upstream's limit is 100 for the merchant). */
-  UPSTREAM_BUDGET: z.coerce.number().int().min(1).max(100).default(90),
-  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  UPSTREAM_BUDGET: numeric(rules.upstreamBudget).default(90),
+  UPSTREAM_TIMEOUT_MS: numeric(rules.upstreamTimeoutMs).default(10_000),
+  /** After SIGTERM: how long requests are still served while /readyz fails, so a load balancer moves away (ms). */
+  SHUTDOWN_DRAIN_MS: numeric(rules.shutdownDrainMs).default(3000),
+  /** After SIGTERM: the most the whole shutdown may take before the process exits anyway, with code 1 (ms). */
+  SHUTDOWN_TIMEOUT_MS: numeric(rules.shutdownTimeoutMs).default(30_000),
   /** Derive quotes for any amount from each combination's latest upstream quote (`off`: every quote upstream). */
   QUOTE_DERIVE: z.enum(['on', 'off']).default('on'),
   /** How long an upstream quote prices other amounts without asking again (ms). */
-  QUOTE_DERIVE_FRESH_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  QUOTE_DERIVE_FRESH_MS: numeric(rules.quoteFreshMs).default(10_000),
   /** How long it still prices when the upstream cannot answer (budget spent, timeout, 5xx) (ms). */
-  QUOTE_DERIVE_MAX_STALE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  QUOTE_DERIVE_MAX_STALE_MS: numeric(rules.quoteMaxStaleMs).default(60_000),
   /** Share of the upstream budget spent keeping busy combinations' quotes fresh (0–1). */
-  QUOTE_REFRESH_SHARE: z.coerce.number().min(0).max(1).default(0.3),
+  QUOTE_REFRESH_SHARE: numeric(rules.share).default(0.3),
   /** Share of the upstream budget spent checking derived quotes against the upstream (0–1; 0 = off). */
-  QUOTE_SAMPLER_SHARE: z.coerce.number().min(0).max(1).default(0.05),
+  QUOTE_SAMPLER_SHARE: numeric(rules.share).default(0.05),
   /** Relative difference between a derived and an upstream quote past which a combination is upstream-only. */
-  QUOTE_DRIFT_THRESHOLD: z.coerce.number().positive().max(1).default(0.005),
+  QUOTE_DRIFT_THRESHOLD: numeric(rules.driftThreshold).default(0.005),
   /** Requests per minute one client (IP) may send to the public routes. */
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  RATE_LIMIT_PER_MINUTE: numeric(rules.rateLimitPerMinute).default(120),
   /** One line per request on stdout (request id, method, path, status, time); `off` in tests. */
   ACCESS_LOG: z.enum(['on', 'off']).default('on'),
   /** Where fulfilment events go (comma-separated URLs), signed per Standard Webhooks with the secret below. */
@@ -170,18 +214,11 @@ const baseSchema = z.object({
         .map((part) => part.trim())
         .filter(Boolean);
       for (const raw of urls) {
-        if (!url.safeParse(raw).success)
-          ctx.addIssue({ code: 'custom', message: `"${raw}" is not an http(s) URL` });
+        if (!url.safeParse(raw).success) ctx.addIssue({ code: 'custom', message: notAUrl(raw) });
       }
       return urls.map((raw) => raw.replace(/\/+$/, ''));
     }),
-  MERCHANT_WEBHOOK_SECRET: z
-    .string()
-    .regex(
-      /^whsec_[A-Za-z0-9+/=]{24,}$/,
-      'MERCHANT_WEBHOOK_SECRET must be whsec_ and at least 24 base64 characters',
-    )
-    .optional(),
+  MERCHANT_WEBHOOK_SECRET: rules.webhookSecret.optional(),
   RAMP_API_URL: url.optional(),
   RAMP_WIDGET_URL: url.optional(),
   RAMP_PUBLIC_KEY: z.string().min(1).optional(),
@@ -189,6 +226,9 @@ const baseSchema = z.object({
   PAY_API_URL: url.optional(),
   PAY_API_KEY: z.string().min(1).optional(),
   PAY_WEBHOOK_SECRET: z.string().min(1).optional(),
+
+  // --- Secret rotation and scoped admin access (secrets/config.ts) ---------------------------------------
+  ...secretVariables,
   ...observabilityVars(),
 });
 
@@ -202,8 +242,10 @@ export interface Config {
   allowedOrigins: string[];
   markup: number;
   productsFile: string;
+  /** The current CHECKOUT_TOKEN_SECRET (what tokens are signed with; `secrets.checkoutToken` verifies). */
   checkoutTokenSecret: string;
-  adminToken: string;
+  /** The older single ADMIN_TOKEN (the "admin" write credential of `admin`); undefined when not set. */
+  adminToken: string | undefined;
   dataDir: string;
   /** PostgreSQL's URL; undefined = SQLite in dataDir. */
   databaseUrl: string | undefined;
@@ -215,6 +257,8 @@ export interface Config {
   defaultCountry: string;
   upstreamBudget: number;
   upstreamTimeoutMs: number;
+  /** The command's graceful shutdown (SHUTDOWN_DRAIN_MS, SHUTDOWN_TIMEOUT_MS); a mounted checkout's host decides its own. */
+  shutdown?: { drainMs: number; timeoutMs: number } | undefined;
   /** The quote engine (quotes/engine.ts). */
   quoteEngine: EngineSettings;
   rateLimitPerMinute: number;
@@ -226,6 +270,10 @@ export interface Config {
    */
   events: { webhookUrls: string[]; webhookSecret: string | undefined };
   payments: { apiUrl: string; apiKey: string; webhookSecret: string };
+  /** Every rotated secret: current and previous values (README "Rotating secrets"). */
+  secrets: SecretsConfig;
+  /** Named, scoped admin credentials and the limit on wrong ones. */
+  admin: AdminConfig;
   /** Logs and metrics (the observability block above). */
   observability: ObservabilityConfig;
 }
@@ -235,6 +283,159 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
     this.name = 'ConfigError';
   }
+}
+
+const origin = z.string().refine(
+  (raw) => {
+    try {
+      return new URL(raw).origin === raw;
+    } catch {
+      return false;
+    }
+  },
+  { error: (issue) => notAnOrigin(String(issue.input)) },
+);
+const urlOf = z
+  .string()
+  .refine((raw) => url.safeParse(raw).success, { error: (issue) => notAUrl(String(issue.input)) });
+
+/** The shape `loadConfig` returns, each field under the rule of the variable it comes from. */
+const configSchema = z.object({
+  mode: z.enum(['sandbox', 'live']),
+  port: rules.port,
+  publicUrl: urlOf,
+  allowedOrigins: z.array(origin),
+  markup: rules.markup,
+  productsFile: z.string().min(1),
+  checkoutTokenSecret: secret('CHECKOUT_TOKEN_SECRET'),
+  adminToken: secret('ADMIN_TOKEN').optional(),
+  dataDir: z.string().min(1),
+  databaseUrl: rules.databaseUrl.optional(),
+  retentionMs: z
+    .number()
+    .min(3_600_000)
+    .max(24 * 365 * 3_600_000),
+  redisUrl: rules.redisUrl.optional(),
+  redisFallbackInstances: rules.redisFallbackInstances.optional(),
+  defaultCountry: z.string().regex(/^[A-Z]{2}$/, countryMessage),
+  upstreamBudget: rules.upstreamBudget,
+  upstreamTimeoutMs: rules.upstreamTimeoutMs,
+  shutdown: z.object({ drainMs: rules.shutdownDrainMs, timeoutMs: rules.shutdownTimeoutMs }).optional(),
+  quoteEngine: z.object({
+    enabled: z.boolean(),
+    freshMs: rules.quoteFreshMs,
+    maxStaleMs: rules.quoteMaxStaleMs,
+    refreshShare: rules.share,
+    samplerShare: rules.share,
+    driftThreshold: rules.driftThreshold,
+  }),
+  rateLimitPerMinute: rules.rateLimitPerMinute,
+  accessLog: z.boolean(),
+  ramp: z.object({
+    apiUrl: urlOf,
+    widgetUrl: urlOf,
+    publicKey: z.string().min(1),
+    secretKey: z.string().min(1),
+  }),
+  events: z.object({
+    webhookUrls: z.array(urlOf),
+    webhookSecret: rules.webhookSecret.optional(),
+    // Where createCheckout first took its onEvent option; still accepted there (runtime.ts moves it out).
+    onEvent: z
+      .custom<(...args: never[]) => unknown>((value) => typeof value === 'function', 'must be a function')
+      .optional(),
+  }),
+  payments: z.object({
+    apiUrl: urlOf,
+    apiKey: z.string().min(1),
+    webhookSecret: z.string().min(1),
+  }),
+  // Built by loadConfig from the *_PREVIOUS and ADMIN_CREDENTIALS variables (secrets/config.ts checks them there).
+  secrets: z.custom<SecretsConfig>(
+    (value) => typeof value === 'object' && value !== null,
+    'missing: spread loadConfig()',
+  ),
+  observability: z.custom<ObservabilityConfig>(
+    (value) => typeof value === 'object' && value !== null,
+    'missing: spread loadConfig()',
+  ),
+  admin: z.custom<AdminConfig>(
+    (value) => typeof value === 'object' && value !== null,
+    'missing: spread loadConfig()',
+  ),
+} satisfies Record<keyof Config, z.ZodType>);
+
+const unsignedEvents =
+  'MERCHANT_WEBHOOK_SECRET is missing (MERCHANT_WEBHOOK_URL is set): events are always signed';
+
+/**
+ * Holds a config object given in code (`createCheckout(config)`) to the rules the environment's values meet,
+ * with the same messages, so a mistake stops it at once rather than failing every order later. Returns the same
+ * object; throws ConfigError naming each field (`events.webhookUrls: …`).
+ */
+export function checkConfig(config: Config): Config {
+  const parsed = configSchema.safeParse(config);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`);
+  const events = (config as Partial<Config> | undefined)?.events;
+  if (Array.isArray(events?.webhookUrls) && events.webhookUrls.length && !events.webhookSecret)
+    problems.push(`events.webhookSecret: ${unsignedEvents}`);
+  const productsFile = (config as Partial<Config> | undefined)?.productsFile;
+  if (typeof productsFile === 'string' && productsFile) {
+    try {
+      loadProductsSync(productsFile);
+    } catch (error) {
+      problems.push(`productsFile: ${(error as Error).message}`);
+    }
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}
+
+/**
+ * Reads `.env` in `dir` (the working directory) into `process.env` with Node's own parser
+ * (`process.loadEnvFile`, the format of `node --env-file`). A variable already in the environment wins over the
+ * file. Returns the file's path, or undefined when there is none. Node's rather than dotenv's: no dependency, the
+ * format operators meet in `node --env-file`, present since Node 20.12 (our floor is 20.19) and stable in later
+ * lines; the format is dotenv's (quotes, `export`, `#` comments, multi-line quoted values).
+ */
+export function readEnvFile(dir: string = process.cwd()): string | undefined {
+  const file = path.resolve(dir, '.env');
+  if (!existsSync(file)) return undefined;
+  process.loadEnvFile(file);
+  return file;
+}
+
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * What an operator should hear at start about a configuration that runs but is likely wrong: live keys with an
+ * `http:` PUBLIC_URL, or a PUBLIC_URL on this machine that is not where the backend listens (`port`), so every
+ * payment link and return page would point at nothing.
+ */
+export function startWarnings(config: Config, port: number): string[] {
+  const warnings: string[] = [];
+  const publicUrl = new URL(config.publicUrl);
+  if (config.mode === 'live' && publicUrl.protocol === 'http:')
+    warnings.push(
+      `PUBLIC_URL ${config.publicUrl} is http: with live keys set: shoppers' return pages and the upstream's ` +
+        'webhooks would travel unencrypted. Serve it over HTTPS (behind a TLS proxy) and set PUBLIC_URL to the https:// address.',
+    );
+  if (loopbackHosts.has(publicUrl.hostname)) {
+    const publicPort = Number(publicUrl.port || (publicUrl.protocol === 'https:' ? 443 : 80));
+    if (publicPort !== port)
+      warnings.push(
+        `PUBLIC_URL ${config.publicUrl} is on this machine at port ${publicPort}, but the backend listens on ` +
+          `${port}: payment links and return pages would point at nothing. Set PUBLIC_URL to the address shoppers use.`,
+      );
+    else if (publicUrl.pathname !== '/')
+      warnings.push(
+        `PUBLIC_URL ${config.publicUrl} has a path, but this command serves at the root of port ${port}: ` +
+          'payment links and return pages would point at nothing. Drop the path, or mount createCheckout() under it.',
+      );
+  }
+  return warnings;
 }
 
 /** The backend's own origin at `port` under each local name: `localhost`, `127.0.0.1` and `[::1]`. */
@@ -262,15 +463,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
     if (!env['PUBLIC_URL']) problems.push('PUBLIC_URL is missing (needed for return and webhook URLs)');
     if (!env['CHECKOUT_TOKEN_SECRET']) problems.push('CHECKOUT_TOKEN_SECRET is missing');
-    if (!env['ADMIN_TOKEN']) problems.push('ADMIN_TOKEN is missing');
+    if (!env['ADMIN_TOKEN'] && !env['ADMIN_CREDENTIALS']?.trim())
+      problems.push('ADMIN_CREDENTIALS is missing (or the older single ADMIN_TOKEN)');
     if (!(env['ALLOWED_ORIGINS'] ?? '').split(',').some((part) => part.trim()))
       problems.push('ALLOWED_ORIGINS is missing (the storefront origins)');
   }
+  if (env['MERCHANT_WEBHOOK_URL']?.trim() && !env['MERCHANT_WEBHOOK_SECRET']) problems.push(unsignedEvents);
+  problems.push(...secretProblems(env));
   problems.push(...observabilityProblems(env));
-  if (env['MERCHANT_WEBHOOK_URL']?.trim() && !env['MERCHANT_WEBHOOK_SECRET'])
-    problems.push(
-      'MERCHANT_WEBHOOK_SECRET is missing (MERCHANT_WEBHOOK_URL is set): events are always signed',
-    );
   // The catalog is what orders are priced from: a missing or broken file is refused now, not at the first order.
   const productsFile = env['PRODUCTS_FILE'] || defaultProductsFile;
   try {
@@ -284,6 +484,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const publicUrl = vars.PUBLIC_URL ?? `http://localhost:${vars.PORT}`;
   const sandboxBase = `${publicUrl}/sandbox`;
   const origins = vars.ALLOWED_ORIGINS.length ? vars.ALLOWED_ORIGINS : [new URL(publicUrl).origin];
+  const checkoutTokenSecret =
+    vars.CHECKOUT_TOKEN_SECRET ?? 'sandbox-checkout-token-secret-not-for-production';
+  // With no admin credential at all (the sandbox), a fixed sandbox-only token is the "admin" write credential.
+  const adminToken =
+    vars.ADMIN_TOKEN ??
+    (vars.ADMIN_CREDENTIALS.length ? undefined : 'sandbox-admin-token-not-for-production');
+  const rampSecretKey = vars.RAMP_SECRET_KEY ?? sandboxKeys.RAMP_SECRET_KEY;
+  const payWebhookSecret = vars.PAY_WEBHOOK_SECRET ?? sandboxKeys.PAY_WEBHOOK_SECRET;
   return {
     mode,
     port: vars.PORT,
@@ -292,8 +500,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowedOrigins: mode === 'sandbox' ? [...new Set([...origins, ...loopbackOrigins(vars.PORT)])] : origins,
     markup: vars.MARKUP,
     productsFile,
-    checkoutTokenSecret: vars.CHECKOUT_TOKEN_SECRET ?? 'sandbox-checkout-token-secret-not-for-production',
-    adminToken: vars.ADMIN_TOKEN ?? 'sandbox-admin-token-not-for-production',
+    checkoutTokenSecret,
+    adminToken,
     dataDir: vars.DATA_DIR,
     databaseUrl: vars.DATABASE_URL,
     retentionMs: vars.RETENTION_HOURS * 3_600_000,
@@ -302,6 +510,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaultCountry: vars.DEFAULT_COUNTRY,
     upstreamBudget: vars.UPSTREAM_BUDGET,
     upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS,
+    shutdown: { drainMs: vars.SHUTDOWN_DRAIN_MS, timeoutMs: vars.SHUTDOWN_TIMEOUT_MS },
     quoteEngine: {
       enabled: vars.QUOTE_DERIVE === 'on',
       freshMs: vars.QUOTE_DERIVE_FRESH_MS,
@@ -316,14 +525,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiUrl: vars.RAMP_API_URL ?? `${sandboxBase}/ramp`,
       widgetUrl: vars.RAMP_WIDGET_URL ?? `${sandboxBase}/ramp`,
       publicKey: vars.RAMP_PUBLIC_KEY ?? sandboxKeys.RAMP_PUBLIC_KEY,
-      secretKey: vars.RAMP_SECRET_KEY ?? sandboxKeys.RAMP_SECRET_KEY,
+      secretKey: rampSecretKey,
     },
     events: { webhookUrls: vars.MERCHANT_WEBHOOK_URL, webhookSecret: vars.MERCHANT_WEBHOOK_SECRET },
     payments: {
       apiUrl: vars.PAY_API_URL ?? `${sandboxBase}/pay-api`,
       apiKey: vars.PAY_API_KEY ?? sandboxKeys.PAY_API_KEY,
-      webhookSecret: vars.PAY_WEBHOOK_SECRET ?? sandboxKeys.PAY_WEBHOOK_SECRET,
+      webhookSecret: payWebhookSecret,
     },
+    secrets: secretsConfig(vars, {
+      checkoutToken: checkoutTokenSecret,
+      merchantWebhook: vars.MERCHANT_WEBHOOK_SECRET,
+      payWebhook: payWebhookSecret,
+      rampSecret: rampSecretKey,
+    }),
+    admin: adminConfig(vars, adminToken),
     observability: observabilityOf(vars),
   };
 }

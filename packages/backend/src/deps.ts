@@ -1,8 +1,11 @@
 /** What `createApp` is given: everything with a side effect is injected, so tests swap it. */
+
+import type { AdminCredential } from './admin/credentials.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Outbox } from './events/outbox.ts';
 import type { ReadinessChecks } from './health/checks.ts';
+import type { Lifecycle } from './lifecycle.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { QuoteEngine } from './quotes/engine.ts';
 import type { SharedState } from './shared/redis.ts';
@@ -26,6 +29,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** What /readyz checks; also marks the instance as draining. */
   readiness: ReadinessChecks;
+  /** Serving or draining (graceful shutdown): `/readyz` and the status streams read it. */
+  lifecycle: Lifecycle;
 }
 
 /** Hono context variables set by our middleware. */
@@ -34,5 +39,9 @@ export interface AppEnv {
     requestId: string;
     /** The request's path below where the app is mounted (`/api/orders`, whatever the merchant's prefix). */
     path: string;
+    /** The admin credential a `/api/admin/*` request was let in with (admin/access.ts). */
+    adminCredential: AdminCredential;
+    /** What an admin write made or touched, for its audit entry (admin/audit.ts `noteAudit`). */
+    auditNote: { target?: string; details?: Record<string, unknown> } | undefined;
   };
 }

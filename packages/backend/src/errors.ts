@@ -22,6 +22,7 @@ export const errorCodes = {
   RETURN_URL_NOT_ALLOWED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  BODY_ALREADY_READ: 500,
   UPSTREAM_ERROR: 502,
   QUOTE_UNAVAILABLE: 502,
   UPSTREAM_BUSY: 503,
@@ -97,5 +98,6 @@ export function handleError(error: Error, c: Context) {
   return c.json(errorBody(c, 'INTERNAL', 'Something went wrong on our side.'), 500);
 }
 
+/** Unknown routes: also the app's last route, so a host app that mounts it (`app.route`) answers the envelope too. */
 export const handleNotFound = (c: Context) =>
   c.json(errorBody(c, 'NOT_FOUND', `No route ${c.req.method} ${c.req.path}`), 404);

@@ -126,7 +126,12 @@ export function openApiDocument(app: Pick<OpenAPIHono, 'getOpenAPI31Document'>, 
     components: {
       ...document.components,
       securitySchemes: {
-        admin: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
+        admin: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'The token of an admin credential (ADMIN_CREDENTIALS, read or write scope; or the older ADMIN_TOKEN)',
+        },
         statusToken: { type: 'apiKey', in: 'header', name: 'X-Status-Token' },
         webhookSignature: {
           type: 'apiKey',

@@ -7,16 +7,18 @@
 import type { Hono } from 'hono';
 import { createApp } from './app.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { type Config, loadConfig } from './config.ts';
+import { type Config, checkConfig, loadConfig } from './config.ts';
 import type { AppDeps, AppEnv } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { createDeliveryWorker } from './events/delivery-worker.ts';
 import type { OnEvent } from './events/fulfilment-events.ts';
 import { createOutbox, hookTarget } from './events/outbox.ts';
 import { createReadinessChecks, environmentLine } from './health/checks.ts';
+import { Lifecycle } from './lifecycle.ts';
 import { configureLogging, logger } from './logger.ts';
 import { metricsOf, startObservability, watchSources } from './metrics/wiring.ts';
 import { createQuoteEngine } from './quotes/engine.ts';
+import { singleKey } from './secrets/keyring.ts';
 import { connectShared, type SharedState } from './shared/redis.ts';
 import { createSqlStore } from './store/sql-store.ts';
 import type { Store } from './store/store.ts';
@@ -36,8 +38,27 @@ export interface DepsOverrides {
   onEvent?: OnEvent | undefined;
 }
 
+/**
+ * The current value of each rotated secret is the one in its own field (`checkoutTokenSecret`,
+ * `payments.webhookSecret`, `ramp.secretKey`), which an app mounting the backend may set in code; the previous
+ * values come from the environment (`secrets`).
+ */
+function withCurrentSecrets(config: Config): Config {
+  const { secrets } = config;
+  return {
+    ...config,
+    secrets: {
+      ...secrets,
+      checkoutToken: { ...secrets.checkoutToken, current: config.checkoutTokenSecret },
+      payWebhook: { ...secrets.payWebhook, current: config.payments.webhookSecret },
+      rampSecret: { ...secrets.rampSecret, current: config.ramp.secretKey },
+    },
+  };
+}
+
 /** The deps of one app: one upstream budget shared by all ramp calls of this process. */
-export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
+export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
+  const config = withCurrentSecrets(given);
   const clock = overrides.clock ?? systemClock;
   const { shared } = overrides;
   const budget: Budget = shared
@@ -75,6 +96,7 @@ export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
     metrics,
     readiness,
     clock,
+    lifecycle: new Lifecycle(() => readiness.markDraining()),
     store: overrides.store,
     shared,
     outbox: createOutbox(overrides.store, () => [
@@ -113,12 +135,43 @@ export function openStore(config: Config) {
   });
 }
 
+/**
+ * No upstream keys, and no sandbox to stand in for the upstream: the package is optional and was left out
+ * (`npm install --omit=optional`, or the backend's tarball installed alone).
+ */
+export class SandboxMissing extends Error {
+  constructor(options?: ErrorOptions) {
+    super(
+      'No upstream keys are set, so the backend would run on the offline sandbox, but @crypto-checkout/sandbox ' +
+        'is not installed: install it (npm install @crypto-checkout/sandbox) or set the seven upstream variables ' +
+        '(RAMP_* and PAY_*, see --help) to run live.',
+      options,
+    );
+    this.name = 'SandboxMissing';
+  }
+}
+
+/** The sandbox package, loaded only in sandbox mode; its absence is named (SandboxMissing), never a stack trace. */
+export async function loadSandbox(): Promise<typeof import('@crypto-checkout/sandbox')> {
+  try {
+    return await import('@crypto-checkout/sandbox');
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string };
+    // Only the package itself missing; a module missing inside it is a broken install, to be seen as it is.
+    if (code === 'ERR_MODULE_NOT_FOUND' && /'@crypto-checkout\/sandbox'/.test(message ?? ''))
+      throw new SandboxMissing({ cause: error });
+    throw error;
+  }
+}
+
 export interface RuntimeOptions {
   /** Hears every fulfilment event in process (awaited; a throw is retried like a failed delivery). */
   onEvent?: OnEvent | undefined;
 }
 
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  // Before anything opens: a missing sandbox leaves no store or worker behind.
+  const sandboxPackage = config.mode === 'sandbox' ? await loadSandbox() : undefined;
   const { observability } = config;
   configureLogging({
     level: observability.logLevel,
@@ -136,6 +189,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     throw error;
   }
   const deps = createDeps(config, { store, shared, onEvent: options.onEvent });
+  if (config.mode === 'live' && config.admin.credentials.some((credential) => credential.legacy))
+    logger.warn(
+      '[admin] ADMIN_TOKEN is in use, as the write credential "admin": give each holder a named credential in ADMIN_CREDENTIALS (README "Admin access") and remove it.',
+    );
   // Expired idempotency and dedupe records go at start and every hour after.
   const prune = () =>
     store.prune().catch((error: Error) => logger.warn(`[store] pruning failed: ${error.message}`));
@@ -145,7 +202,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const worker = createDeliveryWorker({
     outbox: deps.outbox,
     clock: deps.clock,
-    secret: config.events.webhookSecret,
+    // events.webhookSecret is the current one (an app may set it in code); the previous ones come from the env.
+    secrets: config.events.webhookSecret
+      ? {
+          ...(config.secrets.merchantWebhook ?? singleKey(config.events.webhookSecret)),
+          current: config.events.webhookSecret,
+        }
+      : undefined,
     onEvent: options.onEvent,
     observe: deps.metrics.deliveryAttempt,
   });
@@ -164,12 +227,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     await worker.stop();
     await closeDeps(deps);
   };
-  const markDraining = () => deps.readiness.markDraining();
-  if (config.mode !== 'sandbox') {
+  const markDraining = () => deps.lifecycle.drain();
+  if (!sandboxPackage) {
     return { app: backend, deps, markDraining, close };
   }
-  const { createSandbox } = await import('@crypto-checkout/sandbox');
-  const sandbox = createSandbox({
+  const sandbox = sandboxPackage.createSandbox({
     baseUrl: `${config.publicUrl}/sandbox`,
     mountPath: '/sandbox',
     defaultWebhookUrl: `${config.publicUrl}/api/webhooks/payments`,
@@ -184,6 +246,27 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   app.notFound(handleNotFound);
   return { app, deps, markDraining, close };
 }
+
+/**
+ * The app's fetch for a host that hands it whole URLs (a Next.js catch-all route, Bun, Deno): a request under
+ * PUBLIC_URL's path (`/checkout/api/orders`) is served as `/api/orders`. One already below it (Express strips
+ * its mount path) is served as it comes.
+ */
+function underPublicPath(app: Hono<AppEnv>, base: string): Checkout['fetch'] {
+  const prefix = base.replace(/\/$/, '');
+  if (!prefix) return (request, env) => app.fetch(request, env);
+  return (request, env) => {
+    const url = new URL(request.url);
+    if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return app.fetch(request, env);
+    url.pathname = url.pathname.slice(prefix.length) || '/';
+    const { method, headers, body, signal } = request;
+    return app.fetch(new Request(url, { method, headers, body, signal, duplex: 'half' } as RequestInit), env);
+  };
+}
+
+/** The one line that says the upstream is the sandbox (the command's banner and a mounted checkout). */
+export const sandboxNotice = (publicUrl: string) =>
+  `UPSTREAM: the offline SANDBOX (no RAMP_*/PAY_* variables are set); no real money moves. Sandbox: ${publicUrl}/sandbox`;
 
 async function closeDeps(deps: AppDeps): Promise<void> {
   deps.quotes.close();
@@ -227,6 +310,7 @@ export async function createCheckout(
   config: Config | LegacyCheckoutConfig = loadConfig(),
   options: CheckoutOptions = {},
 ): Promise<Checkout> {
+  checkConfig(config);
   const { onEvent: legacyOnEvent, ...events } = (config as LegacyCheckoutConfig).events;
   if (legacyOnEvent && options.onEvent) {
     throw new TypeError(
@@ -240,9 +324,11 @@ export async function createCheckout(
   }
   const onEvent = options.onEvent ?? legacyOnEvent;
   const runtime = await createRuntime({ ...config, events }, { ...options, onEvent });
+  // Said once, as the command's banner does: a mounted checkout on the sandbox must not pass for a live one.
+  if (config.mode === 'sandbox') logger.warn(sandboxNotice(config.publicUrl));
   return {
     app: runtime.app,
-    fetch: (request, env) => runtime.app.fetch(request, env),
+    fetch: underPublicPath(runtime.app, new URL(config.publicUrl).pathname),
     config: runtime.deps.config,
     markDraining: runtime.markDraining,
     close: runtime.close,

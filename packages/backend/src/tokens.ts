@@ -1,13 +1,16 @@
 /**
  * Checkout and customer tokens: what a merchant's own server mints so the browser can carry a price or a
  * customer identity it cannot forge. Format: `base64url(JSON payload).base64url(HMAC-SHA256(secret, part 1))`,
- * the payload carrying `typ` ('checkout' | 'customer'), `iat` and `exp` (epoch seconds).
+ * the payload carrying `typ` ('checkout' | 'customer'), `iat` and `exp` (epoch seconds), and `kid`: which
+ * secret signed it (secrets/keyring.ts `keyId`), so that during a rotation the backend verifies each token with
+ * the secret that signed it, current or previous. Tokens minted before `kid` existed are tried with each.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from './errors.ts';
 import { priceAmount } from './money.ts';
 import { currencyCode } from './schemas/codes.ts';
+import { keyId } from './secrets/keyring.ts';
 
 /** Seconds until expiry; an hour unless the merchant says otherwise (a year at most). */
 const lifetime = z
@@ -26,6 +29,11 @@ export const checkoutTokenInput = z.object({
   currency: currencyCode,
   /** The merchant's own reference (a cart or order id); echoed back as the upstream order's externalId. */
   reference: z.string().min(1).max(100).optional(),
+  /** The merchant's own key-value notes, told back in the order's fulfilment events (never sent upstream). */
+  metadata: z
+    .record(z.string().min(1).max(40), z.string().max(500))
+    .refine((entries) => Object.keys(entries).length <= 20, 'at most 20 keys')
+    .optional(),
   expiresInSeconds: lifetime,
 });
 
@@ -55,7 +63,7 @@ export type CustomerTokenPayload = z.output<typeof customerTokenPayload>;
 const sign = (body: string, secret: string) => createHmac('sha256', secret).update(body).digest('base64url');
 
 function mint(payload: object, secret: string): string {
-  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  const body = Buffer.from(JSON.stringify({ ...payload, kid: keyId(secret) })).toString('base64url');
   return `${body}.${sign(body, secret)}`;
 }
 
@@ -75,30 +83,57 @@ export function createCustomerToken(input: CustomerTokenInput, secret: string, n
 
 const invalid = () => new AppError('TOKEN_INVALID', 'The token is not valid.');
 
-/** Signature first (constant time), then shape and type, then expiry: a forged token learns nothing more. */
-function open<S extends z.ZodType<{ exp: number }>>(token: string, secret: string, schema: S, now: number) {
+/** One secret, or every secret accepted now (the current first), as `acceptedSecrets` lists them. */
+export type TokenSecrets = string | readonly string[];
+
+const signedBy = (body: string, signature: string, secret: string) => {
+  const expected = Buffer.from(sign(body, secret));
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+};
+
+/**
+ * Signature first (constant time), then shape and type, then expiry: a forged token learns nothing more. The
+ * payload is decoded before the signature is checked only to read `kid`, which picks the secret; a token whose
+ * `kid` names no accepted secret (one retired after a rotation) is invalid like any other.
+ */
+function open<S extends z.ZodType<{ exp: number }>>(
+  token: string,
+  secrets: TokenSecrets,
+  schema: S,
+  now: number,
+) {
   const parts = token.split('.');
   if (parts.length !== 2) throw invalid();
   const [body = '', signature = ''] = parts;
-  const expected = Buffer.from(sign(body, secret));
-  const given = Buffer.from(signature);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
   let json: unknown;
   try {
     json = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
   } catch {
     throw invalid();
   }
+  const kid = (json as { kid?: unknown } | null)?.kid;
+  const listed = typeof secrets === 'string' ? [secrets] : secrets;
+  const candidates = typeof kid === 'string' ? listed.filter((secret) => keyId(secret) === kid) : listed;
+  if (!candidates.some((secret) => signedBy(body, signature, secret))) throw invalid();
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw invalid();
   if (parsed.data.exp * 1000 <= now) throw new AppError('TOKEN_EXPIRED', 'The token has expired.');
   return parsed.data;
 }
 
-export function verifyCheckoutToken(token: string, secret: string, now = Date.now()): CheckoutTokenPayload {
-  return open(token, secret, checkoutTokenPayload, now);
+export function verifyCheckoutToken(
+  token: string,
+  secrets: TokenSecrets,
+  now = Date.now(),
+): CheckoutTokenPayload {
+  return open(token, secrets, checkoutTokenPayload, now);
 }
 
-export function verifyCustomerToken(token: string, secret: string, now = Date.now()): CustomerTokenPayload {
-  return open(token, secret, customerTokenPayload, now);
+export function verifyCustomerToken(
+  token: string,
+  secrets: TokenSecrets,
+  now = Date.now(),
+): CustomerTokenPayload {
+  return open(token, secrets, customerTokenPayload, now);
 }

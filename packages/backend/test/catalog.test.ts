@@ -300,32 +300,33 @@ describe('a method whose base_fee map has an unreadable entry (issue 13, case 7)
   });
 });
 
-describe('a flat method list whose upstream ignores the country filter (issue 13, case 4)', () => {
-  test('each country is offered only methods that take its currency; a Brazilian still gets PIX', async () => {
+describe('a flat method list whose upstream ignores the country filter (issue 13, case 4; issue 29)', () => {
+  test("is refused with UPSTREAM_ERROR: nothing says which methods are a country's, so none is guessed", async () => {
     const stack = await startStack();
     try {
       await stack.control('PATCH', '/settings', {
         paymentMethodsShape: 'flat',
         paymentMethodsCountryFilter: 'ignored',
       });
-      const germany = await json<Catalog>(await stack.api('/api/catalog?country=DE'));
-      const ids = germany.paymentMethods.map((method) => method.id);
-      assert.ok(!ids.includes('pix') && !ids.includes('blik'), `Germany is offered ${ids}`);
-      assert.ok(ids.includes('creditcard'), `Germany keeps the card: ${ids}`);
-      const brazil = await json<Catalog>(await stack.api('/api/catalog?country=BR'));
-      assert.ok(brazil.paymentMethods.some((method) => method.id === 'pix'));
-      // And a German quote for a method the catalog offers works.
-      const quote = await stack.api('/api/quotes/buy', {
-        method: 'POST',
-        json: {
-          paymentMethod: ids[0],
-          country: 'DE',
-          fiat: germany.defaults.fiat,
-          crypto: 'ETH',
-          fiatAmount: '50',
-        },
-      });
-      assert.equal(quote.status, 200, await quote.text());
+      for (const country of ['DE', 'BR']) {
+        const catalog = await stack.api(`/api/catalog?country=${country}`);
+        assert.equal(catalog.status, 502);
+        assert.equal((await json<{ error: { code: string } }>(catalog)).error.code, 'UPSTREAM_ERROR');
+      }
+      // Each method naming its countries, the same upstream is read exactly (test/method-shapes.test.ts).
+      const fresh = await startStack();
+      try {
+        await fresh.control('PATCH', '/settings', {
+          paymentMethodsShape: 'flat-countries',
+          paymentMethodsCountryFilter: 'ignored',
+        });
+        const germany = await json<Catalog>(await fresh.api('/api/catalog?country=DE'));
+        const ids = germany.paymentMethods.map((method) => method.id);
+        assert.ok(!ids.includes('pix') && !ids.includes('blik'), `Germany is offered ${ids}`);
+        assert.ok(ids.includes('creditcard'), `Germany keeps the card: ${ids}`);
+      } finally {
+        await fresh.close();
+      }
     } finally {
       await stack.close();
     }

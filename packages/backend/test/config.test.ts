@@ -1,9 +1,18 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { ConfigError, envVariables, loadConfig } from '../src/config.ts';
+import {
+  type Config,
+  ConfigError,
+  checkConfig,
+  envVariables,
+  loadConfig,
+  startWarnings,
+} from '../src/config.ts';
+import { createCheckout } from '../src/runtime.ts';
 
 const live = {
   RAMP_API_URL: 'https://ramp.example',
@@ -85,7 +94,7 @@ describe('config', () => {
       'PAY_API_URL',
       'PAY_WEBHOOK_SECRET',
       'PUBLIC_URL',
-      'ADMIN_TOKEN',
+      'ADMIN_CREDENTIALS',
     ]) {
       assert.match(problems, new RegExp(`${name} is missing`));
     }
@@ -114,5 +123,120 @@ describe('config', () => {
       [],
       '.env.example lists nothing the backend ignores',
     );
+  });
+});
+
+/** The problems a config object given in code is refused with. */
+const codeProblemsOf = (config: unknown) => {
+  try {
+    checkConfig(config as Config);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error.problems;
+  }
+  assert.fail('checkConfig accepted the config');
+};
+
+describe('a config given in code (createCheckout)', () => {
+  test('every config loadConfig makes passes as it is', () => {
+    for (const env of [
+      {},
+      { PORT: '9000', MARKUP: '2.5', DEFAULT_COUNTRY: 'fr' },
+      live,
+      {
+        ...live,
+        MERCHANT_WEBHOOK_URL: 'https://shop.example/hooks',
+        MERCHANT_WEBHOOK_SECRET: `whsec_${'A'.repeat(32)}`,
+        DATABASE_URL: 'postgres://u:p@db:5432/x',
+        REDIS_URL: 'redis://cache:6379',
+        REDIS_FALLBACK_INSTANCES: '3',
+      },
+    ]) {
+      const config = loadConfig(env);
+      assert.equal(checkConfig(config), config);
+    }
+  });
+
+  test("the README's `{ ...loadConfig(), events: { onEvent } }` is refused at once, naming the field, opening nothing", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'cc-config-'));
+    const dataDir = path.join(dir, 'data');
+    const config = { ...loadConfig({ DATA_DIR: dataDir }), events: { onEvent: () => undefined } };
+    await assert.rejects(
+      createCheckout(config as unknown as Config),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        /^Invalid configuration:\n {2}- events\.webhookUrls: /.test(error.message),
+    );
+    assert.equal(existsSync(dataDir), false, 'no database was opened');
+  });
+
+  test('a value the environment would refuse is refused in code with the same message', () => {
+    const cases: Array<[Record<string, string>, (config: Config) => unknown, string]> = [
+      [{ MARKUP: '9' }, (config) => ({ ...config, markup: 9 }), 'markup'],
+      [{ ...live, ADMIN_TOKEN: 'short' }, (config) => ({ ...config, adminToken: 'short' }), 'adminToken'],
+      [
+        { DATABASE_URL: 'mysql://db/x' },
+        (config) => ({ ...config, databaseUrl: 'mysql://db/x' }),
+        'databaseUrl',
+      ],
+      [
+        { ALLOWED_ORIGINS: 'shop.example' },
+        (config) => ({ ...config, allowedOrigins: ['shop.example'] }),
+        'allowedOrigins.0',
+      ],
+      [
+        { MERCHANT_WEBHOOK_URL: 'https://shop.example/hooks' },
+        (config) => ({
+          ...config,
+          events: { webhookUrls: ['https://shop.example/hooks'], webhookSecret: undefined },
+        }),
+        'events.webhookSecret',
+      ],
+      [
+        { PRODUCTS_FILE: '/nonexistent/products.json' },
+        (config) => ({ ...config, productsFile: '/nonexistent/products.json' }),
+        'productsFile',
+      ],
+    ];
+    const valid = loadConfig(live);
+    for (const [env, change, field] of cases) {
+      const fromEnv = problemsOf({ ...live, ...env }).split('\n');
+      const fromCode = codeProblemsOf(change(valid));
+      assert.equal(fromCode.length, 1, fromCode.join('\n'));
+      const [where, message] = [
+        fromCode[0]?.slice(0, field.length + 2),
+        fromCode[0]?.slice(field.length + 2),
+      ];
+      assert.equal(where, `${field}: `);
+      assert.ok(
+        fromEnv.some((line) => line.endsWith(message ?? '?')),
+        `the environment says the same: ${fromEnv.join(' | ')} ∌ ${message}`,
+      );
+    }
+  });
+});
+
+describe('warnings at start', () => {
+  test('live keys with an http: PUBLIC_URL', () => {
+    assert.match(
+      startWarnings(loadConfig({ ...live, PUBLIC_URL: 'http://checkout.example' }), 8787).join('\n'),
+      /is http: with live keys/,
+    );
+    assert.deepEqual(startWarnings(loadConfig(live), 8787), []);
+    assert.deepEqual(
+      startWarnings(loadConfig({ PORT: '8787' }), 8787),
+      [],
+      'the sandbox on http://localhost is fine',
+    );
+  });
+
+  test('a PUBLIC_URL on this machine that is not where the command listens', () => {
+    const at = (publicUrl: string, port: number) =>
+      startWarnings(loadConfig({ PUBLIC_URL: publicUrl }), port).join('\n');
+    assert.match(at('http://localhost:3000', 8787), /at port 3000, but the backend listens on 8787/);
+    assert.match(at('http://127.0.0.1', 8787), /at port 80, but the backend listens on 8787/);
+    assert.match(at('http://[::1]:8787/checkout', 8787), /has a path/);
+    assert.equal(at('http://127.0.0.1:8787', 8787), '');
+    assert.equal(at('https://checkout.example:8443', 8787), '', 'another host may be a proxy in front of it');
   });
 });

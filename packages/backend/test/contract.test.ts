@@ -183,6 +183,9 @@ describe('the published contract', () => {
             json: { name: 'Consulting', note: 'internal', currency: 'EUR', amount: '120.00' },
           }),
       ],
+      ['get', '/api/admin/credential', 200, () => stack.api('/api/admin/credential', { headers: auth })],
+      // After the payment link above: its entry is in the log.
+      ['get', '/api/admin/audit', 200, () => stack.api('/api/admin/audit?limit=5', { headers: auth })],
       ['get', '/healthz', 200, () => stack.api('/healthz')],
       ['get', '/readyz', 200, () => stack.api('/readyz')],
     ];
@@ -191,7 +194,7 @@ describe('the published contract', () => {
       stack.config.payments.apiKey,
       stack.config.payments.webhookSecret,
       stack.config.checkoutTokenSecret,
-      stack.config.adminToken,
+      testSecrets.adminToken,
     ];
     const checked = new Set<string>();
     const routes = documentedRoutes(createApp(stack.deps));

@@ -11,6 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { createDeliveryWorker } from '../src/events/delivery-worker.ts';
 import type { DepositEventData, FulfilmentEvent } from '../src/events/fulfilment-events.ts';
 import { createCustomerToken } from '../src/index.ts';
+import { singleKey } from '../src/secrets/keyring.ts';
 import { createOrder, postWebhook, productsFile, upstreamIdOf, waitFor } from './order-fixtures.ts';
 import { type Stack, startStack, testSecrets } from './support.ts';
 
@@ -107,7 +108,7 @@ describe('fulfilment events', () => {
     createDeliveryWorker({
       outbox: stack.deps.outbox,
       clock,
-      secret,
+      secrets: singleKey(secret),
       onEvent: hook,
       timeoutMs,
       random: () => 0.5,
@@ -154,16 +155,23 @@ describe('fulfilment events', () => {
       hooked.some((event) => event.id === paid.id),
       'the in-process hook heard it too',
     );
-    // The unreachable receiver is waiting for its retry, with the reason.
+    // The unreachable receiver is waiting for order.created's retry, with the reason; order.paid waits behind it
+    // (an order's events reach each receiver in the order they happened).
     const auth = { authorization: `Bearer ${testSecrets.adminToken}` };
     const listed = (await (
       await stack.api(`/api/admin/events?orderId=${created.orderId}`, { headers: auth })
     ).json()) as {
-      events: Array<{ deliveries: Array<{ target: string; state: string; lastError: string | null }> }>;
+      events: Array<{
+        type: string;
+        deliveries: Array<{ target: string; state: string; attempts: number; lastError: string | null }>;
+      }>;
     };
-    const gone = listed.events[0]?.deliveries.find((d) => d.target === unreachable);
-    assert.equal(gone?.state, 'pending');
-    assert.equal(gone?.lastError, 'the receiver is unreachable');
+    const to = (type: string) =>
+      listed.events.find((event) => event.type === type)?.deliveries.find((d) => d.target === unreachable);
+    assert.equal(to('order.created')?.state, 'pending');
+    assert.equal(to('order.created')?.lastError, 'the receiver is unreachable');
+    assert.equal(to('order.paid')?.state, 'pending');
+    assert.equal(to('order.paid')?.attempts, 0, 'not tried while order.created is still being retried');
   });
 
   test("a payment into a customer's deposit address is told as deposit.received, once", async () => {

@@ -109,7 +109,7 @@ describe('/metrics', () => {
           method: 'POST',
           json: { paymentMethod: 'creditcard', country: 'DE', fiat: 'EUR', crypto: 'USDC_BASE', fiatAmount },
         });
-      for (const amount of ['50', '60', '60']) assert.equal((await quote(amount)).status, 200);
+      for (const amount of ['50', '60', '60', '60']) assert.equal((await quote(amount)).status, 200);
       assert.equal((await quote('1')).status, 422);
       // An order, its stream, and its payment told by webhook.
       const created = await createOrder(stack);
@@ -144,13 +144,14 @@ describe('/metrics', () => {
       const worker = createDeliveryWorker({
         outbox: stack.deps.outbox,
         clock: stack.deps.clock,
-        secret: undefined,
+        secrets: undefined,
         onEvent: async (event) => {
           heard.push(event.type);
         },
         observe: stack.deps.metrics.deliveryAttempt,
       });
-      await worker.tick();
+      // Events of one order go one after another (events/outbox.ts): a pass each, until none is due.
+      for (let pass = 0; pass < 5; pass += 1) await worker.tick();
 
       const response = await stack.api('/metrics', { headers: auth });
       assert.equal(response.status, 200);
@@ -160,7 +161,7 @@ describe('/metrics', () => {
       // Requests, by route template: the order's own id is in no label.
       assert.equal(
         value(all, 'checkout_http_requests_total', { route: '/api/quotes/buy', status: '200' }),
-        3,
+        4,
       );
       assert.equal(
         value(all, 'checkout_http_requests_total', { route: '/api/orders', method: 'POST', status: '201' }),
@@ -172,9 +173,13 @@ describe('/metrics', () => {
       );
       assert.equal(value(all, 'checkout_http_requests_total', { route: '/metrics', status: '401' }), 2);
       assert.ok(
-        value(all, 'checkout_http_request_duration_seconds_count', { route: '/api/quotes/buy' }) >= 4,
+        value(all, 'checkout_http_request_duration_seconds_count', { route: '/api/quotes/buy' }) >= 5,
       );
-      assert.ok(!text.includes(created.orderId), 'an order id in a label');
+      const at = text.indexOf(created.orderId);
+      assert.ok(
+        at < 0,
+        `an order id (${created.orderId}) in a label: …${text.slice(Math.max(0, at - 200), at + 60)}…`,
+      );
       assert.ok(!text.includes(created.statusToken), 'a status token in a label');
       const routes = new Set(
         all.filter((s) => s.name === 'checkout_http_requests_total').map((s) => s.labels['route']),
@@ -205,9 +210,15 @@ describe('/metrics', () => {
           name,
         );
       // Quotes by source, the refusal by its code, the drift sampler's series.
-      assert.equal(value(all, 'checkout_quotes_total', { side: 'buy', source: 'upstream' }), 1);
-      assert.equal(value(all, 'checkout_quotes_total', { side: 'buy', source: 'derived' }), 1);
-      assert.equal(value(all, 'checkout_quotes_total', { side: 'buy', source: 'cached' }), 1);
+      // Each answer counted once, by where it came from: how many of the first ones the upstream priced depends on
+      // how soon the combination's fee correction is learnt (quotes/learn.ts); a repeat is given again at the end.
+      const upstream = value(all, 'checkout_quotes_total', { side: 'buy', source: 'upstream' });
+      const derived = value(all, 'checkout_quotes_total', { side: 'buy', source: 'derived' });
+      const cached = value(all, 'checkout_quotes_total', { side: 'buy', source: 'cached' });
+      assert.ok(upstream >= 1, 'the first quote came from the upstream');
+      assert.ok(derived >= 1, 'a later amount was derived');
+      assert.ok(cached >= 1, 'a repeat was given again');
+      assert.equal(upstream + derived + cached, 4);
       assert.equal(value(all, 'checkout_quotes_refused_total', { side: 'buy', reason: 'AMOUNT_TOO_LOW' }), 1);
       assert.equal(
         value(all, 'checkout_quote_drift_threshold_ratio'),

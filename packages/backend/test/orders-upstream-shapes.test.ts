@@ -103,7 +103,10 @@ test('list: user* metadata too; an HTML challenge page is UPSTREAM_ERROR, not a 
   const list = await clientAnswering({
     success: true,
     message: 'ok',
-    data: { orders: [{ id: 'B', metadata: { userEmail: 'u@example.com', userCountry: 'DE' } }] },
+    data: {
+      orders: [{ id: 'B', metadata: { userEmail: 'u@example.com', userCountry: 'DE' } }],
+      pagination: { currentPage: 1, totalPages: 1, totalItems: 1, itemsPerPage: 20 },
+    },
   }).listOrders();
   assert.equal(list.orders[0]?.metadata?.customer.email, 'u@example.com');
   assert.equal(list.orders[0]?.metadata?.customer.country, 'DE');
@@ -126,4 +129,39 @@ test('payment routes: the route of the asked chain, memo and currency lists as g
   }).createPaymentRoute({ externalId: 'cus', chains: ['base'] });
   assert.equal(route.address, '0xdef');
   assert.deepEqual(route.supportedCurrencies, ['USDC', 'ETH']);
+});
+
+test('no silent loss: fields in another casing, or a list without its parts, are UPSTREAM_ERROR (issue 29)', async () => {
+  const pagination = { currentPage: 1, totalPages: 1, totalItems: 1, itemsPerPage: 20 };
+  const unreadable = [
+    // The reference in snake_case: read leniently it would be an order without our reference.
+    { orders: [{ id: 'A', external_id: 'ord_1', status: 'AWAITING_PAYMENT' }], pagination },
+    { orders: [{ id: 'A', purchase: { name: 'Mug', Price: '1.00' } }], pagination },
+    { orders: [{ id: 'A', payments: [{ received_amount: '0.1', tx_hash: '0xabc' }] }], pagination },
+    {
+      orders: [{ id: 'A' }],
+      pagination: { current_page: 1, total_pages: 1, total_items: 1, items_per_page: 20 },
+    },
+    { orders: [{ id: 'A', metadata: { user_email: 'u@example.com' } }], pagination },
+    { orders: [{ id: 'A' }] },
+    { order_list: [], pagination },
+  ];
+  for (const data of unreadable)
+    await assert.rejects(
+      clientAnswering({ data }).listOrders(),
+      { code: 'UPSTREAM_ERROR' },
+      JSON.stringify(data),
+    );
+  await assert.rejects(
+    clientAnswering({ data: { payment_routes: [{ id: 'r', address: '0xabc' }] } }).createPaymentRoute({
+      externalId: 'cus',
+      chains: ['base'],
+    }),
+    { code: 'UPSTREAM_ERROR' },
+  );
+  // Fields of ours in camelCase beside unknown snake_case ones still read.
+  const list = await clientAnswering({
+    data: { orders: [{ id: 'A', externalId: 'ord_1', created_by: 'x' }], pagination },
+  }).listOrders();
+  assert.equal(list.orders[0]?.externalId, 'ord_1');
 });

@@ -171,12 +171,12 @@ describe('derived quotes equal the upstream quotes for the same amount (pinned c
           continue;
         }
         assert.ok(!(ours instanceof Error), `${JSON.stringify(amount)}: ${String(ours)}`);
-        assert.equal(ours.source, 'derived', JSON.stringify(amount));
-        assert.equal(ours.pricedAt, first.pricedAt, 'a derived quote carries its reference’s pricedAt');
         assert.deepEqual(figures(ours.quote), figures(theirs.quote), `${c.name} ${JSON.stringify(amount)}`);
-        compared += 1;
+        // Where the fee models one answer cannot tell apart give other fees, the upstream prices the amount (and
+        // its answer rules the wrong ones out, quotes/learn.ts); the rest is derived.
+        if (ours.source === 'derived') compared += 1;
       }
-      assert.ok(compared >= 6, `compared ${compared} amounts`);
+      assert.ok(compared >= 4, `derived ${compared} amounts`);
     });
   }
 
@@ -186,7 +186,9 @@ describe('derived quotes equal the upstream quotes for the same amount (pinned c
       json<Record<string, unknown>>(
         await stack.api('/api/quotes/buy', { method: 'POST', json: { ...body, fiatAmount } }),
       );
-    const reference = await ask(engine.stack, '80');
+    assert.equal((await ask(engine.stack, '80'))['source'], 'upstream');
+    // A second total is checked with the upstream too: an answer the fee model predicts confirms it.
+    const reference = await ask(engine.stack, '120');
     assert.equal(reference['source'], 'upstream');
     const ours = await ask(engine.stack, '317.77');
     const theirs = await ask(upstreamOnly.stack, '317.77');
@@ -223,6 +225,8 @@ describe('amounts asked again', () => {
           }),
         ).then((stats) => stats.derived);
       assert.equal((await ask('100')).source, 'upstream');
+      // A second answer, predicted by the fee model, confirms it (quotes/totals.ts).
+      assert.equal((await ask('180')).source, 'upstream');
       const before = await ask('250');
       assert.equal(before.source, 'derived');
       const counted = await derivedSoFar();
@@ -269,6 +273,8 @@ describe('drift', () => {
           }),
         );
       assert.equal((await ask('100')).source, 'upstream');
+      // A second answer, predicted by the fee model, confirms it (quotes/totals.ts).
+      assert.equal((await ask('150')).source, 'upstream');
       assert.equal((await ask('212.12')).source, 'derived');
       const agreeing = await stack.deps.quotes.sample();
       assert.equal(agreeing?.difference, 0, 'same clock, same model: no drift');
@@ -333,7 +339,7 @@ describe('single-flight and a spent budget', () => {
     assert.ok(pricingCalls() - before <= 4, 'one pricing call, plus at most the catalog reads');
   });
 
-  test('100 concurrent requests of a new combination, each amount different, make one upstream call', async () => {
+  test('100 concurrent requests of a new combination, each amount different, make a few upstream calls', async () => {
     const before = pinned.stack.deps.quotes.stats().upstream;
     const answers = await Promise.all(
       Array.from({ length: 100 }, (_, index) =>
@@ -350,8 +356,11 @@ describe('single-flight and a spent budget', () => {
     const sources = await Promise.all(
       answers.map(async (answer) => (await json<{ source: string }>(answer)).source),
     );
-    assert.equal(sources.filter((source) => source === 'upstream').length, 1);
-    assert.equal(pinned.stack.deps.quotes.stats().upstream - before, 1);
+    // The first prices the combination; the next check its fee model at other amounts until an answer confirms it
+    // and the models it cannot tell apart agree (one at a time: the others wait), then every total is derived.
+    const upstream = sources.filter((source) => source === 'upstream').length;
+    assert.ok(upstream >= 2 && upstream <= 5, `${upstream} upstream`);
+    assert.equal(pinned.stack.deps.quotes.stats().upstream - before, upstream);
   });
 
   test('with the upstream busy, a priced combination is still answered; only a never-priced one gets UPSTREAM_BUSY', async () => {

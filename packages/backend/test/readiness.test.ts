@@ -272,7 +272,7 @@ describe('readiness against the upstream, live keys', () => {
       const worker = createDeliveryWorker({
         outbox: stack.deps.outbox,
         clock: stack.deps.clock,
-        secret: undefined,
+        secrets: undefined,
       });
       assert.equal((await readiness(stack.backendUrl)).body.checks.outboxWorker.status, 'skipped');
       stack.deps.readiness.watchWorker(worker);

@@ -89,11 +89,15 @@ export interface Stack {
  * Serves a fetch handler on 127.0.0.1 at a free port. The handler is looked up on each request because both
  * apps need their own URL before they can be built.
  */
-async function listen(handler: () => (request: Request) => Response | Promise<Response>) {
+type FetchHandler = (request: Request, env?: unknown) => Response | Promise<Response>;
+
+/** The Node bindings are passed on (`env`): the backend reads the client's address from them. */
+async function listen(handler: () => FetchHandler) {
   let server: ServerType | undefined;
   const port = await new Promise<number>((resolve) => {
-    server = serve({ fetch: (request) => handler()(request), port: 0, hostname: '127.0.0.1' }, (info) =>
-      resolve((info as AddressInfo).port),
+    server = serve(
+      { fetch: (request, env) => handler()(request, env), port: 0, hostname: '127.0.0.1' },
+      (info) => resolve((info as AddressInfo).port),
     );
   });
   const close = () =>
@@ -109,8 +113,7 @@ async function listen(handler: () => (request: Request) => Response | Promise<Re
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   let sandboxFetch: (request: Request) => Response | Promise<Response> = () =>
     new Response(null, { status: 503 });
-  let backendFetch: (request: Request) => Response | Promise<Response> = () =>
-    new Response(null, { status: 503 });
+  let backendFetch: FetchHandler = () => new Response(null, { status: 503 });
   const sandboxServer = await listen(() => sandboxFetch);
   const backendServer = await listen(() => backendFetch);
   const sandboxUrl = sandboxServer.url;

@@ -113,6 +113,8 @@ function reference<Q>(side: 'buy' | 'sell', fees: FeeTerms, networkFee: string):
     networkFee: decimal(networkFee),
     eurPerUnit: decimal(1),
     cryptoDigits: 8,
+    confirmedBy: 2,
+    rivals: [],
     ...fees,
   };
 }

@@ -97,27 +97,42 @@ describe('POST /api/webhooks/payments', () => {
   });
 
   test('a webhook that arrives while the order is still being created waits for it', async () => {
-    // The upstream answers the create call slowly; meanwhile a webhook names our reference.
-    await stack.control('POST', '/faults', {
-      route: '/pay-api/v1/orders',
-      method: 'POST',
-      latencyMs: 600,
-      times: 1,
-    });
-    const creating = createOrder(stack);
-    const orderId = await waitFor(async () => {
+    // The upstream holds its answer to the create call (latency on its pinned clock) until the test moves the
+    // clock; meanwhile a webhook names our reference. The webhook is sent only once the upstream has the call
+    // (a held answer is listed as pending), as a real upstream can only notify of an order it was asked for.
+    await stack.control('POST', '/clock', { now: Date.now() });
+    try {
+      await stack.control('POST', '/faults', {
+        route: '/pay-api/v1/orders',
+        method: 'POST',
+        latencyMs: 600,
+        times: 1,
+      });
+      const creating = createOrder(stack);
+      await waitFor(async () => {
+        const pending = (await stack.control('GET', '/pending')) as {
+          data: { onSandboxClock: { what: string }[] };
+        };
+        return (
+          pending.data.onSandboxClock.some((wait) => wait.what.includes('/pay-api/v1/orders')) || undefined
+        );
+      }, 'the create call held by the upstream');
       const claims = await stack.deps.store.values<{ state: string; orderId: string }>('idempotency');
-      return claims.find((claim) => claim.state === 'pending')?.orderId;
-    }, 'a pending claim');
-    const early = await postWebhook(stack, 'payments', {
-      eventType: 'ORDER_CREATED',
-      externalId: orderId,
-      orderStatus: 'AWAITING_PAYMENT',
-    });
-    assert.deepEqual(await json(early), { ok: true });
-    const created = await creating;
-    assert.equal(created.orderId, orderId);
-    assert.equal((await getStatus(stack, created)).status, 'awaiting_payment');
+      const orderId = claims.find((claim) => claim.state === 'pending')?.orderId;
+      assert.ok(orderId, 'a pending claim');
+      const early = postWebhook(stack, 'payments', {
+        eventType: 'ORDER_CREATED',
+        externalId: orderId,
+        orderStatus: 'AWAITING_PAYMENT',
+      });
+      await stack.control('POST', '/clock', { advanceMs: 600 });
+      assert.deepEqual(await json(await early), { ok: true });
+      const created = await creating;
+      assert.equal(created.orderId, orderId);
+      assert.equal((await getStatus(stack, created)).status, 'awaiting_payment');
+    } finally {
+      await stack.control('POST', '/clock', { reset: true });
+    }
   });
 
   test('the snake_case payload with an SP- prefixed id and no external id is matched by upstream id', async () => {

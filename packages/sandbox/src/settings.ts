@@ -7,8 +7,12 @@
 import { z } from 'zod';
 
 export const settingsSchema = z.object({
-  /** `get_payment_methods` without a country: keyed by country (what the live service does) or a flat list. */
-  paymentMethodsShape: z.enum(['by-country', 'flat']).default('by-country'),
+  /**
+   * `get_payment_methods` (docs/upstream.md#payment-methods): keyed by country (what the live service does), a
+   * flat list with no countries, a flat list whose methods name their countries, or one bare method object (the
+   * first of the list, or of the country asked for).
+   */
+  paymentMethodsShape: z.enum(['by-country', 'flat', 'flat-countries', 'single']).default('by-country'),
   /** Payments webhooks: the newer camelCase payload or the older snake_case one. */
   webhookCasing: z.enum(['camel', 'snake']).default('camel'),
   /** Requests per second allowed on /api/v1/merchant/ per merchant key (the real limit is 100). */
@@ -44,6 +48,37 @@ export const settingsSchema = z.object({
    * (docs/upstream.md#sell-pricing).
    */
   sellFeeCurrency: z.enum(['local', 'eur']).default('local'),
+  /**
+   * The payments API's answers: camelCase as documented, or every field in snake_case (`external_id`,
+   * `current_page`), a shape no document describes, for testing that it is refused, not read as empty.
+   */
+  payApiCasing: z.enum(['camel', 'snake']).default('camel'),
+  /*
+   * The fee model (docs/upstream.md#fees-and-rounding leaves each of these open; README "Quote model" writes
+   * them out). The defaults are the model the sandbox always had.
+   */
+  /** A method's fixed fee: its EUR figure converted to the fiat, or the same figure in every fiat (0.35 USD, 0.35 BRL). */
+  feeFixed: z.enum(['converted', 'per-currency']).default('converted'),
+  /** The processing fee reckoned on the local amount, or on the EUR amount and then converted to the fiat. */
+  feeCurrency: z.enum(['local', 'eur']).default('local'),
+  /** The processing fee and markup rounded to the nearest cent or up to the cent. */
+  feeRounding: z.enum(['nearest', 'up']).default('nearest'),
+  /**
+   * The amount the fee percentage is taken from: the amount priced (buy: before fees, sell: the crypto's value),
+   * or on both sides the net (before fees on a buy, what is paid out on a sell) or the gross (what is paid on a
+   * buy, the crypto's value on a sell).
+   */
+  feeOn: z.enum(['priced', 'net', 'gross']).default('priced'),
+});
+
+/** The fee-model settings, as the quote math takes them. */
+export type FeeModel = Pick<SandboxSettings, 'feeFixed' | 'feeCurrency' | 'feeRounding' | 'feeOn'>;
+
+export const feeModelOf = (settings: SandboxSettings): FeeModel => ({
+  feeFixed: settings.feeFixed,
+  feeCurrency: settings.feeCurrency,
+  feeRounding: settings.feeRounding,
+  feeOn: settings.feeOn,
 });
 
 export type SandboxSettings = z.output<typeof settingsSchema>;

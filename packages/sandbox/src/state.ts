@@ -22,6 +22,12 @@ export interface SandboxOptions {
   settings?: Partial<SandboxSettings>;
 }
 
+/** A part of the state kept across restarts by the standalone command (persistence.ts): plain JSON out and in. */
+export interface Persisted {
+  save(): unknown;
+  load(data: unknown): void;
+}
+
 /** Identifies one part's state in `SandboxState.part()`; declare it once as a module constant. */
 export interface PartKey<T> {
   readonly name: string;
@@ -44,6 +50,8 @@ export class SandboxState {
   readonly #initialSettings: SettingsPatch;
   readonly #resetHooks: Array<() => void> = [];
   readonly #parts = new Map<PartKey<unknown>, unknown>();
+  readonly #persisted = new Map<string, Persisted>();
+  readonly #changeListeners: Array<() => void> = [];
 
   constructor(options: SandboxOptions) {
     this.baseUrl = options.baseUrl.replace(/\/$/, '');
@@ -76,6 +84,36 @@ export class SandboxState {
     return this.#parts.get(key) as T;
   }
 
+  /** Registers what a part keeps across restarts (orders, routes, …) under a name of the snapshot. */
+  persist(name: string, part: Persisted): void {
+    this.#persisted.set(name, part);
+  }
+
+  /** Called by a part after a change worth keeping; the standalone command writes the snapshot. */
+  changed(): void {
+    for (const listener of this.#changeListeners) listener();
+  }
+
+  onChange(listener: () => void): void {
+    this.#changeListeners.push(listener);
+  }
+
+  /** Everything kept across restarts, as plain JSON: each persisted part's own, and the webhook destinations. */
+  snapshot(): Record<string, unknown> {
+    const parts: Record<string, unknown> = { webhookUrls: [...this.webhookUrls] };
+    for (const [name, part] of this.#persisted) parts[name] = part.save();
+    return parts;
+  }
+
+  /** Takes back a snapshot: parts are created first (so each registers), then each loads its own. */
+  restore(snapshot: Record<string, unknown>, keys: ReadonlyArray<PartKey<unknown>>): void {
+    for (const key of keys) this.part(key);
+    for (const [merchantId, url] of (snapshot.webhookUrls as Array<[string, string]> | undefined) ?? []) {
+      this.webhookUrls.set(merchantId, url);
+    }
+    for (const [name, part] of this.#persisted) if (snapshot[name] !== undefined) part.load(snapshot[name]);
+  }
+
   /** Lets each part of the sandbox drop its own state on reset. */
   onReset(hook: () => void): void {
     this.#resetHooks.push(hook);
@@ -90,5 +128,6 @@ export class SandboxState {
     this.deliveries.clear();
     this.webhookUrls.clear();
     for (const hook of this.#resetHooks) hook();
+    this.changed();
   }
 }

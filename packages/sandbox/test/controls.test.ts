@@ -26,6 +26,11 @@ test('every setting starts at its documented default', async () => {
     supportedShape: 'documented',
     sellQuoteFields: 'all',
     sellFeeCurrency: 'local',
+    payApiCasing: 'camel',
+    feeFixed: 'converted',
+    feeCurrency: 'local',
+    feeRounding: 'nearest',
+    feeOn: 'priced',
   });
 });
 

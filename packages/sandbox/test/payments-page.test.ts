@@ -106,6 +106,20 @@ describe('hosted payment page', () => {
     assert.doesNotMatch(next.text, /name="email"/);
   });
 
+  test('what the payer types becomes the order’s customer, read back through the API (issue 29)', async () => {
+    const order = await newOrder({ userCountry: 'DE' });
+    const typed = await post(`${order.link}/customer`, { name: 'Test Buyer', email: 'buyer@example.com' });
+    assert.equal(typed.status, 303);
+    const response = await json<{ data: { orders: Array<{ metadata: Record<string, string> }> } }>(
+      `${sandbox.baseUrl}/pay-api/v1/merchants/orders?searchId=${order.id}`,
+      { headers: { 'x-api-key': 'pay_sandbox_acme' } },
+    );
+    const { metadata } = response.body.data.orders[0]!;
+    assert.equal(metadata['userName'], 'Test Buyer');
+    assert.equal(metadata['userEmail'], 'buyer@example.com');
+    assert.equal(metadata['userCountry'], 'DE', 'what the merchant sent stays');
+  });
+
   test('skips the details step when the metadata carries userName and userEmail', async () => {
     const order = await newOrder({ userName: 'Ada', userEmail: 'ada@example.com' });
     const { text } = await page(order.link);

@@ -7,6 +7,7 @@ import qrcode from 'qrcode-generator';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import { createKeyedLock } from '../keyed-lock.ts';
+import { acceptedSecrets, type Keyring } from '../secrets/keyring.ts';
 import type { Store } from '../store/store.ts';
 import { verifyCustomerToken } from '../tokens.ts';
 import { isValueRefusal } from '../upstream/http.ts';
@@ -34,7 +35,7 @@ export function qrSvg(text: string): string {
 }
 
 export interface DepositAddressesDeps {
-  config: { checkoutTokenSecret: string };
+  config: { secrets: { checkoutToken: Keyring } };
   payments: Pick<PaymentsClient, 'createPaymentRoute'>;
   store: Store;
   clock: Clock;
@@ -45,7 +46,11 @@ export function createDepositAddresses({ config, payments, store, clock }: Depos
   return {
     /** The address of the customer the token names on `chain`: made upstream the first time, then reused. */
     async of(customerToken: string, chain: string): Promise<{ record: RouteRecord; reused: boolean }> {
-      const customer = verifyCustomerToken(customerToken, config.checkoutTokenSecret, clock.now());
+      const customer = verifyCustomerToken(
+        customerToken,
+        acceptedSecrets(config.secrets.checkoutToken, clock.now()),
+        clock.now(),
+      );
       // The chain cannot contain ':', so this key cannot collide across customers.
       const key = `${chain}:${customer.customerId}`;
       return lock.run(key, async () => {

@@ -9,14 +9,18 @@ import { Webhook } from 'standardwebhooks';
 import type { Clock } from '../clock.ts';
 import { type LogFields, logger } from '../logger.ts';
 import { loggableUrl } from '../middleware/access-log.ts';
+import { acceptedSecrets, type Keyring } from '../secrets/keyring.ts';
 import type { OnEvent } from './fulfilment-events.ts';
 import { type AttemptOutcome, type Delivery, hookTarget, type Outbox, type OutboxEntry } from './outbox.ts';
 
 export interface DeliveryOptions {
   outbox: Outbox;
   clock: Clock;
-  /** The Standard Webhooks secret (`whsec_…`) the receiver verifies with. */
-  secret: string | undefined;
+  /**
+   * The Standard Webhooks secrets (`whsec_…`) the receiver verifies with: during a rotation each event carries
+   * one `v1,` signature per accepted secret, so a receiver on the old or the new secret verifies it.
+   */
+  secrets: Keyring | undefined;
   onEvent?: OnEvent | undefined;
   /** How long a receiver may take (default 10 s). */
   timeoutMs?: number;
@@ -48,7 +52,19 @@ export function createDeliveryWorker(options: DeliveryOptions) {
   const doFetch = options.fetch ?? fetch;
   const random = options.random ?? Math.random;
   const log = options.log ?? logger.warn;
-  const signer = options.secret ? new Webhook(options.secret) : undefined;
+  const signers = new Map<string, Webhook>();
+  /** One signature per secret accepted now, space-separated as Standard Webhooks allows. */
+  const signatures = (id: string, at: Date, body: string) =>
+    acceptedSecrets(options.secrets as Keyring, at.getTime())
+      .map((secret) => {
+        let signer = signers.get(secret);
+        if (!signer) {
+          signer = new Webhook(secret);
+          signers.set(secret, signer);
+        }
+        return signer.sign(id, at, body);
+      })
+      .join(' ');
   const iso = (ms = clock.now()) => new Date(ms).toISOString();
 
   async function send(entry: OutboxEntry, delivery: Delivery): Promise<AttemptOutcome> {
@@ -65,7 +81,7 @@ export function createDeliveryWorker(options: DeliveryOptions) {
         return failed(null, `onEvent threw: ${(error as Error).message}`);
       }
     }
-    if (!signer) return failed(null, 'MERCHANT_WEBHOOK_SECRET is not set');
+    if (!options.secrets) return failed(null, 'MERCHANT_WEBHOOK_SECRET is not set');
     const body = JSON.stringify(entry.event);
     const sentAt = new Date(clock.now());
     try {
@@ -76,7 +92,7 @@ export function createDeliveryWorker(options: DeliveryOptions) {
           'user-agent': 'crypto-checkout-webhooks',
           'webhook-id': entry.event.id,
           'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-          'webhook-signature': signer.sign(entry.event.id, sentAt, body),
+          'webhook-signature': signatures(entry.event.id, sentAt, body),
         },
         body,
         redirect: 'manual',
@@ -149,9 +165,16 @@ export function createDeliveryWorker(options: DeliveryOptions) {
       const loop = () => {
         worker
           .tick()
-          .catch((error: Error) => log(`[events] delivery pass failed: ${error.message}`))
-          .finally(() => {
-            if (timer) timer = setTimeout(loop, options.pollMs ?? 1000).unref();
+          .then(
+            // A pass that sent something may have let an order's next event through: look again at once.
+            (sent) => sent,
+            (error: Error) => {
+              log(`[events] delivery pass failed: ${error.message}`);
+              return 0;
+            },
+          )
+          .then((sent) => {
+            if (timer) timer = setTimeout(loop, sent > 0 ? 0 : (options.pollMs ?? 1000)).unref();
           });
       };
       timer = setTimeout(loop, 0).unref();

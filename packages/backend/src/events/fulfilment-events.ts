@@ -1,6 +1,8 @@
 /**
  * The events the merchant's own systems hear (`order.paid` → ship it): which status changes cause which event,
- * and what each carries. Pure: the outbox stores them, the delivery worker sends them.
+ * and what each carries: the order as it stands at that moment (the purchase, the customer, what was paid and
+ * how, the status history), so a receiver can fulfil from the event alone. Pure: the outbox stores them (and
+ * numbers each order's events in the order they happened), the delivery worker sends them.
  *
  * An event's id is derived from what happened (the order and the status it reached), never random, so the same
  * change seen twice (a webhook and a sync, a retry after a crash) is one event with one `webhook-id`.
@@ -8,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { OrderRecord } from '../orders/order.ts';
 import type { OrderStatus } from '../orders/status.ts';
+import type { PaymentFact } from '../orders/upstream-facts.ts';
 
 export const fulfilmentEventTypes = [
   'order.created',
@@ -26,14 +29,34 @@ export interface OrderEventData {
   orderId: string;
   upstreamOrderId: string;
   status: OrderStatus;
+  /** The upstream's own status word (`PAYMENT_CONFIRMED_ACCURATE`). */
+  upstreamStatus: string;
   /** The product id (PRODUCTS_FILE) or the merchant's reference from a checkout token. */
   reference: string | null;
   product: { id: string | null; name: string };
-  /** What the shopper gave at checkout, as far as they did. */
+  /** What was bought: the catalog product or the checkout token's, with the merchant's reference and metadata. */
+  purchase: {
+    productId: string | null;
+    name: string;
+    description: string;
+    price: string;
+    currency: string;
+    reference: string | null;
+    metadata: Record<string, string>;
+  };
+  /**
+   * Who pays, as the upstream knows them: what the shopper gave at checkout, and what the payer typed on the
+   * payment page (read back from the upstream order when a status changes).
+   */
   customer: { name: string | null; email: string | null; country: string | null };
   amount: string;
   currency: string;
+  /** The total received, in the crypto paid. */
   paid: { amount: string; currency: string } | null;
+  /** Each payment: amount, crypto, chain and transaction hash where the upstream gives them. */
+  payments: PaymentFact[];
+  /** Every status the order went through, oldest first. */
+  history: Array<{ status: OrderStatus; upstreamStatus: string; at: string }>;
   createdAt: string;
   updatedAt: string;
 }
@@ -50,6 +73,9 @@ export interface RampEventData {
   /** The shop's customer id passed to the ramp, when it was. */
   customerId: string | null;
   amountEur: string | null;
+  /** Every status the ramp order went through, oldest first. */
+  history: Array<{ status: string; at: string }>;
+  createdAt: string | null;
   updatedAt: string;
 }
 
@@ -70,6 +96,11 @@ export interface FulfilmentEvent {
   id: string;
   type: FulfilmentEventType;
   timestamp: string;
+  /**
+   * The event's place among its order's events (1, 2, …, in the order they happened; set by the outbox as it
+   * writes the event). A ramp order's or a deposit's single event is 1.
+   */
+  sequence?: number;
   data: OrderEventData | RampEventData | DepositEventData;
 }
 
@@ -88,16 +119,29 @@ const orderTypeFor: Partial<Record<OrderStatus, FulfilmentEventType>> = {
 };
 
 function orderData(record: OrderRecord): OrderEventData {
+  const { product } = record;
   return {
     orderId: record.id,
     upstreamOrderId: record.upstreamId,
     status: record.status,
-    reference: record.product.reference ?? record.product.id,
-    product: { id: record.product.id, name: record.product.name },
+    upstreamStatus: record.upstreamStatus,
+    reference: product.reference ?? product.id,
+    product: { id: product.id, name: product.name },
+    purchase: {
+      productId: product.id,
+      name: product.name,
+      description: product.description,
+      price: product.price,
+      currency: product.currency,
+      reference: product.reference,
+      metadata: product.metadata ?? {},
+    },
     customer: record.customer ?? { name: null, email: null, country: null },
-    amount: record.product.price,
-    currency: record.product.currency,
+    amount: product.price,
+    currency: product.currency,
     paid: record.paid,
+    payments: record.payments ?? [],
+    history: record.history.map(({ status, upstreamStatus, at }) => ({ status, upstreamStatus, at })),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };
@@ -143,7 +187,10 @@ const rampTypeFor: Record<string, FulfilmentEventType> = {
 };
 
 /** The events a ramp order's move to `after` causes: completion (once, whether or not it is broadcast) or cancel. */
-export function rampEvents(before: RampOrderFacts | undefined, after: RampOrderFacts): FulfilmentEvent[] {
+export function rampEvents(
+  before: RampOrderFacts | undefined,
+  after: RampOrderFacts & { history?: Array<{ status: string; at: string }>; createdAt?: string },
+): FulfilmentEvent[] {
   const type = rampTypeFor[after.status];
   if (!type || (before && rampTypeFor[before.status] === type)) return [];
   const data: RampEventData = {
@@ -157,6 +204,8 @@ export function rampEvents(before: RampOrderFacts | undefined, after: RampOrderF
     transactionId: after.transactionId,
     customerId: after.externalCustomerId,
     amountEur: after.amountEur,
+    history: after.history ?? [{ status: after.status, at: after.updatedAt }],
+    createdAt: after.createdAt ?? null,
     updatedAt: after.updatedAt,
   };
   return [{ id: eventId('ramp', after.orderId, type), type, timestamp: after.updatedAt, data }];

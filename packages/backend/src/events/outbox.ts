@@ -3,6 +3,11 @@
  * delivery per target). An event is written in the same transaction as the status change that causes it and
  * keyed by its stable id, so the two land together, and a repeated change (the upstream's retry, the next sync)
  * finds the event already there: nothing is lost and nothing is sent twice except as a retry.
+ *
+ * Order within an order: each event of an order is numbered as it is written (`sequence`: 1, 2, …, in the order
+ * the changes happened, the change's transaction holding the order's row), and a delivery is due only once every
+ * earlier event of that order has been delivered to the same target (or given up on): a later event waits while
+ * an earlier one is retried, across restarts and instances. Events of different orders never wait on each other.
  */
 import { createKeyedLock } from '../keyed-lock.ts';
 import type { Store } from '../store/store.ts';
@@ -44,6 +49,14 @@ export interface AttemptOutcome {
 
 const orderIdOf = (event: FulfilmentEvent) => ('orderId' in event.data ? event.data.orderId : null);
 
+/** What an event's place is kept within: our order, a ramp order, or a deposit (each its own sequence). */
+const subjectOf = (event: FulfilmentEvent) => {
+  const data = event.data as unknown as Record<string, unknown>;
+  return String(
+    data['orderId'] ?? `ramp:${data['rampOrderId'] ?? ''}:deposit:${data['upstreamOrderId'] ?? ''}`,
+  );
+};
+
 const pending = (target: string, now: string): Delivery => ({
   target,
   state: 'pending',
@@ -75,24 +88,48 @@ export function createOutbox(store: Store, targets: () => readonly string[]) {
      * the status change is written in as `via`, so both land or neither does.
      */
     async record(events: readonly FulfilmentEvent[], now: string, via: Store = store): Promise<void> {
+      let written: number | undefined;
       for (const event of events) {
+        if (await via.get<OutboxEntry>('outbox', event.id)) continue;
+        const orderId = orderIdOf(event);
+        // The order's events so far (read in the change's transaction, which holds the order): this one is next.
+        written ??= orderId ? (await via.find<OutboxEntry>('outbox', { orderId })).length : 0;
+        written += 1;
         const deliveries = targets().map((target) => pending(target, now));
         await via.setIfAbsent<OutboxEntry>('outbox', event.id, {
-          event,
-          orderId: orderIdOf(event),
+          event: { ...event, sequence: written },
+          orderId,
           createdAt: now,
           deliveries,
         });
       }
     },
 
-    /** Leases up to `limit` due deliveries for `leaseMs`, oldest event first. */
+    /**
+     * Leases up to `limit` due deliveries for `leaseMs`, oldest event first. A delivery whose order has an earlier
+     * event still pending for the same target (due, waiting for its retry, or leased elsewhere) is not due.
+     */
     async claimDue(now: string, limit: number, leaseMs: number) {
-      const due = (d: Delivery) =>
+      const ready = (d: Delivery) =>
         d.state === 'pending' && d.nextAttemptAt <= now && (d.leaseUntil ?? '') <= now;
-      const entries = (await store.find<OutboxEntry>('outbox', { pending: 1 })).filter((entry) =>
-        entry.deliveries.some(due),
+      const waiting = await store.find<OutboxEntry>('outbox', { pending: 1 });
+      // Each order's pending events by place (entries written before sequences were kept count as first).
+      waiting.sort(
+        (a, b) => (a.event.sequence ?? 0) - (b.event.sequence ?? 0) || a.createdAt.localeCompare(b.createdAt),
       );
+      const first = new Map<string, string>();
+      for (const entry of waiting) {
+        for (const delivery of entry.deliveries) {
+          if (delivery.state !== 'pending') continue;
+          const key = `${subjectOf(entry.event)}\0${delivery.target}`;
+          if (!first.has(key)) first.set(key, entry.event.id);
+        }
+      }
+      const due = (d: Delivery, entry: OutboxEntry) =>
+        ready(d) && first.get(`${subjectOf(entry.event)}\0${d.target}`) === entry.event.id;
+      const entries = waiting
+        .filter((entry) => entry.deliveries.some((d) => due(d, entry)))
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
       const claimed: Array<{ entry: OutboxEntry; delivery: Delivery }> = [];
       const leaseUntil = new Date(Date.parse(now) + leaseMs).toISOString();
       for (const candidate of entries) {
@@ -100,7 +137,7 @@ export function createOutbox(store: Store, targets: () => readonly string[]) {
         const taken: Delivery[] = [];
         const entry = await update(candidate.event.id, (current) => {
           for (const delivery of current.deliveries) {
-            if (claimed.length + taken.length < limit && due(delivery)) {
+            if (claimed.length + taken.length < limit && due(delivery, current)) {
               delivery.leaseUntil = leaseUntil;
               taken.push(delivery);
             }

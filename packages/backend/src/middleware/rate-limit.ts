@@ -32,7 +32,7 @@ export function clientAddress(c: Context): string {
  * The Redis store, falling back to this process's counts while Redis is unreachable when `fallback` is set, else
  * refusing with 503 (the same choice as the upstream budget's).
  */
-function redisCounts(redis: Redis, fallback: boolean): Store<AppEnv> {
+export function redisCounts(redis: Redis, fallback: boolean, prefix = 'cc:client-limit:'): Store<AppEnv> {
   const shared = new RedisStore<AppEnv>({
     client: {
       scriptLoad: (script) => redis.script('LOAD', script) as Promise<string>,
@@ -41,7 +41,7 @@ function redisCounts(redis: Redis, fallback: boolean): Store<AppEnv> {
       decr: (key) => redis.decr(key),
       del: (key) => redis.del(key),
     },
-    prefix: 'cc:client-limit:',
+    prefix,
   });
   const local = new MemoryStore<AppEnv>();
   const either =
@@ -72,7 +72,7 @@ function redisCounts(redis: Redis, fallback: boolean): Store<AppEnv> {
     increment: either((store) => store.increment),
     decrement: either((store) => store.decrement),
     resetKey: either((store) => store.resetKey),
-    prefix: 'cc:client-limit:',
+    prefix,
   } as Store<AppEnv>;
 }
 

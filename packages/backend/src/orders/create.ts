@@ -8,6 +8,7 @@ import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import { isAllowedUrl } from '../origins.ts';
 import type { ProductCatalog } from '../products.ts';
+import { acceptedSecrets, type Keyring } from '../secrets/keyring.ts';
 import { verifyCheckoutToken } from '../tokens.ts';
 import type { PaymentsClient } from '../upstream/payments-client.ts';
 import type { OrderLedger } from './ledger.ts';
@@ -15,7 +16,7 @@ import { type MadeUpstream, newOrderRecord, type OrderProduct } from './order.ts
 import type { CreateOrderBody, CreateOrderResponse } from './schemas.ts';
 
 export interface OrderMakerDeps {
-  config: { publicUrl: string; checkoutTokenSecret: string; allowedOrigins: readonly string[] };
+  config: { publicUrl: string; secrets: { checkoutToken: Keyring }; allowedOrigins: readonly string[] };
   payments: Pick<PaymentsClient, 'createOrder' | 'listOrders'>;
   clock: Clock;
   ledger: Pick<OrderLedger, 'create' | 'track'>;
@@ -44,9 +45,14 @@ export function createOrderMaker({ config, payments, clock, ledger, catalog }: O
         price: product.price,
         currency: product.currency,
         reference: null,
+        metadata: null,
       };
     }
-    const token = verifyCheckoutToken(body.checkoutToken ?? '', config.checkoutTokenSecret, clock.now());
+    const token = verifyCheckoutToken(
+      body.checkoutToken ?? '',
+      acceptedSecrets(config.secrets.checkoutToken, clock.now()),
+      clock.now(),
+    );
     return {
       id: null,
       name: token.name,
@@ -55,6 +61,7 @@ export function createOrderMaker({ config, payments, clock, ledger, catalog }: O
       price: token.price,
       currency: token.currency,
       reference: token.reference ?? null,
+      metadata: token.metadata ?? null,
     };
   }
 

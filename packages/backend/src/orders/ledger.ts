@@ -17,7 +17,13 @@ import type { Store } from '../store/store.ts';
 import type { PaymentsClient } from '../upstream/payments-client.ts';
 import type { OrderRecord, StatusChange } from './order.ts';
 import { isFinal, isProgress, mapUpstreamStatus } from './status.ts';
-import { factsOf, sameUpstreamOrder, type UpstreamFacts, upstreamKey } from './upstream-facts.ts';
+import {
+  factsOf,
+  mergedCustomer,
+  sameUpstreamOrder,
+  type UpstreamFacts,
+  upstreamKey,
+} from './upstream-facts.ts';
 
 export type Listener = (record: OrderRecord) => void;
 
@@ -50,6 +56,8 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
   const listeners = new Map<string, Set<Listener>>();
   const syncedAt = new Map<string, number>();
   const syncing = new Map<string, Promise<OrderRecord | undefined>>();
+  /** Changes being applied, by order (the latest): a read for news waits for them. */
+  const applying = new Map<string, Promise<unknown>>();
   // Orders whose upstream call is running: the upstream may send its first webhook before we have stored it.
   const creating = new Map<string, Promise<unknown>>();
   const iso = () => new Date(clock.now()).toISOString();
@@ -77,6 +85,35 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
       (error: Error) => log(`[ledger] reading an order another instance changed failed: ${error.message}`),
     );
   });
+
+  /**
+   * A webhook says a status (and the paid total), not who paid or how: when it moves an order, the upstream's
+   * own order is read back (one list call) for the customer the payer typed on its page and each payment's
+   * chain and transaction. Failing that, the webhook's facts alone.
+   */
+  async function readBack(id: string, facts: UpstreamFacts): Promise<UpstreamFacts> {
+    const record = await store.get<OrderRecord>('orders', id);
+    const moves =
+      record &&
+      mapUpstreamStatus(facts.upstreamStatus) !== undefined &&
+      isProgress(record, facts.upstreamStatus);
+    if (!record || !moves) return facts;
+    try {
+      const { orders } = await payments.listOrders({ searchId: record.upstreamId, limit: 10 });
+      const found = orders.find((order) => sameUpstreamOrder(order.id, record.upstreamId));
+      const upstream = found && factsOf(found);
+      if (!upstream) return facts;
+      return {
+        ...facts,
+        paid: facts.paid ?? upstream.paid ?? null,
+        payments: upstream.payments,
+        customer: upstream.customer,
+      };
+    } catch (error) {
+      log(`[ledger] reading an order back from the upstream failed: ${(error as Error).message}`);
+      return facts;
+    }
+  }
 
   const ledger = {
     get: (id: string) => store.get<OrderRecord>('orders', id),
@@ -141,12 +178,19 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
      */
     apply(id: string, facts: UpstreamFacts, source: StatusChange['source']) {
       // The keyed lock orders this process's changes; the transaction's row lock those of other instances.
-      return lock.run(id, async () => {
-        const next = await store.transaction((tx) => ledger.applyIn(tx, id, facts, source));
+      const work = lock.run(id, async () => {
+        const told = source === 'webhook' ? await readBack(id, facts) : facts;
+        const next = await store.transaction((tx) => ledger.applyIn(tx, id, told, source));
         if (next?.statusChanged) metrics?.orderStatusChanged(next.record.status, source);
         if (next?.changed) publish(next.record);
         return next?.record;
       });
+      applying.set(id, work);
+      const done = () => {
+        if (applying.get(id) === work) applying.delete(id);
+      };
+      work.then(done, done);
+      return work;
     },
 
     /** `apply`'s read-decide-write, inside the transaction `tx`: the status and its events land together. */
@@ -173,6 +217,9 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
         ];
       }
       if (facts.paid && (paidChanged || progress)) next.paid = facts.paid;
+      // The order as it stands now: who paid and each payment, as the upstream tells them.
+      if (facts.customer) next.customer = mergedCustomer(record.customer, facts.customer);
+      if (facts.payments?.length) next.payments = facts.payments;
       await outbox.record(orderEvents(record, next), at, tx);
       await tx.set('orders', id, next);
       return { record: next, changed: true, statusChanged: next.status !== record.status };
@@ -186,6 +233,8 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
     async sync(id: string, maxAgeMs = syncMaxAgeMs): Promise<OrderRecord | undefined> {
       const running = syncing.get(id);
       if (running) return running;
+      // A change being applied (a webhook reading its order back) is waited for: what it brings is the news.
+      await applying.get(id)?.catch(() => undefined);
       const record = await store.get<OrderRecord>('orders', id);
       if (!record || isFinal(record.status)) return record;
       if (clock.now() - (syncedAt.get(id) ?? 0) < maxAgeMs) return record;

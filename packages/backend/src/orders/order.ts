@@ -7,7 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { UpstreamOrder } from '../schemas/upstream-payments.ts';
 import { isFinal, mapUpstreamStatus, type OrderStatus, orderStatuses } from './status.ts';
-import { factsOf } from './upstream-facts.ts';
+import { factsOf, type PaymentFact } from './upstream-facts.ts';
 
 export interface OrderProduct {
   /** Catalog id, when the order came from PRODUCTS_FILE. */
@@ -19,6 +19,8 @@ export interface OrderProduct {
   currency: string;
   /** The merchant's own reference from a checkout token. */
   reference: string | null;
+  /** The merchant's own key-value notes from a checkout token (absent on orders made before they were kept). */
+  metadata?: Record<string, string> | null;
 }
 
 export interface StatusChange {
@@ -44,6 +46,8 @@ export interface OrderRecord {
   /** sha256 of the status token; the token itself is only in the create response (and its replay). */
   statusTokenHash: string;
   paid: { amount: string; currency: string } | null;
+  /** Each payment as the upstream told it (amount, crypto, chain, transaction hash), when it did. */
+  payments?: PaymentFact[];
   history: StatusChange[];
   createdAt: string;
   updatedAt: string;

@@ -5,6 +5,7 @@
  */
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import type { Lifecycle } from '../lifecycle.ts';
 import type { OrderLedger } from './ledger.ts';
 import { type OrderRecord, orderView } from './order.ts';
 import { isFinal } from './status.ts';
@@ -12,6 +13,8 @@ import { isFinal } from './status.ts';
 /** How often an open stream asks the ledger to look at the upstream list (the ledger limits it further). */
 const pollMs = 2000;
 const keepAliveMs = 15_000;
+/** The reconnection delay a stream ended by a shutdown asks the browser for (the SSE `retry:` field). */
+export const shutdownRetryMs = 1000;
 
 export function statusStream(
   c: Context,
@@ -19,6 +22,7 @@ export function statusStream(
   record: OrderRecord,
   /** Told when the stream opens; what it returns, when it ends (the metrics' open-streams gauge). */
   opened: () => () => void = () => () => undefined,
+  lifecycle?: Pick<Lifecycle, 'onEnd'>,
 ) {
   c.header('Cache-Control', 'no-store');
   return streamSSE(c, async (stream) => {
@@ -41,6 +45,7 @@ export function statusStream(
         finished = true;
         closed();
         unsubscribe();
+        forget?.();
         clearInterval(poll);
         clearInterval(keepAlive);
         resolve();
@@ -58,6 +63,14 @@ export function statusStream(
       const poll = setInterval(() => void ledger.sync(record.id), pollMs);
       const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n').catch(finish), keepAliveMs);
       stream.onAbort(finish);
+      // This instance is shutting down: a retry hint, then the end; the EventSource reconnects (to another
+      // instance behind the load balancer) and its new stream starts with the order's state then.
+      const forget = lifecycle?.onEnd(() => {
+        void stream
+          .write(`retry: ${shutdownRetryMs}\n\n`)
+          .catch(() => undefined)
+          .finally(finish);
+      });
       void ledger.fresh(record.id).then((latest) => sendThenMaybeFinish(latest ?? record), finish);
     });
   });

@@ -2,23 +2,63 @@
 import { plainString, sum } from '../money.ts';
 import type { UpstreamOrder } from '../schemas/upstream-payments.ts';
 
-/** What the upstream says about an order: its status and, when known, what was paid. */
+/** One payment into an order, as the upstream tells it. */
+export interface PaymentFact {
+  amount: string;
+  crypto: string;
+  /** The chain, where the upstream names it. */
+  network: string | null;
+  txHash: string | null;
+  confirmedAt: string | null;
+}
+
+/** Who paid, as the upstream knows it (what the payer typed on its page, or what we sent). */
+export interface CustomerFacts {
+  name: string | null;
+  email: string | null;
+  country: string | null;
+}
+
+/** What the upstream says about an order: its status and, when known, what was paid, how, and by whom. */
 export interface UpstreamFacts {
   upstreamStatus: string;
   paid?: { amount: string; currency: string } | null;
+  payments?: PaymentFact[] | undefined;
+  customer?: CustomerFacts | undefined;
 }
 
-/** Status and paid amount read from an upstream order (list or create answer). */
+/** Status, paid amount, payments and customer read from an upstream order (list or create answer). */
 export function factsOf(order: UpstreamOrder): UpstreamFacts | undefined {
   if (!order.status) return undefined;
   const payments = order.payments.filter((payment) => payment.receivedAmount && payment.receivedCurrency);
   const currency = payments[0]?.receivedCurrency;
   const same = payments.filter((payment) => payment.receivedCurrency === currency);
+  const customer = order.metadata?.customer;
   return {
     upstreamStatus: order.status,
     paid: currency ? { amount: plainString(sum(same.map((p) => p.receivedAmount ?? '0'))), currency } : null,
+    payments: payments.map((payment) => ({
+      amount: payment.receivedAmount as string,
+      crypto: payment.receivedCurrency as string,
+      network: payment.receivedNetwork ?? null,
+      txHash: payment.txHash ?? null,
+      confirmedAt: payment.confirmedAt ?? null,
+    })),
+    ...(customer && (customer.name || customer.email || customer.country)
+      ? { customer: { name: customer.name, email: customer.email, country: customer.country } }
+      : {}),
   };
 }
+
+/** The customer as known after `facts`: what the upstream says wins where it says anything. */
+export const mergedCustomer = (
+  known: CustomerFacts | undefined,
+  told: CustomerFacts | undefined,
+): CustomerFacts => ({
+  name: told?.name ?? known?.name ?? null,
+  email: told?.email ?? known?.email ?? null,
+  country: told?.country ?? known?.country ?? null,
+});
 
 /**
  * Whether two upstream order ids name the same order: the older payloads and answers prefix ids with `SP-`, the

@@ -1,20 +1,21 @@
 /**
  * Derived quotes: a quote for any amount, either input direction, computed from one upstream quote of the same
- * (side, method, country, fiat, crypto) with the documented fee model (docs/upstream.md#fees-and-rounding; the
- * sandbox README's "Quote model" writes it out):
+ * (side, method, country, fiat, crypto) with a fee model (docs/upstream.md#fees-and-rounding; the sandbox
+ * README's "Quote model" writes its variants out). The documented reading:
  *
  *   processing = amount × fee% + base fee in the fiat (at least the minimum fee), rounded to the cent
  *   markup     = amount × markup%, rounded to the cent
  *   buy:  paid = amount + processing + markup;  crypto = ⌊(amount − network fee in fiat) ÷ unit price⌋
  *   sell: paid out = value − processing − markup;  crypto to send = ⌈value ÷ unit price + network fee⌉
  *
+ * The upstream does not document on which amount the percentage applies, in which currency the fee is reckoned
+ * or how it rounds, so a `FeeModel` says which (quotes/learn.ts fits it to the upstream's own answers).
+ *
  * `amount` is what the method's limits apply to (buy: before fees; sell: the value of the crypto). What a quote
  * carries that does not depend on the amount (unit price, network fee, the fiat's EUR rate) is read from the
- * reference; what the catalog says (fee %, base fee, minimum) is checked against it: `learnReference` refuses a
- * reference its own amount does not reproduce exactly, so a model that does not fit is never used to price.
- * Pure, and exact (big.js via money.ts): never a float.
+ * reference. Pure, and exact (big.js via money.ts): never a float.
  */
-import { type Decimal, decimal, digitsOf, toNumber } from '../money.ts';
+import { type Decimal, decimal, toNumber } from '../money.ts';
 import type { RampBuyQuote, RampMethod, RampSellQuote } from '../schemas/upstream-ramp.ts';
 
 const DOWN = 0;
@@ -32,14 +33,35 @@ export type Amount =
   | { fiatAmount: string; cryptoAmount?: undefined }
   | { cryptoAmount: string; fiatAmount?: undefined };
 
+/** How an upstream reckons its fees, where the documents leave it open (docs/upstream.md#fees-and-rounding). */
+export interface FeeModel {
+  /**
+   * The percentage taken from the amount priced (buy: before fees, sell: the crypto's value), or from the total
+   * the shopper sees (buy: what is paid, sell: what is paid out), solved in closed form.
+   */
+  on: 'priced' | 'total';
+  /**
+   * Reckoned in EUR at this rate (EUR per unit of the fiat) and the fee converted to the fiat to the nearest
+   * cent; `baseFee` and `minFee` are then EUR. Undefined: reckoned in the fiat.
+   */
+  eurPerUnit: Decimal | undefined;
+  /** How the processing fee and the markup are rounded to the cent: 0 down, 1 to the nearest, 3 up. */
+  rounding: 0 | 1 | 3;
+}
+
+/** The documented reading: the percentage of the amount priced, in the fiat, to the nearest cent. */
+export const documentedModel: FeeModel = { on: 'priced', eurPerUnit: undefined, rounding: 1 };
+
 /** What the fees of an amount are reckoned from (a reference's, or the catalog's for an estimate). */
 export interface FeeTerms {
-  /** The method's fixed fee in the fiat (to the cent). */
+  /** The method's fixed fee in the fiat (to the cent); in EUR when the model reckons in EUR. */
   baseFee: Decimal;
-  /** The least processing fee, in the fiat. */
+  /** The least processing fee, in the fiat; in EUR when the model reckons in EUR. */
   minFee: Decimal;
   feePercent: Decimal;
   markupPercent: Decimal;
+  /** Absent: the documented reading (`documentedModel`). */
+  model?: FeeModel | undefined;
 }
 
 /** The amount-independent parts of one upstream quote, checked against the catalog's fees. */
@@ -55,6 +77,17 @@ export interface Reference<Q> extends FeeTerms {
   eurPerUnit: Decimal;
   /** Digits the crypto is counted in. */
   cryptoDigits: number;
+  /**
+   * How many upstream answers at amounts not seen before the fee model gave before seeing them (quotes/learn.ts):
+   * until one did, a model that merely fits may be the wrong one, so a total the shopper typed is checked with
+   * the upstream.
+   */
+  confirmedBy: number;
+  /**
+   * Other fee terms the same answers fit (the models they cannot tell apart yet). Where one of them gives other
+   * fees than this reference, an amount is priced by the upstream, whose answer rules the wrong ones out.
+   */
+  rivals: readonly FeeTerms[];
 }
 
 /** Why a quote cannot be derived: the amount is outside the method's limits or leaves nothing after fees. */
@@ -68,12 +101,37 @@ export class OutsideLimits extends Error {
 const cents = (value: Decimal, mode = HALF_UP) => value.round(CENTS, mode as 0 | 1 | 2 | 3);
 const orZero = (value: number | null | undefined) => decimal(value ?? 0);
 
-function charges(ref: FeeTerms, amount: Decimal) {
-  const fee = amount.times(ref.feePercent).times(HUNDREDTH).plus(ref.baseFee);
-  return {
-    processing: cents(fee.gt(ref.minFee) ? fee : ref.minFee),
-    markup: cents(amount.times(ref.markupPercent).times(HUNDREDTH)),
-  };
+const ONE = decimal(1);
+
+/**
+ * The processing fee and markup of the amount priced. The documented reading is the fast path (it prices every
+ * derived quote); a learned model takes the percentage from the other side of the fees or reckons in EUR.
+ */
+export function charges(ref: FeeTerms, amount: Decimal, side: Side = 'buy') {
+  const model = ref.model;
+  if (!model || (model.on === 'priced' && !model.eurPerUnit && model.rounding === HALF_UP)) {
+    const fee = amount.times(ref.feePercent).times(HUNDREDTH).plus(ref.baseFee);
+    return {
+      processing: cents(fee.gt(ref.minFee) ? fee : ref.minFee),
+      markup: cents(amount.times(ref.markupPercent).times(HUNDREDTH)),
+    };
+  }
+  const markup = cents(amount.times(ref.markupPercent).times(HUNDREDTH), model.rounding);
+  const share = ref.feePercent.times(HUNDREDTH);
+  const percentage = (base: Decimal, markupPart: Decimal) =>
+    model.on === 'priced'
+      ? base.times(share).plus(ref.baseFee)
+      : side === 'buy'
+        ? share.times(base.plus(markupPart)).plus(ref.baseFee).div(ONE.minus(share))
+        : share.times(base.minus(markupPart)).plus(ref.baseFee).div(ONE.plus(share));
+  const rate = model.eurPerUnit;
+  if (rate) {
+    const fee = percentage(cents(amount.times(rate)), cents(markup.times(rate)));
+    const eur = cents(fee.gt(ref.minFee) ? fee : ref.minFee, model.rounding);
+    return { processing: cents(eur.div(rate)), markup };
+  }
+  const fee = percentage(amount, markup);
+  return { processing: cents(fee.gt(ref.minFee) ? fee : ref.minFee, model.rounding), markup };
 }
 
 /** The method's limits, in EUR, on the amount they apply to. */
@@ -87,7 +145,7 @@ function checkLimits(method: RampMethod, amountEur: Decimal): void {
  * upstream's `fiat_amount` means on a buy; sell: the value of the crypto, its `fiat_amount` on a sell).
  */
 export function totalOf(side: Side, terms: FeeTerms, basis: Decimal): Decimal {
-  const { processing, markup } = charges(terms, basis);
+  const { processing, markup } = charges(terms, basis, side);
   return side === 'buy' ? basis.plus(processing).plus(markup) : basis.minus(processing).minus(markup);
 }
 
@@ -97,17 +155,31 @@ const SEARCH_CENTS = 5;
 /** A whole number of cents as an amount. */
 const centsAmount = (count: number) => decimal((count / 100).toFixed(CENTS));
 
-/** The fee terms as floats, for the estimate only (a starting point: the search then works in exact decimals). */
-const estimateTerms = new WeakMap<FeeTerms, { base: number; min: number; share: number; markup: number }>();
-function roughTerms(terms: FeeTerms) {
+/**
+ * The fee terms as floats, for the estimate only (a starting point: the search then works in exact decimals):
+ * the fixed part and the share of the amount the fees come to, as the amount priced's lines.
+ */
+const estimateTerms = new WeakMap<
+  FeeTerms,
+  { base: number; min: number; share: number; markup: number; side: Side; reach: number }
+>();
+function roughTerms(terms: FeeTerms, side: Side) {
   let rough = estimateTerms.get(terms);
-  if (!rough) {
-    rough = {
-      base: toNumber(terms.baseFee),
-      min: toNumber(terms.minFee),
-      share: toNumber(terms.feePercent.plus(terms.markupPercent)) / 100,
-      markup: toNumber(terms.markupPercent) / 100,
-    };
+  if (!rough || rough.side !== side) {
+    const rate = terms.model?.eurPerUnit ? toNumber(terms.model.eurPerUnit) : 1;
+    let base = toNumber(terms.baseFee) / rate;
+    const min = toNumber(terms.minFee) / rate;
+    let fee = toNumber(terms.feePercent) / 100;
+    const markup = toNumber(terms.markupPercent) / 100;
+    if (terms.model?.on === 'total') {
+      // buy: fee = (p(x + m·x) + F) / (1 − p); sell: fee = (p(x − m·x) + F) / (1 + p)
+      const divisor = side === 'buy' ? 1 - fee : 1 + fee;
+      fee = (fee * (side === 'buy' ? 1 + markup : 1 - markup)) / divisor;
+      base /= divisor;
+    }
+    // A fee reckoned in EUR moves in steps of an EUR cent: the search looks that much further either side.
+    const reach = SEARCH_CENTS + (terms.model?.eurPerUnit ? Math.ceil(1 / rate) : 0);
+    rough = { base, min, share: fee + markup, markup, side, reach };
     estimateTerms.set(terms, rough);
   }
   return rough;
@@ -124,7 +196,8 @@ function roughTerms(terms: FeeTerms) {
  * least total above, from the smallest basis). The quote built from the basis says the true total either way.
  *
  * The linear estimate (the larger or smaller of the percentage-fee and minimum-fee lines) is worked out in floats:
- * it only says where to look, within SEARCH_CENTS either side, and every total compared is exact. A buy's total
+ * it only says where to look, within SEARCH_CENTS either side (further for a fee reckoned in EUR, which moves by an
+ * EUR cent at a time), and every total compared is exact. A buy's total
  * grows by at least a cent with each cent of basis, so from the estimate it walks to the answer (two or three
  * totals, where trying the whole window took eleven; the quote route's profile had this search as its largest
  * part for an amount typed freely). A sell's total can stand still or, when the fee and the markup both round up
@@ -132,7 +205,7 @@ function roughTerms(terms: FeeTerms) {
  */
 export function basisFor(side: Side, terms: FeeTerms, total: Decimal): Decimal | undefined {
   const target = cents(total);
-  const { base, min: least, share, markup } = roughTerms(terms);
+  const { base, min: least, share, markup, reach } = roughTerms(terms, side);
   if (side === 'sell' && !terms.feePercent.plus(terms.markupPercent).lt(100)) return undefined;
   const typed = toNumber(target);
   const estimate =
@@ -140,8 +213,8 @@ export function basisFor(side: Side, terms: FeeTerms, total: Decimal): Decimal |
       ? Math.min((typed - base) / (1 + share), (typed - least) / (1 + markup))
       : Math.max((typed + base) / (1 - share), (typed + least) / (1 - markup));
   const start = Math.floor(estimate * 100);
-  const lowest = Math.max(start - SEARCH_CENTS, 1);
-  const highest = start + SEARCH_CENTS;
+  const lowest = Math.max(start - reach, 1);
+  const highest = start + reach;
   if (lowest > highest) return undefined;
   const totalAt = (count: number) => totalOf(side, terms, centsAmount(count));
 
@@ -212,7 +285,7 @@ export function deriveBuy(ref: Reference<RampBuyQuote>, method: RampMethod, amou
   const exclEur = cents(excl.times(ref.eurPerUnit));
   checkLimits(method, exclEur);
   if (!crypto.gt(0)) throw new OutsideLimits('low');
-  const { processing, markup } = charges(ref, excl);
+  const { processing, markup } = charges(ref, excl, 'buy');
   const incl = excl.plus(processing).plus(markup);
   return {
     ...ref.quote,
@@ -240,7 +313,7 @@ export function deriveSell(ref: Reference<RampSellQuote>, method: RampMethod, am
   }
   const inclEur = cents(incl.times(ref.eurPerUnit));
   checkLimits(method, inclEur);
-  const { processing, markup } = charges(ref, incl);
+  const { processing, markup } = charges(ref, incl, 'sell');
   const excl = incl.minus(processing).minus(markup);
   if (!excl.gt(0) || !incl.gt(0)) throw new OutsideLimits('low');
   return {
@@ -281,77 +354,4 @@ export function relativeDifference(
     if (diff.gt(worst)) worst = diff;
   }
   return toNumber(worst);
-}
-
-/** Digits after the point a decimal is written with (0.0012 → 4). */
-const decimalsOf = (value: Decimal) => Math.max(0, value.c.length - value.e - 1);
-
-/** What a reference needs from the request that priced it. */
-export interface ReferenceContext {
-  side: Side;
-  fiat: string;
-  crypto: string;
-  markupPercent: number;
-  method: RampMethod;
-}
-
-/** The fiat amount the reference priced: what its limits and fees were reckoned on. */
-const basisOf = (side: Side, quote: RampBuyQuote | RampSellQuote) =>
-  decimal((side === 'buy' ? quote.fiat_amount_excl_fees_local : quote.fiat_amount_incl_fees_local) ?? 0);
-
-/**
- * Reads the amount-independent parts of an upstream quote and checks that the model reproduces the quote's own
- * amount exactly. Undefined when it does not (a fee table that does not match the catalog, a shape without local
- * amounts): that combination is then priced by the upstream only.
- */
-export function learnReference<Q extends RampBuyQuote | RampSellQuote>(
-  quote: Q,
-  context: ReferenceContext,
-): Reference<Q> | undefined {
-  const { side, fiat, method } = context;
-  const basis = basisOf(side, quote);
-  const eur = decimal((side === 'buy' ? quote.fiat_amount_excl_fees : quote.fiat_amount_incl_fees) ?? 0);
-  if (!basis.gt(0) || quote.fiat_amount_excl_fees_local == null || quote.fiat_amount_incl_fees_local == null)
-    return undefined;
-  const eurPerUnit = fiat === 'EUR' ? decimal(1) : eur.div(basis);
-  if (!eurPerUnit.gt(0)) return undefined;
-  const networkFee =
-    side === 'buy'
-      ? orZero((quote as RampBuyQuote).network_fee_local ?? (quote.network_fee ? undefined : 0))
-      : orZero(quote.network_fee);
-  if (side === 'buy' && (quote as RampBuyQuote).network_fee_local == null && quote.network_fee)
-    return undefined;
-  const terms = catalogTerms(method, fiat, eurPerUnit, context.markupPercent);
-  const base = {
-    side,
-    quote,
-    fiat,
-    crypto: context.crypto,
-    unitPrice: decimal(quote.crypto_unit_price),
-    networkFee,
-    eurPerUnit,
-    ...terms,
-    cryptoDigits: Math.max(digitsOf(context.crypto, 'crypto'), decimalsOf(decimal(quote.crypto_amount))),
-  };
-  // The base fee converted with a rate read from rounded amounts may be a cent off: the reference says which.
-  for (const step of [0, -1, 1, -2, 2]) {
-    const ref: Reference<Q> = { ...base, baseFee: terms.baseFee.plus(decimal(step).times(HUNDREDTH)) };
-    if (ref.baseFee.lt(0)) continue;
-    if (reproduces(ref, method)) return ref;
-  }
-  return undefined;
-}
-
-/** Whether deriving the reference's own amount gives the reference back (every field a shopper sees). */
-function reproduces<Q extends RampBuyQuote | RampSellQuote>(ref: Reference<Q>, method: RampMethod): boolean {
-  const amount: Amount = { fiatAmount: basisOf(ref.side, ref.quote).toFixed() };
-  try {
-    const again =
-      ref.side === 'buy'
-        ? deriveBuy(ref as Reference<RampBuyQuote>, { ...method, minEur: null, maxEur: null }, amount)
-        : deriveSell(ref as Reference<RampSellQuote>, { ...method, minEur: null, maxEur: null }, amount);
-    return relativeDifference(again, ref.quote) === 0;
-  } catch {
-    return false;
-  }
 }

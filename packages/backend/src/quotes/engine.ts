@@ -28,11 +28,11 @@ import {
   basisFor,
   deriveBuy,
   deriveSell,
-  learnReference,
   type Reference,
   relativeDifference,
   type Side,
 } from './derive.ts';
+import { type FeeObservation, learnFrom, unanimousAt } from './learn.ts';
 
 type AnyQuote = RampBuyQuote | RampSellQuote;
 type AnyRequest = BuyQuoteRequest | SellQuoteRequest;
@@ -86,6 +86,10 @@ export interface Combination {
   drift: { last: number | null; max: number; samples: number };
   /** Recent amounts the engine derived (what the sampler checks). */
   recent: Amount[];
+  /** The upstream's answers at different amounts the fee model is fitted to (quotes/learn.ts), newest first. */
+  observations: FeeObservation[];
+  /** Until when a combination whose answers no model fits is not fitted again (fitting every answer costs CPU). */
+  unfitUntil: number;
 }
 
 /** Where combinations live: a Map by default; a shared store may stand in. */
@@ -112,6 +116,9 @@ export interface EngineStats {
   derivedWhileUpstreamDown: number;
   /** UPSTREAM_BUSY answers (only combinations without any usable reference). */
   busy: number;
+  /** Upstream calls that checked the total of an amount typed (quotes/totals.ts), and those of them that corrected a first one. */
+  totalChecks: number;
+  totalCorrections: number;
   refreshes: number;
   samples: number;
   /** The largest relative difference any sample found, and the latest. */
@@ -140,10 +147,28 @@ export interface QuoteEngine {
   ): EngineQuote<S extends 'buy' ? RampBuyQuote : RampSellQuote> | undefined;
   /**
    * The request amount (`fiatAmount`) whose total is `total` (buy: paid, sell: received, fees inside), solved
-   * with a fresh reference of the combination (derive.ts `basisFor`); undefined without one (no upstream call),
-   * null when no amount gives that total.
+   * with a fresh reference of the combination (derive.ts `basisFor`) whose fee model an upstream answer confirmed
+   * (`trust: 'any'`: any fresh reference, a guess to check); undefined without one (no upstream call), null when
+   * no amount gives that total.
    */
-  basisFor(side: Side, request: AnyRequest, total: string): string | null | undefined;
+  basisFor(
+    side: Side,
+    request: AnyRequest,
+    total: string,
+    trust?: 'confirmed' | 'any',
+  ): string | null | undefined;
+  /**
+   * The upstream's own quote for the amount (never derived), learned like any other: what checks a total typed.
+   * `correction`: a second or later check of the same total (counted apart).
+   */
+  check<S extends Side>(
+    side: S,
+    request: S extends 'buy' ? BuyQuoteRequest : SellQuoteRequest,
+    method: RampMethod,
+    correction: boolean,
+  ): Promise<EngineQuote<S extends 'buy' ? RampBuyQuote : RampSellQuote>>;
+  /** The upstream call the combination has in flight, if any (known at once, so a caller can join it). */
+  inFlight(side: Side, request: AnyRequest): Promise<unknown> | undefined;
   /**
    * For a caller answering a derived quote again from its own memo: true, and the answer counted as derived (as
    * `deriveOnly` counts one), while the combination is still priced by the reference `from` (an EngineQuote's),
@@ -155,6 +180,8 @@ export interface QuoteEngine {
   /** One drift sample (undefined when nothing was derived yet or the budget has no room). */
   sample(): Promise<DriftSample | undefined>;
   stats(): EngineStats;
+  /** Whether quotes are derived at all (QUOTE_DERIVE). */
+  enabled(): boolean;
   /** The largest relative difference a drift sample found since start (the metric /healthz shows). */
   maxDrift(): number;
   /** Starts the refresher and sampler timers (unref'd). */
@@ -171,6 +198,8 @@ export interface QuoteEngineOptions {
 }
 
 const RECENT = 8;
+/** How long a combination whose answers fit no model is priced upstream-only before it is fitted again. */
+const UNFIT_PAUSE_MS = 30_000;
 /** Answers kept per reference for amounts asked again (most shoppers type one of a few round amounts). */
 const REPEATS = 64;
 const TICK_MS = 100;
@@ -230,6 +259,8 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
     upstream: 0,
     derivedWhileUpstreamDown: 0,
     busy: 0,
+    totalChecks: 0,
+    totalCorrections: 0,
     refreshes: 0,
     samples: 0,
     maxDrift: 0,
@@ -258,6 +289,8 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
         reason: undefined,
         drift: { last: null, max: 0, samples: 0 },
         recent: [],
+        observations: [],
+        unfitUntil: 0,
       };
       combos.set(key, combo);
     } else {
@@ -272,18 +305,30 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
 
   /** Makes `quote` the combination's reference (or marks the combination upstream-only if the model misfits). */
   const learn = (combo: Combination, quote: AnyQuote, at: number) => {
-    const reference = learnReference(quote, {
-      side: combo.side,
-      fiat: combo.request.fiat.toUpperCase(),
-      crypto: combo.request.crypto.toUpperCase(),
-      markupPercent: combo.request.markup,
-      method: combo.method,
-    });
+    if (!combo.reference && combo.upstreamOnly && at < combo.unfitUntil) {
+      // No model fitted its answers a moment ago: priced by the upstream until the pause is over.
+      combo.pricedAt = at;
+      return;
+    }
+    const { reference, observations } = learnFrom(
+      quote,
+      {
+        side: combo.side,
+        fiat: combo.request.fiat.toUpperCase(),
+        crypto: combo.request.crypto.toUpperCase(),
+        markupPercent: combo.request.markup,
+        method: combo.method,
+      },
+      combo.observations,
+      combo.reference,
+    );
+    combo.observations = observations;
     combo.pricedAt = at;
     combo.reference = reference;
     if (!reference) {
       combo.upstreamOnly = true;
       combo.reason = 'the fee model does not reproduce the upstream quote';
+      combo.unfitUntil = at + UNFIT_PAUSE_MS;
     } else if (combo.reason?.startsWith('the fee model')) {
       combo.upstreamOnly = false;
       combo.reason = undefined;
@@ -303,6 +348,26 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
 
   const usable = (combo: Combination | undefined, maxAge: number): boolean =>
     !!combo?.reference && !combo.upstreamOnly && clock.now() - combo.pricedAt < maxAge;
+
+  /**
+   * Whether the models the combination's answers cannot tell apart all give the same fees for the amount (then
+   * deriving it is right whichever the upstream uses); else the upstream prices it. A refusal is left to `derived`.
+   */
+  const unanimous = (combo: Combination, amount: Amount): boolean => {
+    const reference = combo.reference as Reference<AnyQuote>;
+    if (!reference.rivals.length) return true;
+    let quote: AnyQuote;
+    try {
+      quote = derive(combo, amount);
+    } catch {
+      return true;
+    }
+    const basis =
+      combo.side === 'buy' ? quote.fiat_amount_excl_fees_local : quote.fiat_amount_incl_fees_local;
+    return unanimousAt(reference, decimal(basis ?? 0));
+  };
+  const derivable = (combo: Combination, amount: Amount) =>
+    usable(combo, settings.freshMs) && unanimous(combo, amount);
 
   /** Counts a derived answer; the sampler checks the latest amounts. */
   const countDerived = (combo: Combination, amount: Amount) => {
@@ -326,7 +391,17 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
     return { quote, source: 'upstream', pricedAt: at };
   };
 
-  async function quote(side: Side, request: AnyRequest, method: RampMethod): Promise<EngineQuote<AnyQuote>> {
+  /**
+   * A quote for the request: derived from a fresh reference, else priced by the upstream (its answer the new
+   * reference). `check`: always the upstream's own answer (a typed total checked, quotes/totals.ts), unless the
+   * upstream cannot answer and a reference still prices.
+   */
+  async function quote(
+    side: Side,
+    request: AnyRequest,
+    method: RampMethod,
+    check = false,
+  ): Promise<EngineQuote<AnyQuote>> {
     if (!settings.enabled) {
       const answer = await call(side, request);
       totals.upstream += 1;
@@ -335,13 +410,14 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
     const combo = combination(side, request, method);
     combo.demand += 1;
     const amount = amountOf(request);
-    if (usable(combo, settings.freshMs)) return derived(combo, amount);
-
-    // Another request of this combination is asking the upstream: its answer prices this amount too.
-    const flight = flights.get(combo.key);
-    if (flight && !combo.upstreamOnly) {
-      await flight.catch(() => undefined);
-      if (usable(combo, settings.freshMs)) return derived(combo, amount);
+    if (!check) {
+      if (derivable(combo, amount)) return derived(combo, amount);
+      // Another request of this combination is asking the upstream: its answer prices this amount too.
+      const flight = flights.get(combo.key);
+      if (flight && !combo.upstreamOnly) {
+        await flight.catch(() => undefined);
+        if (derivable(combo, amount)) return derived(combo, amount);
+      }
     }
     const own = priceUpstream(combo, request);
     if (!flights.has(combo.key)) {
@@ -456,23 +532,42 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
     deriveOnly(side, request, method) {
       if (!settings.enabled) return undefined;
       const combo = combos.get(keyOf(side, request));
-      if (!combo || !usable(combo, settings.freshMs)) return undefined;
+      if (!combo || !derivable(combo, amountOf(request))) return undefined;
       combo.method = method;
       combo.demand += 1;
       // biome-ignore lint/suspicious/noExplicitAny: the side decides the quote's type
       return derived(combo, amountOf(request)) as any;
     },
-    basisFor(side, request, total) {
+    basisFor(side, request, total, trust = 'confirmed') {
       if (!settings.enabled) return undefined;
       const combo = combos.get(keyOf(side, request));
       if (!combo || !usable(combo, settings.freshMs)) return undefined;
       const reference = combo.reference as Reference<AnyQuote>;
-      return remembered(
+      const basis = remembered(
         reference,
         combo.method,
         `basis ${total}`,
         () => basisFor(side, reference, decimal(total))?.toFixed(2) ?? null,
       );
+      if (trust === 'any' || basis === null) return basis;
+      // Trusted: an amount the upstream itself priced (its answer reproduced), or a model confirmed by an answer it
+      // predicted, whose rivals agree on the amount and on its neighbouring cent (which decides where the cents
+      // skip the total).
+      const amount = decimal(basis);
+      if (combo.observations.some((seen) => seen.basis.eq(amount))) return basis;
+      const neighbour = amount.plus(side === 'buy' ? '0.01' : '-0.01');
+      return reference.confirmedBy >= 1 && unanimousAt(reference, amount) && unanimousAt(reference, neighbour)
+        ? basis
+        : undefined;
+    },
+    async check(side, request, method, correction) {
+      totals.totalChecks += 1;
+      if (correction) totals.totalCorrections += 1;
+      // biome-ignore lint/suspicious/noExplicitAny: the side decides the quote's type
+      return (await quote(side, request, method, true)) as any;
+    },
+    inFlight(side, request) {
+      return settings.enabled ? flights.get(keyOf(side, request)) : undefined;
     },
     repeated(side, request, from, method) {
       if (!settings.enabled) return false;
@@ -486,6 +581,7 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
     refresh,
     sample,
     maxDrift: () => totals.maxDrift,
+    enabled: () => settings.enabled,
     stats() {
       const now = clock.now();
       return {

@@ -1,6 +1,8 @@
 /**
  * What one unit of each fiat is worth in EUR, as far as the ramp has told: exact from its own priced quotes (the
- * EUR and local amounts of one figure, learned from every quote in that fiat), else rough from the first method
+ * EUR and local amounts of one figure, learned from every quote in that fiat: each figure is rounded to the cent,
+ * so each says the rate lies in an interval; the rate is the shortest decimal all of them allow, and a figure
+ * outside them means the rate moved: it starts again from that one), else rough from the first method
  * list's fee tables (a method's fixed fee listed per currency next to EUR). Method limits are EUR, so this is
  * what turns them into totals in the shopper's fiat (quotes/limits.ts, the catalog's terms).
  */
@@ -18,6 +20,8 @@ const MOVE = 0.001;
 /** One backend's rates (per ramp client, never module-wide). */
 export function createFxRates() {
   const learned = new Map<string, number>();
+  /** Per currency, the rates the figures seen since it last moved all allow. */
+  const bounds = new Map<string, { low: number; high: number }>();
   let rough: Map<string, number> | undefined;
   let version = 0;
   /** Each currency's rate when `version` last went up for it. */
@@ -28,7 +32,12 @@ export function createFxRates() {
     learn(fiat: string, eur: number | null | undefined, local: number | null | undefined): void {
       if (!(eur && local && eur > 0 && local > 0)) return;
       const code = fiat.toUpperCase();
-      const rate = eur / local;
+      let seen = { low: (eur - 0.005) / local, high: (eur + 0.005) / local };
+      const kept = bounds.get(code);
+      if (kept && kept.low <= seen.high && seen.low <= kept.high)
+        seen = { low: Math.max(kept.low, seen.low), high: Math.min(kept.high, seen.high) };
+      bounds.set(code, seen);
+      const rate = shortestWithin(seen.low, seen.high) ?? eur / local;
       learned.set(code, rate);
       const last = shown.get(code);
       if (last === undefined || Math.abs(rate - last) / last > MOVE) {
@@ -63,6 +72,16 @@ export function createFxRates() {
 }
 
 export type FxRates = ReturnType<typeof createFxRates>;
+
+/** The decimal with the fewest digits within [low, high] (FX tables are written so), if one has up to 10. */
+function shortestWithin(low: number, high: number): number | undefined {
+  for (let digits = 1; digits <= 10; digits++) {
+    const scale = 10 ** digits;
+    const candidate = Math.ceil(low * scale - 1e-9) / scale;
+    if (candidate <= high + 1e-12 && candidate > 0) return candidate;
+  }
+  return undefined;
+}
 
 /** EUR per unit of each currency, from methods whose fixed fee is listed per currency next to EUR. */
 function roughRates(methods: Iterable<RampMethod>): Map<string, number> {

@@ -3,6 +3,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../openapi.ts';
+import { acceptedSecrets } from '../secrets/keyring.ts';
 import { verifyCheckoutToken } from '../tokens.ts';
 
 export const verifyCheckoutTokenBody = z.object({ token: z.string().min(1).max(4096) });
@@ -36,7 +37,11 @@ const verifyRoute = createRoute({
 export function checkoutTokenRoutes(deps: AppDeps) {
   const { config, clock } = deps;
   return openApiRoutes().openapi(verifyRoute, (c) => {
-    const payload = verifyCheckoutToken(c.req.valid('json').token, config.checkoutTokenSecret, clock.now());
+    const payload = verifyCheckoutToken(
+      c.req.valid('json').token,
+      acceptedSecrets(config.secrets.checkoutToken, clock.now()),
+      clock.now(),
+    );
     const view: z.output<typeof checkoutTokenViewSchema> = {
       product: {
         name: payload.name,

@@ -159,7 +159,8 @@ export function orderRoutes(deps: AppDeps, ledger: OrderLedger, catalog: Product
           ...errorResponses('UNAUTHORIZED', 'NOT_FOUND'),
         },
       }),
-      async (c) => statusStream(c, ledger, await authorisedOrder(c), deps.metrics.streamOpened),
+      async (c) =>
+        statusStream(c, ledger, await authorisedOrder(c), deps.metrics.streamOpened, deps.lifecycle),
     )
 
     .openapi(

@@ -24,6 +24,7 @@ import type { RampOrders } from '../orders/ramp-orders.ts';
 import { factsOfWebhook } from '../orders/upstream-facts.ts';
 import { paymentsWebhook } from '../schemas/upstream-payments.ts';
 import { rampCallback } from '../schemas/upstream-ramp.ts';
+import { acceptedSecrets } from '../secrets/keyring.ts';
 
 /** What a webhook is answered (API.md "Webhooks"). */
 export const webhookAnswerSchema = z.object({
@@ -53,12 +54,23 @@ const webhookRoute = <P extends string>(path: P, summary: string) =>
     },
   });
 
-/** base64 HMAC-SHA256 of the raw body, compared in constant time. */
-export function signatureValid(secret: string, raw: Uint8Array, header: string | undefined): boolean {
+/**
+ * base64 HMAC-SHA256 of the raw body, compared in constant time with each secret accepted now (the current one
+ * and, during a rotation, the previous ones: the upstream may sign with either until its side has changed).
+ */
+export function signatureValid(
+  secrets: string | readonly string[],
+  raw: Uint8Array,
+  header: string | undefined,
+): boolean {
   if (!header) return false;
-  const expected = Buffer.from(createHmac('sha256', secret).update(raw).digest('base64'));
   const given = Buffer.from(header.trim());
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  let valid = false;
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+    const expected = Buffer.from(createHmac('sha256', secret).update(raw).digest('base64'));
+    if (given.length === expected.length && timingSafeEqual(given, expected)) valid = true;
+  }
+  return valid;
 }
 
 function parseJson(raw: Uint8Array): unknown {
@@ -113,7 +125,8 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger, rampOrders: Ra
       webhookRoute('/payments', 'Payments API events (x-swapped-signature; both payload casings)'),
       async (c) => {
         const raw = await rawBody(c);
-        if (!signatureValid(config.payments.webhookSecret, raw, c.req.header('x-swapped-signature'))) {
+        const secrets = acceptedSecrets(config.secrets.payWebhook, clock.now());
+        if (!signatureValid(secrets, raw, c.req.header('x-swapped-signature'))) {
           throw refused('payments');
         }
         const parsed = paymentsWebhook.safeParse(unreadable('payments', raw));
@@ -138,7 +151,8 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger, rampOrders: Ra
 
     .openapi(webhookRoute('/ramp', 'Ramp order callbacks (`signature` header)'), async (c) => {
       const raw = await rawBody(c);
-      if (!signatureValid(config.ramp.secretKey, raw, c.req.header('signature'))) {
+      const secrets = acceptedSecrets(config.secrets.rampSecret, clock.now());
+      if (!signatureValid(secrets, raw, c.req.header('signature'))) {
         throw refused('ramp');
       }
       const parsed = rampCallback.safeParse(unreadable('ramp', raw));

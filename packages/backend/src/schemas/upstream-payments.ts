@@ -9,18 +9,41 @@ import { upstreamDecimal } from '../money.ts';
 
 const text = z.string().nullish();
 
+/** `order_id` / `OrderId` → `orderId`. */
+const camelOf = (key: string) => {
+  const joined = key.replace(/[_-]+([a-zA-Z0-9])/g, (_, next: string) => next.toUpperCase());
+  return joined.charAt(0).toLowerCase() + joined.slice(1);
+};
+
+/**
+ * An object of the payments API, whose fields are camelCase (docs/upstream.md#payments-api): one of the fields we
+ * read that came in another casing (`external_id`, `ExternalId`) makes the answer unreadable, an upstream error,
+ * never a field silently absent (a reference, an amount or a page count dropped).
+ */
+const camel = <S extends z.ZodObject<z.ZodRawShape, z.core.$loose>>(schema: S) =>
+  schema.superRefine((value, ctx) => {
+    const fields = value as Record<string, unknown>;
+    for (const key of Object.keys(fields)) {
+      const ours = camelOf(key);
+      if (ours !== key && ours in schema.shape && !(ours in fields))
+        ctx.addIssue({ code: 'custom', path: [key], message: `${key}: ${ours} in another casing` });
+    }
+  });
+
 /** Integers that some variants send as strings (`"3"`). */
 const count = z.union([z.number().int(), z.string().regex(/^\d+$/)]).transform((value) => Number(value));
 
-const currencyObject = z.looseObject({
-  id: text,
-  symbol: text,
-  officialId: text,
-  name: text,
-  type: text,
-  precision: count.nullish(),
-  blockchain: z.looseObject({ id: text, name: text }).nullish(),
-});
+const currencyObject = camel(
+  z.looseObject({
+    id: text,
+    symbol: text,
+    officialId: text,
+    name: text,
+    type: text,
+    precision: count.nullish(),
+    blockchain: z.looseObject({ id: text, name: text }).nullish(),
+  }),
+);
 
 /** A currency as a code: the string itself, or the object's symbol (else officialId, else name). */
 export const currencyCode = z
@@ -31,41 +54,49 @@ export const currencyCode = z
 
 const money = z.looseObject({ amount: upstreamDecimal.nullish(), currency: currencyCode.nullish() });
 
-export const upstreamPurchase = z.looseObject({
-  id: text,
-  name: text,
-  description: text,
-  notes: text,
-  imageUrl: text,
-  price: upstreamDecimal.nullish(),
-  currency: currencyCode.nullish(),
-});
+export const upstreamPurchase = camel(
+  z.looseObject({
+    id: text,
+    name: text,
+    description: text,
+    notes: text,
+    imageUrl: text,
+    price: upstreamDecimal.nullish(),
+    currency: currencyCode.nullish(),
+  }),
+);
 
-export const upstreamPayment = z.looseObject({
-  id: text,
-  orderId: text,
-  receivedAmount: upstreamDecimal.nullish(),
-  receivedCurrency: currencyCode.nullish(),
-  txHash: text,
-  confirmedAt: text,
-  status: text,
-  createdAt: text,
-  sourceAddress: text,
-});
+const paymentFields = camel(
+  z.looseObject({
+    id: text,
+    orderId: text,
+    receivedAmount: upstreamDecimal.nullish(),
+    receivedCurrency: currencyCode.nullish(),
+    txHash: text,
+    confirmedAt: text,
+    status: text,
+    createdAt: text,
+    sourceAddress: text,
+    /** The chain paid on: the received Currency's blockchain, or a `network`/`chain` beside it. */
+    receivedNetwork: text,
+  }),
+);
 
-export const upstreamUpdate = z.looseObject({
-  id: text,
-  message: text,
-  entityType: text,
-  authorId: text,
-  timestamp: text,
-  createdAt: text,
-  metadata: z.record(z.string(), z.unknown()).nullish(),
-});
+export const upstreamUpdate = camel(
+  z.looseObject({
+    id: text,
+    message: text,
+    entityType: text,
+    authorId: text,
+    timestamp: text,
+    createdAt: text,
+    metadata: z.record(z.string(), z.unknown()).nullish(),
+  }),
+);
 
 /** Both naming sets; `customer` reads whichever is present. */
-export const upstreamMetadata = z
-  .looseObject({
+export const upstreamMetadata = camel(
+  z.looseObject({
     externalId: text,
     redirectUrl: text,
     userId: text,
@@ -78,17 +109,36 @@ export const upstreamMetadata = z
     customerEmail: text,
     customerCountry: text,
     customerLang: text,
-  })
-  .transform((m) => ({
-    ...m,
-    customer: {
-      id: m.customerId ?? m.userId ?? null,
-      name: m.customerName ?? m.userName ?? null,
-      email: m.customerEmail ?? m.userEmail ?? null,
-      country: m.customerCountry ?? m.userCountry ?? null,
-      lang: m.customerLang ?? m.userLang ?? null,
-    },
-  }));
+  }),
+).transform((m) => ({
+  ...m,
+  customer: {
+    id: m.customerId ?? m.userId ?? null,
+    name: m.customerName ?? m.userName ?? null,
+    email: m.customerEmail ?? m.userEmail ?? null,
+    country: m.customerCountry ?? m.userCountry ?? null,
+    lang: m.customerLang ?? m.userLang ?? null,
+  },
+}));
+
+/** Where a payment names its chain (the Currency object's blockchain in the documented form). */
+const networkOf = (raw: Record<string, unknown>) => {
+  const currency = raw['receivedCurrency'];
+  const blockchain =
+    currency && typeof currency === 'object'
+      ? (currency as { blockchain?: { name?: unknown } }).blockchain
+      : undefined;
+  const name = blockchain?.name ?? raw['network'] ?? raw['chain'];
+  return typeof name === 'string' ? name : null;
+};
+
+export const upstreamPayment = z.preprocess(
+  (raw) =>
+    raw && typeof raw === 'object' && !Array.isArray(raw)
+      ? { ...raw, receivedNetwork: networkOf(raw as Record<string, unknown>) }
+      : raw,
+  paymentFields,
+);
 
 const list = <T extends z.ZodType>(item: T) =>
   z
@@ -96,29 +146,33 @@ const list = <T extends z.ZodType>(item: T) =>
     .nullish()
     .transform((value) => value ?? []);
 
-export const upstreamOrder = z.looseObject({
-  id: z.string().min(1),
-  externalId: text,
-  link: text,
-  status: text,
-  initType: text,
-  createdAt: text,
-  expiresAt: text,
-  test: z.boolean().nullish(),
-  purchase: upstreamPurchase.nullish(),
-  quote: z.looseObject({ fromAmount: money.nullish(), toAmount: money.nullish() }).nullish(),
-  payments: list(upstreamPayment),
-  updates: list(upstreamUpdate),
-  metadata: upstreamMetadata.nullish(),
-});
+export const upstreamOrder = camel(
+  z.looseObject({
+    id: z.string().min(1),
+    externalId: text,
+    link: text,
+    status: text,
+    initType: text,
+    createdAt: text,
+    expiresAt: text,
+    test: z.boolean().nullish(),
+    purchase: upstreamPurchase.nullish(),
+    quote: z.looseObject({ fromAmount: money.nullish(), toAmount: money.nullish() }).nullish(),
+    payments: list(upstreamPayment),
+    updates: list(upstreamUpdate),
+    metadata: upstreamMetadata.nullish(),
+  }),
+);
 export type UpstreamOrder = z.output<typeof upstreamOrder>;
 
-export const upstreamPagination = z.looseObject({
-  currentPage: count.nullish(),
-  totalPages: count.nullish(),
-  totalItems: count.nullish(),
-  itemsPerPage: count.nullish(),
-});
+export const upstreamPagination = camel(
+  z.looseObject({
+    currentPage: count.nullish(),
+    totalPages: count.nullish(),
+    totalItems: count.nullish(),
+    itemsPerPage: count.nullish(),
+  }),
+);
 export type UpstreamPagination = z.output<typeof upstreamPagination>;
 
 /** `{data, message?, success?}`; a `success: false` with a 2xx status is still a failure. */
@@ -128,29 +182,36 @@ export const payEnvelope = z.looseObject({
   success: z.boolean().nullish(),
 });
 
-export const upstreamOrderList = z.looseObject({
-  orders: list(upstreamOrder),
-  pagination: upstreamPagination.nullish(),
-});
+/** The order list: both parts required, so an answer in another shape is an error, not an empty page. */
+export const upstreamOrderList = camel(
+  z.looseObject({
+    orders: z.array(upstreamOrder),
+    pagination: upstreamPagination,
+  }),
+);
 export type UpstreamOrderList = z.output<typeof upstreamOrderList>;
 
-export const upstreamPaymentRoute = z.looseObject({
-  id: text,
-  externalId: text,
-  address: z.string().min(1),
-  memo: text,
-  chainName: text,
-  chain: text,
-  available: z.boolean().nullish(),
-  // Plain codes in the docs; tolerate Currency objects as on orders.
-  supportedCurrencies: list(currencyCode),
-  createdAt: text,
-});
+export const upstreamPaymentRoute = camel(
+  z.looseObject({
+    id: text,
+    externalId: text,
+    address: z.string().min(1),
+    memo: text,
+    chainName: text,
+    chain: text,
+    available: z.boolean().nullish(),
+    // Plain codes in the docs; tolerate Currency objects as on orders.
+    supportedCurrencies: list(currencyCode),
+    createdAt: text,
+  }),
+);
 export type UpstreamPaymentRoute = z.output<typeof upstreamPaymentRoute>;
 
-export const upstreamPaymentRoutes = z.looseObject({
-  paymentRoutes: z.array(upstreamPaymentRoute).min(1),
-});
+export const upstreamPaymentRoutes = camel(
+  z.looseObject({
+    paymentRoutes: z.array(upstreamPaymentRoute).min(1),
+  }),
+);
 
 /** Where the created order's id and link may be (docs/upstream.md#payment-orders: the merchant plugin's fallbacks). */
 export const createdOrderSources = z.looseObject({

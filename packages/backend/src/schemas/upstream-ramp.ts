@@ -141,30 +141,43 @@ const toMethod = (raw: z.infer<typeof rawMethod>): RampMethod => ({
 
 /**
  * A list where one unreadable entry is dropped instead of failing the whole catalog: the upstream adding a
- * method we cannot read must not take checkout down.
+ * method we cannot read must not take checkout down. A list none of whose entries can be read is not a list of
+ * methods: refused (`undefined`).
  */
-const methodList = z.array(z.unknown()).transform((items) =>
-  items.flatMap((item) => {
+const methodList = (items: unknown[]): RampMethod[] | undefined => {
+  const methods = items.flatMap((item) => {
     const parsed = rawMethod.safeParse(item);
     return parsed.success ? [toMethod(parsed.data)] : [];
-  }),
-);
+  });
+  return items.length && !methods.length ? undefined : methods;
+};
 
 /**
- * Methods by country. `'*'` holds methods of a flat list that did not say where they are offered (they apply
- * to every country, as far as we can tell).
+ * Methods by country. `'*'` holds methods of a flat list (or a bare method) that did not say where they are
+ * offered: which countries have them is asked per country (upstream/ramp-methods.ts), never guessed.
  */
 export type MethodsByCountry = Record<string, RampMethod[]>;
 
+const COUNTRY = /^[A-Za-z]{2}$/;
+
+/**
+ * The three documented shapes (docs/upstream.md#payment-methods): keyed by country, a flat list, one bare
+ * method. Anything else (a map keyed by something other than countries, lists of nothing readable) is refused:
+ * the client answers UPSTREAM_ERROR rather than offer a country methods that are not its own, or none.
+ */
 export const methodsData = z
   .union([
     z.array(z.unknown()),
     // One bare method object (a docs sample); a map keyed by country has no `slug` key.
     z.looseObject({ slug: z.string() }),
-    z.record(z.string(), z.union([z.array(z.unknown()), rawMethod])),
+    z.record(z.string(), z.union([z.array(z.unknown()), z.looseObject({})])),
   ])
-  .transform((data): MethodsByCountry => {
+  .transform((data, ctx): MethodsByCountry => {
     const out: MethodsByCountry = {};
+    const refuse = (message: string) => {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    };
     const add = (country: string, method: RampMethod) => {
       out[country] ??= [];
       out[country].push(method);
@@ -175,18 +188,17 @@ export const methodsData = z
         for (const country of method.countries) add(country, method);
       }
     };
-    if (Array.isArray(data)) {
-      flat(methodList.parse(data));
-      return out;
-    }
-    if (typeof data['slug'] === 'string') {
-      flat(methodList.parse([data]));
+    if (Array.isArray(data) || typeof data['slug'] === 'string') {
+      const list = methodList(Array.isArray(data) ? data : [data]);
+      if (!list) return refuse('no method of the list could be read');
+      flat(list);
       return out;
     }
     for (const [key, value] of Object.entries(data)) {
-      const list = methodList.parse(Array.isArray(value) ? value : [value]);
-      if (/^[A-Za-z]{2}$/.test(key)) for (const method of list) add(key.toUpperCase(), method);
-      else flat(list);
+      if (!COUNTRY.test(key)) return refuse(`keyed by ${JSON.stringify(key)}, not by country`);
+      const list = methodList(Array.isArray(value) ? value : [value]);
+      if (!list) return refuse(`no method of ${key} could be read`);
+      out[key.toUpperCase()] = [...(out[key.toUpperCase()] ?? []), ...list];
     }
     return out;
   });

@@ -10,6 +10,7 @@ export interface Derived {
   orderId: string | null;
   pending: number | null;
   upstreamKey: string | null;
+  credential: string | null;
   statusRank: number | null;
   upstreamStatus: string | null;
   createdAt: string | null;
@@ -25,6 +26,7 @@ export function derive(collection: Collection, value: unknown, now: number, rete
     orderId: null,
     pending: null,
     upstreamKey: null,
+    credential: null,
     statusRank: null,
     upstreamStatus: null,
     createdAt: text(record['createdAt']),
@@ -44,6 +46,10 @@ export function derive(collection: Collection, value: unknown, now: number, rete
       derived.pending = deliveries.some((delivery) => delivery.state === 'pending') ? 1 : 0;
       break;
     }
+    case 'audit':
+      // Kept as long as the orders: for ever.
+      derived.credential = text(record['credential']);
+      break;
     case 'idempotency':
       // A claim still running (or uncertain) is kept until it finishes; a finished one only answers replays.
       if (record['state'] === 'done') derived.expiresAt = now + retentionMs;

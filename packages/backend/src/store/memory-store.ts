@@ -64,8 +64,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       return live(collection).map((found) => structuredClone(found.value) as T);
     },
     async find<T>(collection: Collection, where: Partial<IndexedFields>, findOptions: FindOptions = {}) {
-      const matches = live(collection).filter(({ derived }) =>
-        (Object.keys(where) as Array<keyof IndexedFields>).every((field) => derived[field] === where[field]),
+      const before = findOptions.createdBefore;
+      const matches = live(collection).filter(
+        ({ derived }) =>
+          (Object.keys(where) as Array<keyof IndexedFields>).every(
+            (field) => derived[field] === where[field],
+          ) &&
+          (before === undefined || (derived.createdAt ?? '') < before),
       );
       if (findOptions.newestFirst) matches.reverse();
       return matches

@@ -27,6 +27,10 @@ export interface OutboxRow extends RecordRow {
   pending: number | null;
 }
 
+export interface AuditRow extends RecordRow {
+  credential: string | null;
+}
+
 export interface Database {
   idempotency: RecordRow;
   orders: OrderRow;
@@ -34,6 +38,7 @@ export interface Database {
   webhook_dedupe: RecordRow;
   ramp_orders: RecordRow;
   outbox: OutboxRow;
+  admin_audit: AuditRow;
 }
 
 export const tableOf: Record<Collection, keyof Database> = {
@@ -43,7 +48,18 @@ export const tableOf: Record<Collection, keyof Database> = {
   webhooks: 'webhook_dedupe',
   'ramp-orders': 'ramp_orders',
   outbox: 'outbox',
+  audit: 'admin_audit',
 };
+
+/** The tables of the first migration (a released migration never changes, whatever tables come later). */
+const firstTables = [
+  'idempotency',
+  'orders',
+  'customer_routes',
+  'webhook_dedupe',
+  'ramp_orders',
+  'outbox',
+] as const;
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against whatever schema the database had before.
 type AnyDb = Kysely<any>;
@@ -51,7 +67,7 @@ type AnyDb = Kysely<any>;
 const migrations: Record<string, Migration> = {
   '2026-11-25-001-collections': {
     async up(db: AnyDb) {
-      for (const table of Object.values(tableOf)) {
+      for (const table of firstTables) {
         let create = db.schema
           .createTable(table)
           .ifNotExists()
@@ -108,7 +124,36 @@ const migrations: Record<string, Migration> = {
       }
     },
     async down(db: AnyDb) {
-      for (const table of Object.values(tableOf)) await db.schema.dropTable(table).ifExists().execute();
+      for (const table of firstTables) await db.schema.dropTable(table).ifExists().execute();
+    },
+  },
+  // Every admin write: who (the credential's name), what, when, from where. Kept like the orders.
+  '2026-12-01-002-admin-audit': {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('admin_audit')
+        .ifNotExists()
+        .addColumn('key', 'text', (column) => column.primaryKey())
+        .addColumn('value', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'text')
+        .addColumn('expires_at', 'bigint')
+        .addColumn('credential', 'text')
+        .execute();
+      await db.schema
+        .createIndex('admin_audit_created')
+        .ifNotExists()
+        .on('admin_audit')
+        .column('created_at')
+        .execute();
+      await db.schema
+        .createIndex('admin_audit_credential_created')
+        .ifNotExists()
+        .on('admin_audit')
+        .columns(['credential', 'created_at'])
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable('admin_audit').ifExists().execute();
     },
   },
 };

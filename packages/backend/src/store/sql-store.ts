@@ -35,11 +35,17 @@ export interface SqlStoreOptions {
   now?: () => number;
   /** Connections in PostgreSQL's pool (default 10). */
   poolSize?: number;
+  /** false: open without migrating or importing (`crypto-checkout-backend check` only looks). Default true. */
+  migrate?: boolean;
 }
 
 export interface SqlStore extends Store {
   /** `SQLite at …` or `PostgreSQL at host:port/db` (never the password). */
   readonly database: string;
+  /** The migrations this opening applied, oldest first (none when the schema was already current or not migrated). */
+  readonly applied: readonly string[];
+  /** Migrations this code has that the database has not run (all of them on an empty database). */
+  pendingMigrations(): Promise<string[]>;
   /** PostgreSQL's connection pool now (for /metrics); undefined with SQLite. */
   poolStats(): { total: number; idle: number; waiting: number } | undefined;
 }
@@ -113,8 +119,11 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
     await db.destroy().catch(() => undefined);
     throw new StorageUnavailable(database, { cause: error });
   }
-  await migrate(db);
-  await importJsonFiles(db as AnyDb, options.dataDir, now(), retentionMs);
+  let applied: readonly string[] = [];
+  if (options.migrate !== false) {
+    applied = await migrate(db);
+    await importJsonFiles(db as AnyDb, options.dataDir, now(), retentionMs);
+  }
 
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
@@ -140,6 +149,7 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
           status_rank: d.statusRank,
         };
       if (collection === 'outbox') return { ...base, order_id: d.orderId, pending: d.pending };
+      if (collection === 'audit') return { ...base, credential: d.credential };
       return base;
     };
     const store: Store = {
@@ -204,6 +214,9 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
           if (where.orderId !== undefined) query = query.where('order_id', '=', where.orderId);
           if (where.pending !== undefined) query = query.where('pending', '=', where.pending);
           if (where.upstreamKey !== undefined) query = query.where('upstream_key', '=', where.upstreamKey);
+          if (where.credential !== undefined) query = query.where('credential', '=', where.credential);
+          if (findOptions.createdBefore !== undefined)
+            query = query.where('created_at', '<', findOptions.createdBefore);
           const direction = findOptions.newestFirst ? 'desc' : 'asc';
           query = query.orderBy('created_at', direction).orderBy('key', direction);
           if (findOptions.limit !== undefined) query = query.limit(findOptions.limit);
@@ -246,7 +259,19 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
     return store;
   };
 
-  return Object.assign(over(db as AnyDb, false), { database, poolStats });
+  const pendingMigrations = async () => {
+    const known = Object.keys(await migrationProvider.getMigrations());
+    let done: string[] = [];
+    try {
+      // Kysely's own bookkeeping table; read, never created here.
+      const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+      done = rows.rows.map((row) => row.name);
+    } catch {
+      done = [];
+    }
+    return known.filter((name) => !done.includes(name));
+  };
+  return Object.assign(over(db as AnyDb, false), { database, applied, pendingMigrations, poolStats });
 }
 
 /** Runs the migrations not yet applied (Kysely's migrator takes a lock, so instances starting together are safe). */
@@ -286,6 +311,7 @@ async function importJsonFiles(db: AnyDb, dataDir: string, at: number, retention
               ? { upstream_key: d.upstreamKey, upstream_status: d.upstreamStatus, status_rank: d.statusRank }
               : {}),
             ...(collection === 'outbox' ? { order_id: d.orderId, pending: d.pending } : {}),
+            ...(collection === 'audit' ? { credential: d.credential } : {}),
           })
           .onConflict((oc) => oc.column('key').doNothing())
           .execute();

@@ -1,7 +1,7 @@
 /**
  * What must survive a restart, behind one small interface: idempotency records, the ledger of orders this
  * backend created (with their status history), the customer-to-route map, the webhook dedupe set, the ramp
- * orders reported by ramp callbacks and the outbox of fulfilment events.
+ * orders reported by ramp callbacks, the outbox of fulfilment events and the audit log of admin writes.
  *
  * Implementations: `sql-store.ts` (SQLite under DATA_DIR by default, PostgreSQL with DATABASE_URL, one schema
  * through Kysely) and `memory-store.ts` (tests). The guarantees callers rely on:
@@ -11,9 +11,16 @@
  * - `transaction` runs its work atomically, and a `get` inside it holds the row until the end (PostgreSQL
  *   `FOR UPDATE`; SQLite has one writer), so a read-change-write on one record is safe across instances;
  * - finished idempotency records and webhook dedupe records expire `retention` after they were written: they
- *   then read as absent and `prune` deletes them. Orders, routes, ramp orders and events are kept.
+ *   then read as absent and `prune` deletes them. Orders, routes, ramp orders, events and the audit log are kept.
  */
-export type Collection = 'idempotency' | 'orders' | 'routes' | 'webhooks' | 'ramp-orders' | 'outbox';
+export type Collection =
+  | 'idempotency'
+  | 'orders'
+  | 'routes'
+  | 'webhooks'
+  | 'ramp-orders'
+  | 'outbox'
+  | 'audit';
 
 /** The indexed fields a `find` can filter on (see `indexes.ts` for how each is read from a record). */
 export interface IndexedFields {
@@ -23,12 +30,16 @@ export interface IndexedFields {
   pending: number;
   /** orders: the upstream order id without its optional `SP-` prefix. */
   upstreamKey: string;
+  /** audit: the name of the admin credential that acted. */
+  credential: string;
 }
 
 export interface FindOptions {
   limit?: number;
   /** By creation time, oldest first unless set. */
   newestFirst?: boolean;
+  /** Only records created strictly before this ISO time (paging back through a long list). */
+  createdBefore?: string;
 }
 
 export interface Store {

@@ -28,7 +28,7 @@ import type { SharedCache } from '../shared/redis.ts';
 import type { Budget, BudgetStats } from './budget.ts';
 import { createDriftLog, type DriftEntry } from './drift.ts';
 import { createUpstreamHttp, envelope, type UpstreamHttp, type UpstreamObserver } from './http.ts';
-import { createCountryMethods, uniqueBySlug } from './ramp-methods.ts';
+import { createCountryMethods, NO_COUNTRY, sameMethods, uniqueBySlug } from './ramp-methods.ts';
 import { signedWidgetUrl, type WidgetParams, type WidgetSide } from './widget-url.ts';
 
 export type { FxRate } from '../quotes/fx.ts';
@@ -251,12 +251,18 @@ export function createRampClient(options: RampClientOptions): RampClient {
   // `slug=<country>` filter for payouts, docs/upstream.md#payout-methods; `country` for payment methods).
   const perCountry = (endpoint: string, param: string, country: string) =>
     methodsRead(`${MERCHANT}/${endpoint}`, { apiKey: options.publicKey, [param]: country.toUpperCase() })();
+  /**
+   * A country's methods asked for by name. An answer that is the whole list again may be that country's, or the
+   * filter ignored: a country no list has tells which (read once, cached like any list).
+   */
+  const askCountry = async (endpoint: string, param: string, whole: MethodsByCountry, country: string) => {
+    const answer = await perCountry(endpoint, param, country);
+    const filtered =
+      !sameMethods(answer, whole) || uniqueBySlug(await perCountry(endpoint, param, NO_COUNTRY)).length === 0;
+    return countryMethods.of(answer, country, filtered);
+  };
 
-  const countryMethods = createCountryMethods(async (code) =>
-    (await supported()).supported_countries
-      .find((entry) => entry.iso.toUpperCase() === code)
-      ?.currency?.toUpperCase(),
-  );
+  const countryMethods = createCountryMethods();
 
   const quoteTtlMs = options.quoteTtlMs ?? 5000;
   /** Identical pricing bodies joined while in flight and answered from the first for `quoteTtlMs`; failures are not kept. */
@@ -318,13 +324,13 @@ export function createRampClient(options: RampClientOptions): RampClient {
       // A fee table per currency (base_fee {EUR: 0.35, USD: 0.4}) gives rough FX until a quote gives exact.
       rates.learnRough(() => uniqueBySlug(byCountry));
       if (!country || countryMethods.keyedByCountry(byCountry)) return countryMethods.of(byCountry, country);
-      return countryMethods.of(await perCountry('get_payment_methods', 'country', country), country);
+      return askCountry('get_payment_methods', 'country', byCountry, country);
     },
 
     payoutMethods: async (country) => {
       const byCountry = await payoutMethods();
       if (!country || countryMethods.keyedByCountry(byCountry)) return countryMethods.of(byCountry, country);
-      return countryMethods.of(await perCountry('sell/get_payout_methods', 'slug', country), country);
+      return askCountry('sell/get_payout_methods', 'slug', byCountry, country);
     },
 
     buyQuote: (request) =>

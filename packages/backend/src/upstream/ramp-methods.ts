@@ -1,8 +1,11 @@
 /**
- * A country's methods from the ramp's method lists, which come keyed by country or flat (each entry naming its
- * countries, or none). Pure, plus per-list memos: the same list gives the same arrays, so callers (the catalog
+ * A country's methods from the ramp's method lists, which come keyed by country, flat (each entry naming its
+ * countries, or none) or as one bare method (docs/upstream.md#payment-methods). Each country gets exactly the
+ * methods the list gives it, never a guess: a list that does not say where its methods are offered is asked for
+ * per country, and where the upstream ignores that filter (it answers a country no list has) it is refused. Pure, plus per-list memos: the same list gives the same arrays, so callers (the catalog
  * route) may memoise on their identity until the list is refreshed.
  */
+import { AppError } from '../errors.ts';
 import type { MethodsByCountry, RampMethod } from '../schemas/upstream-ramp.ts';
 
 export const uniqueBySlug = (byCountry: MethodsByCountry): RampMethod[] => {
@@ -11,30 +14,50 @@ export const uniqueBySlug = (byCountry: MethodsByCountry): RampMethod[] => {
   return [...seen.values()];
 };
 
-/** Whether the list says where methods are offered (keyed by country, or flat entries naming countries). */
-const knowsCountries = (byCountry: MethodsByCountry) => Object.keys(byCountry).some((key) => key !== '*');
+/** Whether the list says where each of its methods is offered (keyed by country, or every entry naming its countries). */
+const knowsCountries = (byCountry: MethodsByCountry) => !byCountry['*']?.length;
+
+/** The slugs of a list, as one comparable string. */
+const slugsOf = (byCountry: MethodsByCountry) =>
+  uniqueBySlug(byCountry)
+    .map((method) => method.slug)
+    .sort()
+    .join(' ');
+
+/** Whether two lists hold the same methods. */
+export const sameMethods = (a: MethodsByCountry, b: MethodsByCountry) => slugsOf(a) === slugsOf(b);
 
 /**
- * The methods of one country: its own list, plus the methods a flat list gave without saying where that take the
- * country's currency (what a method carries: docs/upstream.md#payment-methods). A list that ignored our
- * `country` filter thus offers Germany no PIX or BLIK.
+ * A code no country has (ISO 3166 leaves ZZ unassigned): a list asked for it that is not empty ignored the
+ * country filter.
+ */
+export const NO_COUNTRY = 'ZZ';
+
+/**
+ * The methods of one country: its own list. An answer to a request for that country whose filter was honoured
+ * (`filtered`) also gives it the methods that name no country; any other list says nothing of where they are
+ * offered: refused, never guessed.
  */
 const ofCountry = (
   byCountry: MethodsByCountry,
   country: string | undefined,
-  currency: string | undefined,
-): RampMethod[] =>
-  country
-    ? [
-        ...(byCountry[country.toUpperCase()] ?? []),
-        ...(byCountry['*'] ?? []).filter(
-          (method) => !currency || method.currencies.length === 0 || method.currencies.includes(currency),
-        ),
-      ]
-    : uniqueBySlug(byCountry);
+  filtered: boolean,
+): RampMethod[] => {
+  if (!country) return uniqueBySlug(byCountry);
+  const own = byCountry[country.toUpperCase()] ?? [];
+  const unnamed = byCountry['*'] ?? [];
+  if (!unnamed.length) return own;
+  if (!filtered)
+    throw new AppError(
+      'UPSTREAM_ERROR',
+      `The ramp service's method list does not say which methods ${country.toUpperCase()} has.`,
+    );
+  const slugs = new Set(own.map((method) => method.slug));
+  return [...own, ...unnamed.filter((method) => !slugs.has(method.slug))];
+};
 
-/** Reads of method lists, memoised per list; `currencyOf` gives a country's currency (from `get_supported`). */
-export function createCountryMethods(currencyOf: (country: string) => Promise<string | undefined>) {
+/** Reads of method lists, memoised per list. */
+export function createCountryMethods() {
   // Asked on every catalog and quote request: answered once per upstream list.
   const countryKeyed = new WeakMap<MethodsByCountry, boolean>();
   // One derived list per upstream list and country; a refresh brings a new upstream object, so new lists.
@@ -50,8 +73,11 @@ export function createCountryMethods(currencyOf: (country: string) => Promise<st
       return known;
     },
 
-    /** The methods of `country` in `byCountry` (all, deduplicated, without one): the same array per list. */
-    async of(byCountry: MethodsByCountry, country: string | undefined): Promise<readonly RampMethod[]> {
+    /**
+     * The methods of `country` in `byCountry` (all, deduplicated, without one): the same array per list.
+     * `filtered`: `byCountry` answered a request for that country, and the upstream honours that filter.
+     */
+    of(byCountry: MethodsByCountry, country: string | undefined, filtered = false): readonly RampMethod[] {
       let byCode = derived.get(byCountry);
       if (!byCode) {
         byCode = new Map();
@@ -60,7 +86,7 @@ export function createCountryMethods(currencyOf: (country: string) => Promise<st
       const code = country?.toUpperCase() ?? '';
       let methods = byCode.get(code);
       if (!methods) {
-        methods = ofCountry(byCountry, country, country ? await currencyOf(code) : undefined);
+        methods = ofCountry(byCountry, country, filtered);
         byCode.set(code, methods);
       }
       return methods;

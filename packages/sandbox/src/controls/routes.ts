@@ -64,6 +64,7 @@ export function controls(state: SandboxState) {
       const merchantId = c.req.param('id');
       const { url } = c.req.valid('json');
       state.webhookUrls.set(merchantId, url);
+      state.changed();
       return c.json({ success: true, data: { merchantId, url } });
     })
     .get('/deliveries', (c) => {

@@ -7,7 +7,7 @@ import { zValidator } from '@hono/zod-validator';
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
-import { payFail, payOk } from '../envelope.ts';
+import { payFail, payOk as payOkCamel } from '../envelope.ts';
 import { merchantOf } from '../keys.ts';
 import { PAYMENTS_MAGIC } from '../magic.ts';
 import type { SandboxState } from '../state.ts';
@@ -148,6 +148,9 @@ const shapeFailure =
     result.success ? undefined : payFail(c, status, issuesMessage(result.error));
 
 export function payApi(state: SandboxState) {
+  /** An answer in the casing the settings ask for (`payApiCasing`). */
+  const payOk = (c: Context, data: unknown, status?: ContentfulStatusCode) =>
+    payOkCamel(c, state.settings.payApiCasing === 'snake' ? snakeKeys(data) : data, status);
   const ledger = ledgerOf(state);
 
   return new Hono<Env>()
@@ -237,4 +240,16 @@ export function payApi(state: SandboxState) {
       const { status, message } = failureOf(error);
       return payFail(c, status, message);
     });
+}
+
+/** Every object key in snake_case, all the way down (`externalId` → `external_id`). */
+function snakeKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeKeys);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+      snakeKeys(inner),
+    ]),
+  );
 }

@@ -50,6 +50,23 @@ export class PayLedger {
       this.#idempotency.clear();
       this.#routes.clear();
     });
+    state.persist('payments', {
+      save: () => ({
+        orders: [...this.#orders],
+        idempotency: [...this.#idempotency],
+        routes: [...this.#routes],
+      }),
+      load: (data) => {
+        const saved = data as {
+          orders: Array<[string, OrderRecord]>;
+          idempotency: Array<[string, { fingerprint: string; orderId: string }]>;
+          routes: Array<[string, { merchantKey: string; route: PaymentRoute }]>;
+        };
+        for (const [id, record] of saved.orders) this.#orders.set(id, record);
+        for (const [key, entry] of saved.idempotency) this.#idempotency.set(key, entry);
+        for (const [key, entry] of saved.routes) this.#routes.set(key, entry);
+      },
+    });
   }
 
   #context(): Context {
@@ -76,7 +93,9 @@ export class PayLedger {
   }
 
   #commit({ record, events }: Transition): OrderRecord {
+    const changed = this.#orders.get(record.order.id) !== record;
     this.#orders.set(record.order.id, record);
+    if (changed) this.#state.changed();
     for (const event of events) this.#notify(record, event);
     return record;
   }
@@ -115,7 +134,10 @@ export class PayLedger {
       if (record) return { record, replayed: true };
     }
     const record = this.#commit(createOrder(input, this.#creationContext(merchantKey)));
-    if (slot) this.#idempotency.set(slot, { fingerprint, orderId: record.order.id });
+    if (slot) {
+      this.#idempotency.set(slot, { fingerprint, orderId: record.order.id });
+      this.#state.changed();
+    }
     return { record, replayed: false };
   }
 
@@ -152,6 +174,7 @@ export class PayLedger {
         now: this.#state.now(),
       });
       this.#routes.set(key, { merchantKey, route });
+      this.#state.changed();
     }
     return route;
   }
@@ -181,7 +204,7 @@ export class PayLedger {
   }
 }
 
-const PAY_LEDGER: PartKey<PayLedger> = { name: 'payments', create: (state) => new PayLedger(state) };
+export const PAY_LEDGER: PartKey<PayLedger> = { name: 'payments', create: (state) => new PayLedger(state) };
 
 /** The sandbox's one payments ledger, shared by the API, the pages and the controls. */
 export const ledgerOf = (state: SandboxState): PayLedger => state.part(PAY_LEDGER);

@@ -234,7 +234,9 @@ export function provideCustomer(
   ctx: Context,
 ): Transition {
   if (record.order.status !== 'PENDING_USER_CREATION') refuse(record, 'take customer details');
-  const order = moved(record, 'PENDING_CURRENCY_SELECTION', ctx, 'Customer details provided', 'CUSTOMER');
+  const moving = moved(record, 'PENDING_CURRENCY_SELECTION', ctx, 'Customer details provided', 'CUSTOMER');
+  // What the payer typed becomes the order's customer, as the real page does: the merchant reads it back.
+  const order = { ...moving, metadata: { ...moving.metadata, userName: payer.name, userEmail: payer.email } };
   return { record: { ...record, order, payer }, events: [] };
 }
 

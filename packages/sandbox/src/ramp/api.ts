@@ -8,6 +8,10 @@ import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
 import { rampFail, rampOk } from '../envelope.ts';
 import { merchantOf } from '../keys.ts';
+import { feeModelOf, type SandboxSettings } from '../settings.ts';
+
+type MethodsShape = SandboxSettings['paymentMethodsShape'];
+
 import type { SandboxState } from '../state.ts';
 import {
   countries,
@@ -182,13 +186,19 @@ export function rampApi(state: SandboxState) {
   });
 
   /**
-   * A method list as the upstream serves it: one country's methods as an array when a country is asked for,
-   * else keyed by country (countries without a method left out) or, when `flat`, one list.
+   * A method list as the upstream serves it (docs/upstream.md#payment-methods): one country's methods as an array
+   * when a country is asked for, else keyed by country (countries without a method left out); or a flat list
+   * (`flat`: no method says where it is offered, `flat-countries`: each names its countries); or one bare method
+   * object (`single`: the first of the country's, or of the whole list).
    */
-  function listing(methods: readonly MethodSpec[], country: string | undefined, flat: boolean) {
+  function listing(methods: readonly MethodSpec[], country: string | undefined, shape: MethodsShape) {
     const only = country?.toUpperCase();
-    if (only) return methods.filter((m) => m.countries.includes(only)).map(methodView);
-    if (flat) return methods.map(methodView);
+    const mine = only ? methods.filter((m) => m.countries.includes(only)) : methods;
+    if (shape === 'single') return mine[0] ? methodView(mine[0]) : [];
+    if (only) return mine.map(methodView);
+    if (shape === 'flat') return methods.map(methodView);
+    if (shape === 'flat-countries')
+      return methods.map((m) => ({ ...methodView(m), countries: [...m.countries] }));
     const grouped: Record<string, ReturnType<typeof methodView>[]> = {};
     for (const { iso } of countries) {
       const available = methods.filter((m) => m.countries.includes(iso));
@@ -214,6 +224,7 @@ export function rampApi(state: SandboxState) {
     cryptoAmount: body.crypto_amount,
     markup: body.markup,
     at: state.now(),
+    fees: feeModelOf(state.settings),
   });
 
   /** A sell quote in the shape the settings ask for (the documents allow each). */
@@ -260,7 +271,7 @@ export function rampApi(state: SandboxState) {
         const groups = rampMerchantProfile(c.get('merchantId')).paymentGroups;
         const methods = enabled(paymentMethods, groups, (m) => m.payment_group);
         const only = state.settings.paymentMethodsCountryFilter === 'ignored' ? slug : (country ?? slug);
-        return rampOk(c, listing(methods, only, state.settings.paymentMethodsShape === 'flat'));
+        return rampOk(c, listing(methods, only, state.settings.paymentMethodsShape));
       })
       // The payout list has no flat setting: its live shape is keyed by country
       // (docs/upstream.md#payout-methods).
@@ -272,7 +283,7 @@ export function rampApi(state: SandboxState) {
           listing(
             enabled(payoutMethods, slugs, (m) => m.slug),
             slug ?? country,
-            false,
+            'by-country',
           ),
         );
       })

@@ -162,6 +162,23 @@ export class RampStore {
 
   constructor(private readonly state: SandboxState) {
     state.onReset(() => this.#merchants.clear());
+    state.persist('ramp', {
+      save: () =>
+        [...this.#merchants].map(([id, merchant]) => ({
+          id,
+          sessions: [...merchant.sessions],
+          orders: [...merchant.orders],
+        })),
+      load: (data) => {
+        for (const saved of data as Array<{
+          id: string;
+          sessions: Array<[string, RampSession]>;
+          orders: Array<[string, RampOrder]>;
+        }>) {
+          this.#merchants.set(saved.id, { sessions: new Map(saved.sessions), orders: new Map(saved.orders) });
+        }
+      },
+    });
   }
 
   #merchant(merchantId: string): MerchantRamp {
@@ -176,6 +193,7 @@ export class RampStore {
   openSession(session: Omit<RampSession, 'id'>): RampSession {
     const created = { ...session, id: randomUUID() };
     this.#merchant(session.merchantId).sessions.set(created.id, created);
+    this.state.changed();
     return created;
   }
 
@@ -222,6 +240,7 @@ export class RampStore {
       createdAt: this.state.now(),
     };
     this.#merchant(session.merchantId).orders.set(order.id, order);
+    this.state.changed();
     this.#notify(order);
     return order;
   }
@@ -236,6 +255,7 @@ export class RampStore {
     }
     order.status = status;
     if (status === 'order_broadcasted') order.transactionId = fakeTransactionId(order.crypto.network);
+    this.state.changed();
     this.#notify(order);
     const followUp =
       status === 'order_completed' && order.type === 'buy'

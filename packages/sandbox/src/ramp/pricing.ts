@@ -5,6 +5,7 @@
  */
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { RAMP_MAGIC } from '../magic.ts';
+import type { FeeModel } from '../settings.ts';
 import {
   type Crypto,
   type Fiat,
@@ -32,6 +33,8 @@ interface PricingRequest {
   cryptoAmount?: number | undefined;
   markup?: number | undefined;
   at: number;
+  /** The fee model the settings ask for. */
+  fees: FeeModel;
 }
 
 export interface BuyPricingRequest extends PricingRequest {
@@ -85,12 +88,12 @@ function quoteBasis(
   request: PricingRequest,
   fallbackFiat: string | undefined,
   defaultMarkup: number,
-): { fiat: Fiat; crypto: Crypto; at: number; markup: number } | Priced<never> {
+): { fiat: Fiat; crypto: Crypto; at: number; markup: number; fees: FeeModel } | Priced<never> {
   const fiat = findFiat(request.fiatCurrency ?? fallbackFiat);
   if (!fiat) return fail(400, `Unsupported fiat currency: ${request.fiatCurrency}`);
   const crypto = findCrypto(request.cryptoCurrency);
   if (!crypto) return fail(400, `Unsupported crypto currency: ${request.cryptoCurrency}`);
-  return { fiat, crypto, at: request.at, markup: request.markup ?? defaultMarkup };
+  return { fiat, crypto, at: request.at, markup: request.markup ?? defaultMarkup, fees: request.fees };
 }
 
 /** The quote math's own refusals (amount limits, nothing left after fees) are 400s. */

@@ -3,6 +3,7 @@
  * amounts, markup and time. The model is written out in the README ("Quote model"); every field of a quote can
  * be recomputed from the others and the FX rate.
  */
+import type { FeeModel } from '../settings.ts';
 import type { Crypto, Fiat, MethodSpec } from './catalog.ts';
 import { priceIn } from './price-feed.ts';
 
@@ -42,6 +43,8 @@ interface QuoteInput {
   markup: number;
   fiatAmount?: number | undefined;
   cryptoAmount?: number | undefined;
+  /** How fees are reckoned (the settings' fee model; the README's "Quote model"). */
+  fees: FeeModel;
 }
 
 export interface BuyQuoteInput extends QuoteInput {
@@ -73,10 +76,48 @@ export function roundPrice(price: number): number {
 /** A method's fixed fee in the order's fiat: its EUR base fee converted, as the per-currency maps show it. */
 export const baseFeeIn = (method: MethodSpec, fiat: Fiat) => round2(method.baseFeeEur / fiat.eur);
 
-function processingFee(method: MethodSpec, fiat: Fiat, amountLocal: number): number {
-  const fee = (amountLocal * method.fee) / 100 + baseFeeIn(method, fiat);
+/** The documented model: fees on the amount priced, in the fiat, a converted fixed fee, to the nearest cent. */
+export const documentedFees: FeeModel = {
+  feeFixed: 'converted',
+  feeCurrency: 'local',
+  feeRounding: 'nearest',
+  feeOn: 'priced',
+};
+
+/**
+ * The processing fee and markup of the amount priced (`amount`: buy, before fees; sell, the crypto's value) in
+ * the fee model asked for. The percentage taken from the other side of the fees (a buy's gross, a sell's net) is
+ * solved in closed form, as an upstream would: buy `fee = (p × (amount + markup) + fixed) / (1 − p)`, sell
+ * `fee = (p × (amount − markup) + fixed) / (1 + p)`.
+ */
+function feesOf(
+  side: 'buy' | 'sell',
+  method: MethodSpec,
+  fiat: Fiat,
+  amount: number,
+  markup: number,
+  model: FeeModel,
+): { fee: number; markupValue: number } {
+  const roundFee = model.feeRounding === 'up' ? (value: number) => ceilTo(value, 2) : round2;
+  const markupValue = roundFee((amount * markup) / 100);
+  const share = method.fee / 100;
+  const onOtherSide = model.feeOn === (side === 'buy' ? 'gross' : 'net');
+  const percentage = (base: number, markupPart: number, fixed: number) =>
+    !onOtherSide
+      ? base * share + fixed
+      : side === 'buy'
+        ? (share * (base + markupPart) + fixed) / (1 - share)
+        : (share * (base - markupPart) + fixed) / (1 + share);
+  if (model.feeCurrency === 'eur') {
+    // Reckoned in EUR on the EUR amount, then converted to the fiat at the fixed rate.
+    const fixedEur = model.feeFixed === 'per-currency' ? method.baseFeeEur * fiat.eur : method.baseFeeEur;
+    const feeEur = percentage(round2(amount * fiat.eur), round2(markupValue * fiat.eur), fixedEur);
+    const feeRounded = roundFee(Math.max(feeEur, method.min_fee ?? 0));
+    return { fee: round2(feeRounded / fiat.eur), markupValue };
+  }
+  const fixed = model.feeFixed === 'per-currency' ? method.baseFeeEur : baseFeeIn(method, fiat);
   const minimum = method.min_fee ? round2(method.min_fee / fiat.eur) : 0;
-  return round2(Math.max(fee, minimum));
+  return { fee: roundFee(Math.max(percentage(amount, markupValue, fixed), minimum)), markupValue };
 }
 
 /**
@@ -84,18 +125,19 @@ function processingFee(method: MethodSpec, fiat: Fiat, amountLocal: number): num
  * amount must lie within the method's EUR limits, then the processing fee and the markup are taken from it.
  */
 function chargesOn(
+  side: 'buy' | 'sell',
   method: MethodSpec,
   fiat: Fiat,
   amountLocal: number,
   markup: number,
+  model: FeeModel,
 ): { ok: true; amountEur: number; fee: number; markupValue: number } | { ok: false; message: string } {
   const amountEur = round2(amountLocal * fiat.eur);
   if (amountEur < method.min_amount)
     return { ok: false, message: `Amount too low: minimum is ${method.min_amount} EUR` };
   if (amountEur > method.max_amount)
     return { ok: false, message: `Amount too high: maximum is ${method.max_amount} EUR` };
-  const fee = processingFee(method, fiat, amountLocal);
-  return { ok: true, amountEur, fee, markupValue: round2((amountLocal * markup) / 100) };
+  return { ok: true, amountEur, ...feesOf(side, method, fiat, amountLocal, markup, model) };
 }
 
 /**
@@ -122,7 +164,7 @@ export function buyQuote(input: BuyQuoteInput): QuoteResult<BuyQuote> {
     return { ok: false, message: 'fiat_amount or crypto_amount is required' };
   }
 
-  const charges = chargesOn(method, fiat, excl, markup);
+  const charges = chargesOn('buy', method, fiat, excl, markup, input.fees);
   if (!charges.ok) return charges;
   if (cryptoAmount <= 0) return { ok: false, message: 'Amount too low: it does not cover the network fee' };
   const { amountEur: exclEur, fee, markupValue } = charges;
@@ -177,7 +219,7 @@ export function sellQuote(input: SellQuoteInput): QuoteResult<SellQuote> {
     return { ok: false, message: 'fiat_amount or crypto_amount is required' };
   }
 
-  const charges = chargesOn(method, fiat, incl, markup);
+  const charges = chargesOn('sell', method, fiat, incl, markup, input.fees);
   if (!charges.ok) return charges;
   const { amountEur: inclEur, fee, markupValue } = charges;
   const excl = round2(incl - fee - markupValue);

@@ -474,6 +474,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/credential": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The admin credential this request was made with: its name and scope */
+        get: operations["getApiAdminCredential"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log: every admin write (who, what, when, from where, how it ended), newest first */
+        get: operations["getApiAdminAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -623,7 +657,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "UNAUTHORIZED" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "VALIDATION_FAILED" | "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH" | "METHOD_UNAVAILABLE" | "RETURN_URL_NOT_ALLOWED" | "RATE_LIMITED" | "INTERNAL" | "UPSTREAM_ERROR" | "QUOTE_UNAVAILABLE" | "UPSTREAM_BUSY" | "SERVICE_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
+                code: "BAD_REQUEST" | "UNAUTHORIZED" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PAYLOAD_TOO_LARGE" | "VALIDATION_FAILED" | "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH" | "METHOD_UNAVAILABLE" | "RETURN_URL_NOT_ALLOWED" | "RATE_LIMITED" | "INTERNAL" | "BODY_ALREADY_READ" | "UPSTREAM_ERROR" | "QUOTE_UNAVAILABLE" | "UPSTREAM_BUSY" | "SERVICE_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
                 message: string;
                 requestId: string;
                 issues?: {
@@ -882,6 +916,10 @@ export interface components {
             derivedWhileUpstreamDown: number;
             /** @description UPSTREAM_BUSY answers: combinations never priced, with the budget spent */
             busy: number;
+            /** @description Upstream calls that checked the total of a fiat amount typed */
+            totalChecks: number;
+            /** @description Of those, the calls that corrected a first one */
+            totalCorrections: number;
             refreshes: number;
             /** @description Derived amounts the sampler priced upstream to compare */
             samples: number;
@@ -905,6 +943,37 @@ export interface components {
                     samples: number;
                 };
             }[];
+        };
+        AdminCredential: {
+            /** @description The name the credential has in ADMIN_CREDENTIALS (`admin`: the older ADMIN_TOKEN) */
+            name: string;
+            /**
+             * @description read: lists orders, events and engine health; write: also changes state
+             * @enum {string}
+             */
+            scope: "read" | "write";
+        };
+        AuditEntry: {
+            id: string;
+            /** @description When the write was asked for */
+            createdAt: string;
+            /** @description The admin credential's name */
+            credential: string;
+            /** @enum {string} */
+            scope: "read" | "write";
+            /** @description Method and path, e.g. `POST /api/admin/payment-links` */
+            action: string;
+            /** @description What it made or touched (an order id, an event id) */
+            target: string | null;
+            details: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The client address as the connection showed it */
+            clientIp: string;
+            requestId: string;
+            /** @description What it was answered: 2xx done, 403 refused (read scope); null: no outcome recorded */
+            status: number | null;
+            finishedAt: string | null;
         };
     };
     responses: never;
@@ -3064,6 +3133,135 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAdminCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credential */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminCredential"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    getApiAdminAudit: {
+        parameters: {
+            query?: {
+                limit?: string;
+                credential?: string;
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: components["schemas"]["AuditEntry"][];
+                        /** @description Pass as `before` for the next (older) page; null at the end */
+                        next: string | null;
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
                 };
             };
         };

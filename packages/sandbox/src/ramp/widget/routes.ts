@@ -7,6 +7,7 @@ import { zValidator } from '@hono/zod-validator';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { rampFail, rampOk } from '../../envelope.ts';
+import { type FeeModel, feeModelOf } from '../../settings.ts';
 import type { SandboxState } from '../../state.ts';
 import { findPayoutMethod } from '../catalog.ts';
 import { iconSvg } from '../icons.ts';
@@ -24,8 +25,8 @@ const quoteBody = z.object({
 });
 
 const orderBody = quoteBody.omit({ method: true }).extend({ email: z.email('Enter a valid email address') });
-function quoteFor(session: RampSession, at: number): Priced<BuyQuote | SellQuote> {
-  const amounts = { fiatAmount: session.fiatAmount, cryptoAmount: session.cryptoAmount };
+function quoteFor(session: RampSession, at: number, fees: FeeModel): Priced<BuyQuote | SellQuote> {
+  const amounts = { fiatAmount: session.fiatAmount, cryptoAmount: session.cryptoAmount, fees };
   if (session.type === 'buy') {
     return priceBuy({
       merchantId: session.merchantId,
@@ -85,7 +86,7 @@ export function rampWidget(state: SandboxState) {
       if (!verified.ok) return c.html(widgetErrorPage('Widget URL refused', verified.message), 403);
       const draft = (type === 'buy' ? buyDraft : sellDraft)(verified.merchantId, verified.params);
       if (!draft.ok) return c.html(widgetErrorPage('Invalid widget parameters', draft.message), 400);
-      const priced = quoteFor({ ...draft.session, id: '' }, state.now());
+      const priced = quoteFor({ ...draft.session, id: '' }, state.now(), feeModelOf(state.settings));
       // Amount problems are the customer's to fix on the page; anything else is the integration's mistake.
       if (!priced.ok && !priced.message.startsWith('Amount') && priced.status < 500) {
         return c.html(widgetErrorPage('Invalid widget parameters', priced.message), 400);
@@ -129,7 +130,7 @@ export function rampWidget(state: SandboxState) {
         const body = c.req.valid('json');
         const next = { ...session, ...amountOf(body) };
         if (body.method && session.type === 'buy') next.method = body.method;
-        const priced = quoteFor(next, state.now());
+        const priced = quoteFor(next, state.now(), feeModelOf(state.settings));
         if (!priced.ok) return rampFail(c, priced.status, priced.message);
         if (!session.lockAmount) Object.assign(session, next);
         return rampOk(c, priced.quote);
@@ -139,7 +140,7 @@ export function rampWidget(state: SandboxState) {
         if (!session) return rampFail(c, 404, 'Session not found');
         const body = c.req.valid('json');
         if (!session.lockAmount) Object.assign(session, amountOf(body));
-        const priced = quoteFor(session, state.now());
+        const priced = quoteFor(session, state.now(), feeModelOf(state.settings));
         if (!priced.ok) return rampFail(c, priced.status, priced.message);
         const order = ramp.createOrder(session, priced.quote, body.email);
         return rampOk(c, {

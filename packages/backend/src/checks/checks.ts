@@ -1,0 +1,275 @@
+/**
+ * One check per thing a backend needs before a shopper meets it: the configuration, the store, Redis, each
+ * upstream with the configured keys. Each is a small function answering a `Verdict` with the fix of a failure,
+ * so `crypto-checkout-backend check` (checks/run-check.ts) runs them once and a readiness endpoint can run the
+ * same ones on a running backend. None creates an order or moves money: the upstream calls are reads (the
+ * order list, the payment methods) and the load of a signed widget page.
+ */
+import type { Redis } from 'ioredis';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { overlapOpen } from '../secrets/keyring.ts';
+import type { Store } from '../store/store.ts';
+import { signedWidgetUrl } from '../upstream/widget-url.ts';
+
+export interface Verdict {
+  /** What was checked: `storage`, `payments API key`. */
+  item: string;
+  /** fail: shoppers would meet it; warn: works, but not as it should go live. */
+  status: 'pass' | 'warn' | 'fail';
+  detail: string;
+  /** What to do about a warn or fail. */
+  fix?: string;
+}
+
+const pass = (item: string, detail: string): Verdict => ({ item, status: 'pass', detail });
+const warn = (item: string, detail: string, fix: string): Verdict => ({ item, status: 'warn', detail, fix });
+const fail = (item: string, detail: string, fix: string): Verdict => ({ item, status: 'fail', detail, fix });
+
+const randomSecretHint = 'make one with `openssl rand -base64 32`';
+const credentialHint =
+  'add name:scope:sha256 entries, each made with `token=$(openssl rand -hex 32); printf %s "$token" | sha256sum`';
+
+/** The fix of a refused variable, by what the refusal names. */
+function fixOf(problem: string): string {
+  if (/ADMIN_CREDENTIALS/.test(problem)) return `ADMIN_CREDENTIALS: ${credentialHint}.`;
+  if (/CHECKOUT_TOKEN_SECRET/.test(problem)) return `Set it to a long random string: ${randomSecretHint}.`;
+  if (/MERCHANT_WEBHOOK_SECRET/.test(problem))
+    return 'Set it to whsec_ + base64: `echo whsec_$(openssl rand -base64 32)`, and give the same to your receiver.';
+  if (/_PREVIOUS/.test(problem))
+    return 'See README "Rotating secrets": *_PREVIOUS holds old values beside the current variable.';
+  if (/(RAMP|PAY)_/.test(problem))
+    return 'Copy the keys from the upstream dashboard (Developers page); set all seven RAMP_*/PAY_* or none.';
+  if (/PRODUCTS_FILE/.test(problem)) return 'Point PRODUCTS_FILE at your catalog (see data/products.json).';
+  return 'Set it as `crypto-checkout-backend --help` (.env.example) describes.';
+}
+
+/** The configuration itself: every variable valid, and what parses but should not go live as it is. */
+export function checkConfiguration(
+  env: Record<string, string | undefined>,
+  now = Date.now(),
+): { config: Config | undefined; verdicts: Verdict[] } {
+  let config: Config;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return {
+      config: undefined,
+      verdicts: error.problems.map((problem) => fail('configuration', problem, fixOf(problem))),
+    };
+  }
+  const verdicts: Verdict[] = [pass('configuration', `every variable is valid (${config.mode} mode)`)];
+  if (config.mode === 'sandbox') {
+    verdicts.push(
+      warn(
+        'upstream',
+        'no RAMP_*/PAY_* variable is set: the backend runs on the offline sandbox, no real payment can be made',
+        'Set the seven upstream variables (RAMP_API_URL … PAY_WEBHOOK_SECRET) from the upstream dashboard.',
+      ),
+    );
+  }
+  const legacy = config.admin.credentials.find((credential) => credential.legacy);
+  if (legacy && config.mode === 'live') {
+    verdicts.push(
+      warn(
+        'admin credentials',
+        'ADMIN_TOKEN is one unnamed token with full power (it works, as the write credential "admin")',
+        `Give each person or system its own credential in ADMIN_CREDENTIALS (read where reading is enough): ${credentialHint}; then remove ADMIN_TOKEN.`,
+      ),
+    );
+  } else if (config.mode === 'live') {
+    const scopes = config.admin.credentials.map((c) => `${c.name} (${c.scope})`).join(', ');
+    verdicts.push(pass('admin credentials', scopes));
+  }
+  const rotations: Array<
+    [string, { previous: readonly string[]; previousUntil: number | undefined } | undefined]
+  > = [
+    ['CHECKOUT_TOKEN_SECRET', config.secrets.checkoutToken],
+    ['MERCHANT_WEBHOOK_SECRET', config.secrets.merchantWebhook],
+    ['PAY_WEBHOOK_SECRET', config.secrets.payWebhook],
+    ['RAMP_SECRET_KEY', config.secrets.rampSecret],
+  ];
+  for (const [name, keyring] of rotations) {
+    if (!keyring?.previous.length) continue;
+    const until = keyring.previousUntil;
+    if (until !== undefined && until <= now) {
+      verdicts.push(
+        warn(
+          `${name} rotation`,
+          `the overlap ended ${new Date(until).toISOString()}: ${name}_PREVIOUS is no longer accepted`,
+          `Remove ${name}_PREVIOUS and ${name}_PREVIOUS_UNTIL, and restart.`,
+        ),
+      );
+    } else if (until === undefined) {
+      verdicts.push(
+        warn(
+          `${name} rotation`,
+          `${name}_PREVIOUS is accepted with no end (no ${name}_PREVIOUS_UNTIL)`,
+          `Once every sender and receiver uses the new value, remove ${name}_PREVIOUS and restart (or set ${name}_PREVIOUS_UNTIL).`,
+        ),
+      );
+    } else if (overlapOpen({ current: '', ...keyring }, now)) {
+      verdicts.push(
+        pass(`${name} rotation`, `the previous value is accepted until ${new Date(until).toISOString()}`),
+      );
+    }
+  }
+  if (config.mode === 'live' && !config.publicUrl.startsWith('https://')) {
+    verdicts.push(
+      warn(
+        'PUBLIC_URL',
+        `${config.publicUrl} is not https: shoppers' return pages and the upstream's webhooks travel in clear`,
+        'Serve the backend over https and set PUBLIC_URL to that address.',
+      ),
+    );
+  }
+  if (config.mode === 'live' && config.events.webhookUrls.length === 0) {
+    verdicts.push(
+      warn(
+        'fulfilment events',
+        'MERCHANT_WEBHOOK_URL is not set: only an app mounting the backend with onEvent hears order.paid',
+        'Set MERCHANT_WEBHOOK_URL and MERCHANT_WEBHOOK_SECRET to your receiver (README "Hear about orders").',
+      ),
+    );
+  }
+  return { config, verdicts };
+}
+
+/** The store answers a read (a record that does not exist: nothing is written). */
+export async function checkStorage(store: Store, database: string): Promise<Verdict> {
+  try {
+    await store.get('orders', '__check__');
+    return pass('storage', `${database} answers`);
+  } catch (error) {
+    return fail(
+      'storage',
+      `${database} does not answer a read (${(error as Error).message})`,
+      'Check DATABASE_URL (or DATA_DIR for SQLite), that the database runs and that this user may read it.',
+    );
+  }
+}
+
+/** Redis answers PING. */
+export async function checkRedis(redis: Pick<Redis, 'ping'>, where: string): Promise<Verdict> {
+  try {
+    const answer = await redis.ping();
+    return answer === 'PONG'
+      ? pass('redis', `${where} answers`)
+      : fail(
+          'redis',
+          `${where} answered ${answer} to PING`,
+          'Check that REDIS_URL points at a Redis server.',
+        );
+  } catch (error) {
+    return fail(
+      'redis',
+      `${where} does not answer (${(error as Error).message})`,
+      'Check REDIS_URL and that Redis is running.',
+    );
+  }
+}
+
+/** An HTTP read of an upstream, or why it could not be made. */
+async function read(url: string, timeoutMs: number, headers: Record<string, string> = {}) {
+  try {
+    const response = await fetch(url, {
+      headers: { accept: 'application/json, text/html', ...headers },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return { status: response.status, text: await response.text().catch(() => '') };
+  } catch (error) {
+    const name = (error as Error).name;
+    return {
+      status: 0,
+      text: name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (error as Error).message,
+    };
+  }
+}
+
+const unreachable = (item: string, what: string, base: string, why: string, variable: string): Verdict =>
+  fail(
+    item,
+    `${what} at ${base} cannot be reached (${why})`,
+    `Check ${variable} and this host's outbound network.`,
+  );
+
+/** The payments API key, by listing one order (`GET /v1/merchants/orders?limit=1`). */
+export async function checkPaymentsKey(config: Config): Promise<Verdict> {
+  const item = 'payments API key';
+  const { apiUrl, apiKey } = config.payments;
+  const answer = await read(`${apiUrl}/v1/merchants/orders?limit=1`, config.upstreamTimeoutMs, {
+    'x-api-key': apiKey,
+  });
+  if (answer.status === 0) return unreachable(item, 'the payments API', apiUrl, answer.text, 'PAY_API_URL');
+  if (answer.status === 401 || answer.status === 403)
+    return fail(
+      item,
+      `the payments API refused PAY_API_KEY (${answer.status})`,
+      "Copy the API key from the payments dashboard's Developers page into PAY_API_KEY (live keys for live).",
+    );
+  if (answer.status >= 200 && answer.status < 300)
+    return pass(item, `accepted by ${apiUrl} (an order list was read)`);
+  return fail(
+    item,
+    `the payments API answered ${answer.status} to an order list`,
+    'Check PAY_API_URL (the API base, paths /v1/… are appended); retry if the upstream reports an outage.',
+  );
+}
+
+/** The ramp's public key, by reading the payment methods it is allowed (`get_payment_methods?apiKey=`). */
+export async function checkRampPublicKey(config: Config): Promise<Verdict> {
+  const item = 'ramp public key';
+  const { apiUrl, publicKey } = config.ramp;
+  const answer = await read(
+    `${apiUrl}/api/v1/merchant/get_payment_methods?apiKey=${encodeURIComponent(publicKey)}`,
+    config.upstreamTimeoutMs,
+  );
+  if (answer.status === 0) return unreachable(item, 'the ramp API', apiUrl, answer.text, 'RAMP_API_URL');
+  if (answer.status === 401 || answer.status === 403 || /invalid api ?key/i.test(answer.text))
+    return fail(
+      item,
+      `the ramp API refused RAMP_PUBLIC_KEY (${answer.status})`,
+      'Copy the public key (pk_live_…) from the ramp dashboard into RAMP_PUBLIC_KEY.',
+    );
+  if (answer.status >= 200 && answer.status < 300)
+    return pass(item, `accepted by ${apiUrl} (its payment methods were read)`);
+  return fail(
+    item,
+    `the ramp API answered ${answer.status} to the payment methods`,
+    'Check RAMP_API_URL (the API base, paths /api/v1/merchant/… are appended).',
+  );
+}
+
+/**
+ * The ramp's secret key, by loading a widget URL signed with it (a page load: no order until a shopper acts).
+ * The upstream documents no answer to a bad signature; refused means 401/403 or a page saying the signature is
+ * wrong, as the sandbox does.
+ */
+export async function checkRampSecretKey(config: Config): Promise<Verdict> {
+  const item = 'ramp secret key';
+  const { widgetUrl, publicKey, secretKey } = config.ramp;
+  const url = signedWidgetUrl(widgetUrl, 'buy', { apiKey: publicKey }, secretKey);
+  const answer = await read(url, config.upstreamTimeoutMs);
+  if (answer.status === 0)
+    return unreachable(item, 'the ramp widget', widgetUrl, answer.text, 'RAMP_WIDGET_URL');
+  if (/(invalid|missing) api ?key/i.test(answer.text))
+    return warn(
+      item,
+      'not judged: the ramp widget refused RAMP_PUBLIC_KEY before looking at the signature',
+      'Fix RAMP_PUBLIC_KEY first, then check again.',
+    );
+  if (
+    answer.status === 401 ||
+    answer.status === 403 ||
+    /signature[^<]{0,80}(invalid|wrong|refused|mismatch)|(invalid|wrong|bad) signature/i.test(answer.text)
+  )
+    return fail(
+      item,
+      `the ramp widget refused a URL signed with RAMP_SECRET_KEY (${answer.status})`,
+      'Copy the secret key (sk_live_…) paired with RAMP_PUBLIC_KEY from the ramp dashboard into RAMP_SECRET_KEY.',
+    );
+  if (answer.status >= 500)
+    return fail(item, `the ramp widget answered ${answer.status}`, 'Check RAMP_WIDGET_URL; retry later.');
+  return pass(item, `a URL signed with it was not refused by ${widgetUrl}`);
+}

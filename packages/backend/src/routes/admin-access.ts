@@ -1,0 +1,92 @@
+/**
+ * `/api/admin/credential` (who am I, with which scope) and `/api/admin/audit` (the audit log of admin writes,
+ * newest first). Behind the same access check as every admin route (admin/access.ts); both read.
+ */
+import { createRoute } from '@hono/zod-openapi';
+import { z } from 'zod';
+import type { AuditLog } from '../admin/audit.ts';
+import { adminScopes } from '../admin/credentials.ts';
+import { errorResponses, jsonResponse, openApiRoutes, securedBy } from '../openapi.ts';
+
+const adminRoute = { tags: ['Merchant'], security: securedBy('admin') };
+
+export const credentialResponse = z
+  .object({
+    name: z
+      .string()
+      .describe('The name the credential has in ADMIN_CREDENTIALS (`admin`: the older ADMIN_TOKEN)'),
+    scope: z
+      .enum(adminScopes)
+      .describe('read: lists orders, events and engine health; write: also changes state'),
+  })
+  .meta({ id: 'AdminCredential' });
+
+export const auditEntrySchema = z
+  .object({
+    id: z.string(),
+    createdAt: z.string().describe('When the write was asked for'),
+    credential: z.string().describe("The admin credential's name"),
+    scope: z.enum(adminScopes),
+    action: z.string().describe('Method and path, e.g. `POST /api/admin/payment-links`'),
+    target: z.string().nullable().describe('What it made or touched (an order id, an event id)'),
+    details: z.record(z.string(), z.unknown()).nullable(),
+    clientIp: z.string().describe('The client address as the connection showed it'),
+    requestId: z.string(),
+    status: z
+      .number()
+      .int()
+      .nullable()
+      .describe('What it was answered: 2xx done, 403 refused (read scope); null: no outcome recorded'),
+    finishedAt: z.string().nullable(),
+  })
+  .meta({ id: 'AuditEntry' });
+
+export const auditResponse = z.object({
+  entries: z.array(auditEntrySchema),
+  next: z.string().nullable().describe('Pass as `before` for the next (older) page; null at the end'),
+});
+
+export const auditQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^\d+$/, 'must be an integer')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be at least 1').max(500, 'must be at most 500'))
+    .default(100),
+  credential: z.string().trim().min(1).max(64).optional(),
+  before: z.iso.datetime({ message: 'must be an ISO date-time (a previous page’s `next`)' }).optional(),
+});
+
+const credentialRoute = createRoute({
+  ...adminRoute,
+  method: 'get',
+  path: '/credential',
+  summary: 'The admin credential this request was made with: its name and scope',
+  responses: { 200: jsonResponse(credentialResponse, 'The credential'), ...errorResponses('UNAUTHORIZED') },
+});
+
+const auditRoute = createRoute({
+  ...adminRoute,
+  method: 'get',
+  path: '/audit',
+  summary: 'The audit log: every admin write (who, what, when, from where, how it ended), newest first',
+  request: { query: auditQuery },
+  responses: {
+    200: jsonResponse(auditResponse, 'A page of entries'),
+    ...errorResponses('UNAUTHORIZED', 'VALIDATION_FAILED'),
+  },
+});
+
+export function adminAccessRoutes(audit: AuditLog) {
+  return openApiRoutes()
+    .openapi(credentialRoute, (c) => {
+      const { name, scope } = c.get('adminCredential');
+      return c.json({ name, scope }, 200);
+    })
+    .openapi(auditRoute, async (c) => {
+      const query = c.req.valid('query');
+      const entries = await audit.list(query);
+      const last = entries.at(-1);
+      return c.json({ entries, next: entries.length === query.limit && last ? last.createdAt : null }, 200);
+    });
+}

@@ -1,0 +1,252 @@
+/**
+ * Scoped admin access: named credentials (ADMIN_CREDENTIALS, hashes only), read or write, on every admin route;
+ * the older ADMIN_TOKEN as the write credential "admin"; every write in the audit log; wrong credentials
+ * counted per client address and refused past the limit.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { tokenSha256 } from '../src/admin/credentials.ts';
+import { createApp } from '../src/app.ts';
+import { documentedRoutes } from '../src/openapi.ts';
+import { createOrder, productsFile } from './order-fixtures.ts';
+import { json, type Stack, startStack, testSecrets } from './support.ts';
+
+const tokens = {
+  support: `cca_${randomBytes(32).toString('hex')}`,
+  ops: `cca_${randomBytes(32).toString('hex')}`,
+};
+const credentialsEnv = `support:read:${tokenSha256(tokens.support)},ops:write:${tokenSha256(tokens.ops)}`;
+
+interface AuditEntry {
+  id: string;
+  createdAt: string;
+  credential: string;
+  scope: string;
+  action: string;
+  target: string | null;
+  details: Record<string, unknown> | null;
+  clientIp: string;
+  requestId: string;
+  status: number | null;
+  finishedAt: string | null;
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('each scope on each admin route', () => {
+  let stack: Stack;
+  let eventId: string;
+  before(async () => {
+    stack = await startStack({
+      env: {
+        PRODUCTS_FILE: productsFile,
+        ADMIN_CREDENTIALS: credentialsEnv,
+        // The wrong credentials below are deliberate; the limit has its own test.
+        ADMIN_AUTH_MAX_FAILURES: '1000',
+        // Events wait in the outbox for a receiver (no worker runs here): something to re-send.
+        MERCHANT_WEBHOOK_URL: 'http://127.0.0.1:9/hooks',
+        MERCHANT_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      },
+    });
+    const created = await createOrder(stack);
+    const events = await json<{ events: Array<{ id: string }> }>(
+      await stack.api(`/api/admin/events?orderId=${created.orderId}`, { headers: bearer(tokens.ops) }),
+    );
+    eventId = events.events[0]?.id ?? '';
+    assert.ok(eventId);
+  });
+  after(() => stack.close());
+
+  /** One well-formed request per admin route, keyed `METHOD /path` as the OpenAPI document lists them. */
+  const requests: Record<string, () => { path: string; init?: RequestInit & { json?: unknown } }> = {
+    'GET /api/admin/orders': () => ({ path: '/api/admin/orders?limit=5' }),
+    'POST /api/admin/payment-links': () => ({
+      path: '/api/admin/payment-links',
+      init: { method: 'POST', json: { name: 'Workshop', note: 'inv 7', currency: 'EUR', amount: '80.00' } },
+    }),
+    'GET /api/admin/events': () => ({ path: '/api/admin/events' }),
+    'POST /api/admin/events/{id}/resend': () => ({
+      path: `/api/admin/events/${eventId}/resend`,
+      init: { method: 'POST' },
+    }),
+    'GET /api/admin/upstream-drift': () => ({ path: '/api/admin/upstream-drift' }),
+    'GET /api/admin/quote-engine': () => ({ path: '/api/admin/quote-engine' }),
+    'GET /api/admin/credential': () => ({ path: '/api/admin/credential' }),
+    'GET /api/admin/audit': () => ({ path: '/api/admin/audit' }),
+  };
+  const call = (route: string, headers: Record<string, string>) => {
+    const { path, init = {} } = (requests[route] as (typeof requests)[string])();
+    return stack.api(path, { ...init, headers: { ...headers, ...(init.headers as object) } });
+  };
+
+  test('the table above names every admin route the API documents', () => {
+    const documented = documentedRoutes(createApp(stack.deps))
+      .filter((route) => route.path.startsWith('/api/admin/'))
+      .map((route) => `${route.method.toUpperCase()} ${route.path}`)
+      .sort();
+    assert.deepEqual(documented, Object.keys(requests).sort());
+  });
+
+  test('no credential or a wrong one: 401 on every route', async () => {
+    for (const route of Object.keys(requests)) {
+      assert.equal((await call(route, {})).status, 401, route);
+      assert.equal((await call(route, bearer(`${tokens.support}x`))).status, 401, route);
+      // The hash itself is not a credential (a leaked configuration gives no access).
+      assert.equal((await call(route, bearer(tokenSha256(tokens.ops)))).status, 401, route);
+    }
+  });
+
+  test('read: every GET answers, every write is refused with 403 saying why', async () => {
+    for (const route of Object.keys(requests)) {
+      const response = await call(route, bearer(tokens.support));
+      if (route.startsWith('GET ')) {
+        assert.equal(response.status, 200, route);
+        continue;
+      }
+      assert.equal(response.status, 403, route);
+      const { error } = await json<{ error: { code: string; message: string; details: unknown } }>(response);
+      assert.equal(error.code, 'FORBIDDEN');
+      assert.match(error.message, /"support" has the read scope/);
+      assert.match(error.message, /needs a write credential/);
+      assert.deepEqual(error.details, { credential: 'support', scope: 'read', needs: 'write' });
+    }
+  });
+
+  test('write: every route answers, GET and write alike', async () => {
+    for (const route of Object.keys(requests)) {
+      const response = await call(route, bearer(tokens.ops));
+      assert.ok(response.status === 200 || response.status === 201, `${route} → ${response.status}`);
+    }
+  });
+
+  test('who am I: each credential by name and scope; the older ADMIN_TOKEN is "admin", write', async () => {
+    const me = (token: string) =>
+      stack.api('/api/admin/credential', { headers: bearer(token) }).then((r) => json(r));
+    assert.deepEqual(await me(tokens.support), { name: 'support', scope: 'read' });
+    assert.deepEqual(await me(tokens.ops), { name: 'ops', scope: 'write' });
+    assert.deepEqual(await me(testSecrets.adminToken), { name: 'admin', scope: 'write' });
+    const legacyWrite = await call('POST /api/admin/payment-links', bearer(testSecrets.adminToken));
+    assert.equal(legacyWrite.status, 201);
+  });
+
+  test('every write is in the audit log: who, what, target, when, from where, how it ended; reads are not', async () => {
+    const started = new Date().toISOString();
+    const link = await json<{ orderId: string }>(
+      await call('POST /api/admin/payment-links', bearer(tokens.ops)),
+    );
+    assert.equal((await call('POST /api/admin/events/{id}/resend', bearer(tokens.ops))).status, 200);
+    assert.equal((await call('POST /api/admin/payment-links', bearer(tokens.support))).status, 403);
+    assert.equal((await call('GET /api/admin/orders', bearer(tokens.ops))).status, 200);
+    const missing = await stack.api('/api/admin/events/evt_nope/resend', {
+      method: 'POST',
+      headers: bearer(tokens.ops),
+    });
+    assert.equal(missing.status, 404);
+
+    // The support desk reads the log with its read credential.
+    const log = await json<{ entries: AuditEntry[] }>(
+      await stack.api('/api/admin/audit?limit=5', { headers: bearer(tokens.support) }),
+    );
+    const [notFound, refused, resend, created] = log.entries;
+    assert.ok(notFound && refused && resend && created);
+    assert.deepEqual(
+      {
+        credential: created.credential,
+        scope: created.scope,
+        action: created.action,
+        target: created.target,
+        clientIp: created.clientIp,
+        status: created.status,
+      },
+      {
+        credential: 'ops',
+        scope: 'write',
+        action: 'POST /api/admin/payment-links',
+        target: link.orderId,
+        clientIp: '127.0.0.1',
+        status: 201,
+      },
+    );
+    assert.deepEqual(
+      {
+        name: created.details?.['name'],
+        amount: created.details?.['amount'],
+        currency: created.details?.['currency'],
+      },
+      { name: 'Workshop', amount: '80.00', currency: 'EUR' },
+    );
+    assert.ok(created.createdAt >= started && created.finishedAt && created.finishedAt >= created.createdAt);
+    assert.ok(created.requestId);
+    assert.deepEqual(
+      [resend.credential, resend.action, resend.target, resend.status],
+      ['ops', `POST /api/admin/events/${eventId}/resend`, eventId, 200],
+    );
+    assert.deepEqual(
+      [refused.credential, refused.scope, refused.action, refused.status],
+      ['support', 'read', 'POST /api/admin/payment-links', 403],
+    );
+    assert.deepEqual([notFound.target, notFound.status], ['evt_nope', 404]);
+    assert.ok(!log.entries.some((entry) => entry.action.startsWith('GET')), 'reads are not recorded');
+
+    // By credential, and page by page.
+    const mine = await json<{ entries: AuditEntry[]; next: string | null }>(
+      await stack.api('/api/admin/audit?credential=support&limit=1', { headers: bearer(tokens.ops) }),
+    );
+    assert.equal(mine.entries.length, 1);
+    assert.ok(mine.entries.every((entry) => entry.credential === 'support'));
+    assert.ok(mine.next);
+    const older = await json<{ entries: AuditEntry[] }>(
+      await stack.api(
+        `/api/admin/audit?credential=support&limit=50&before=${encodeURIComponent(mine.next)}`,
+        {
+          headers: bearer(tokens.ops),
+        },
+      ),
+    );
+    assert.ok(older.entries.length >= 1, 'the refused write of the scope test');
+    assert.ok(older.entries.every((entry) => entry.createdAt < (mine.next as string)));
+  });
+});
+
+/** A GET from another loopback address (another client, as the backend's limiter sees it). */
+function getFrom(localAddress: string, url: string, headers: Record<string, string>) {
+  return new Promise<number>((resolve, reject) => {
+    const request = httpRequest(url, { localAddress, headers }, (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+describe('wrong credentials are counted and slowed down per client', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({
+      env: { ADMIN_CREDENTIALS: credentialsEnv, ADMIN_AUTH_MAX_FAILURES: '3' },
+    });
+  });
+  after(() => stack.close());
+  const get = (token: string) => stack.api('/api/admin/credential', { headers: bearer(token) });
+
+  test('right credentials do not count; past the limit of wrong ones the client is refused, right token or not; another client is not', async () => {
+    for (let i = 0; i < 5; i += 1) assert.equal((await get(tokens.support)).status, 200);
+    for (let i = 0; i < 3; i += 1)
+      assert.equal((await get(`wrong-${i}`)).status, 401, `wrong guess ${i + 1}`);
+    const refused = await get('wrong-4');
+    assert.equal(refused.status, 429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    assert.ok(retryAfter > 0 && retryAfter <= 900, `Retry-After ${retryAfter}`);
+    assert.equal((await json<{ error: { code: string } }>(refused)).error.code, 'RATE_LIMITED');
+    // A right guess now is refused too: the limit is not an oracle.
+    assert.equal((await get(tokens.ops)).status, 429);
+    // Another client address still gets in.
+    assert.equal(
+      await getFrom('127.0.0.2', `${stack.backendUrl}/api/admin/credential`, bearer(tokens.ops)),
+      200,
+    );
+  });
+});

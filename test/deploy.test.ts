@@ -1,0 +1,231 @@
+/**
+ * The files an operator starts from, in deploy/: the systemd unit passes `systemd-analyze verify` and runs the
+ * backend's own command; HAProxy accepts its configuration, and run with it (Debian's haproxy, its addresses
+ * moved to free loopback ports) it sends shoppers only to instances whose /readyz answers 200, tries a refused
+ * connection again elsewhere, and limits each client as the backend would on its own.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+// @ts-expect-error: plain JavaScript shared with scripts/test.mjs (no types).
+import { ensureDeployTools } from '../scripts/ensure.mjs';
+import { freePort, root } from './harness.ts';
+
+const deploy = join(root, 'deploy');
+const unitFile = join(deploy, 'crypto-checkout@.service');
+const haproxyFile = join(deploy, 'haproxy.cfg');
+
+/** Waits for a condition (never a fixed time): at most `timeoutMs`, then fails saying what never came true. */
+async function until(
+  condition: () => Promise<boolean>,
+  what: () => string,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail(`${what()}: not so after ${timeoutMs} ms`);
+}
+
+describe('deploy/', () => {
+  let tools: { haproxy: string; systemdAnalyze: string };
+  let dir = '';
+  before(() => {
+    tools = ensureDeployTools();
+    dir = mkdtempSync(join(tmpdir(), 'cc-deploy-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('the systemd unit passes systemd-analyze verify, as the template and as instance @8781', () => {
+    const instance = join(dir, 'crypto-checkout@8781.service');
+    copyFileSync(unitFile, instance);
+    for (const file of [unitFile, instance]) {
+      const verify = spawnSync(tools.systemdAnalyze, ['verify', file], { cwd: dir, encoding: 'utf8' });
+      assert.equal(verify.status, 0, `${file}: ${verify.stdout}${verify.stderr}`);
+      // Unknown keys and bad values are only warnings (exit code 0): none is accepted either.
+      assert.equal(
+        `${verify.stdout}${verify.stderr}`,
+        '',
+        `systemd-analyze has something to say about ${file}`,
+      );
+    }
+  });
+
+  test("the unit runs the backend package's own command, with its port from the instance name", () => {
+    const unit = readFileSync(unitFile, 'utf8');
+    const { bin } = JSON.parse(readFileSync(join(root, 'packages', 'backend', 'package.json'), 'utf8'));
+    const command = (bin['crypto-checkout-backend'] as string).replace(/^\.\//, '');
+    assert.match(
+      unit,
+      new RegExp(
+        `^ExecStart=/usr/bin/node /srv/crypto-checkout/node_modules/@crypto-checkout/backend/${command}$`,
+        'm',
+      ),
+    );
+    assert.match(unit, /^Environment=PORT=%i$/m);
+    assert.match(unit, /^KillSignal=SIGTERM$/m);
+  });
+
+  test('haproxy -c accepts the load balancer configuration, without a warning', () => {
+    const check = spawnSync(tools.haproxy, ['-c', '-f', haproxyFile], { cwd: dir, encoding: 'utf8' });
+    const said = `${check.stdout}${check.stderr}`;
+    assert.equal(check.status, 0, said);
+    assert.match(said, /Configuration file is valid/);
+    assert.doesNotMatch(said, /WARNING|ALERT/);
+  });
+
+  describe('HAProxy run with it, in front of three instances', () => {
+    /** A stand-in instance: /readyz answers as `ready` says; anything else names the instance. */
+    interface Instance {
+      port: number;
+      ready: boolean;
+      served: number;
+      server: Server;
+    }
+    const instances: Instance[] = [];
+    let haproxy: ChildProcess | undefined;
+    let haproxyOutput = '';
+    let front = '';
+    let stats = '';
+    /** Requests sent through HAProxy on routes it limits per client. */
+    let sent = 0;
+
+    before(async () => {
+      for (let index = 0; index < 3; index += 1) {
+        const instance: Instance = {
+          port: await freePort(),
+          ready: index !== 1,
+          served: 0,
+          server: createServer(),
+        };
+        instance.server.on('request', (request, response) => {
+          if (request.url === '/readyz') {
+            response.writeHead(instance.ready ? 200 : 503).end();
+            return;
+          }
+          instance.served += 1;
+          request.resume();
+          response
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ instance: index }));
+        });
+        await new Promise<void>((resolve) => instance.server.listen(instance.port, '127.0.0.1', resolve));
+        instances.push(instance);
+      }
+      // The file as shipped, with its addresses moved to free loopback ports.
+      const frontPort = await freePort();
+      front = `http://127.0.0.1:${frontPort}`;
+      const statsPort = await freePort();
+      stats = `http://127.0.0.1:${statsPort}/;csv`;
+      let config = readFileSync(haproxyFile, 'utf8')
+        .replace(/^(\s*)bind :80$/m, `$1bind 127.0.0.1:${frontPort}`)
+        .replace(/bind 127\.0\.0\.1:8404/, `bind 127.0.0.1:${statsPort}`);
+      ['8781', '8782', '8783'].forEach((port, index) => {
+        config = config.replace(`127.0.0.1:${port} check`, `127.0.0.1:${instances[index]?.port} check`);
+      });
+      assert.equal((config.match(/ check$/gm) ?? []).length, 3);
+      const file = join(dir, 'haproxy.cfg');
+      writeFileSync(file, config);
+      haproxy = spawn(tools.haproxy, ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+      haproxy.stdout?.on('data', (chunk: Buffer) => (haproxyOutput += chunk));
+      haproxy.stderr?.on('data', (chunk: Buffer) => (haproxyOutput += chunk));
+    });
+    after(async () => {
+      if (haproxy && haproxy.exitCode === null) {
+        const exited = new Promise((resolve) => haproxy?.once('exit', resolve));
+        haproxy.kill('SIGTERM');
+        await exited;
+      }
+      await Promise.all(instances.map((i) => new Promise((resolve) => i.server.close(resolve))));
+    });
+
+    /** Each instance's state as HAProxy's statistics page says (UP, DOWN, …), in order. */
+    async function states(): Promise<string[]> {
+      const csv = await fetch(stats).then(
+        (r) => r.text(),
+        () => '',
+      );
+      const rows = csv.split('\n').map((line) => line.split(','));
+      return ['8781', '8782', '8783'].map(
+        (port) =>
+          rows.find(
+            ([proxy, server]) => proxy === 'crypto_checkout' && server === `checkout-${port}`,
+          )?.[17] ?? '?',
+      );
+    }
+    const inRotation = (...expected: string[]) =>
+      until(
+        async () => (await states()).join() === expected.join(),
+        () => `HAProxy's view of the instances becomes ${expected.join()}\n${haproxyOutput}`,
+      );
+
+    /** `count` shopper requests through HAProxy; which instance answered each. */
+    async function send(count: number): Promise<number[]> {
+      const answered: number[] = [];
+      for (let n = 0; n < count; n += 1) {
+        sent += 1;
+        const response = await fetch(`${front}/api/orders/o_${n}`);
+        assert.equal(response.status, 200, `request ${n}: ${response.status}\n${haproxyOutput}`);
+        answered.push(((await response.json()) as { instance: number }).instance);
+      }
+      return answered;
+    }
+
+    test('only instances whose /readyz answers 200 get requests; one that turns ready joins, one that stops leaves', async () => {
+      // HAProxy 2.6 counts a server up until its first check (`init-state` came in 3.1): the first check decides.
+      await inRotation('UP', 'DOWN', 'UP');
+      const answered = await send(30);
+      assert.ok(answered.includes(0) && answered.includes(2), `both ready instances answer: ${answered}`);
+      assert.ok(!answered.includes(1), 'the instance whose /readyz answers 503 gets none');
+
+      (instances[1] as Instance).ready = true;
+      await inRotation('UP', 'UP', 'UP');
+      assert.ok((await send(30)).includes(1), 'the instance that turned ready gets requests');
+
+      (instances[0] as Instance).ready = false;
+      await inRotation('DOWN', 'UP', 'UP');
+      assert.ok(!(await send(30)).includes(0), 'the instance whose /readyz fails gets none');
+    });
+
+    test('a connection refused by an instance not yet marked down is tried again on another: no request fails', async () => {
+      const killed = instances[2] as Instance;
+      assert.deepEqual(await states(), ['DOWN', 'UP', 'UP']);
+      // Gone at once, as with SIGKILL: HAProxy still counts it up until its next check.
+      killed.server.closeAllConnections();
+      await new Promise((resolve) => killed.server.close(resolve));
+      const answered = await send(30);
+      assert.ok(!answered.includes(2));
+    });
+
+    test('each client is limited on the routes the backend would limit, with its error envelope', async () => {
+      // The backend's per-client limit, 120 a minute, counted per address here (every answer above came from
+      // GET /api/orders/…, which counts): spend what is left of it.
+      let limited: Response | undefined;
+      for (let n = 0; n < 200 && !limited; n += 1) {
+        const response = await fetch(`${front}/api/quotes/buy`, { method: 'POST', body: '{}' });
+        if (response.status === 429) limited = response;
+        else assert.equal(response.status, 200);
+        sent += 1;
+      }
+      assert.ok(limited, 'a client past 120 requests in a minute is refused');
+      assert.ok(sent >= 120, `not before its 121st request (refused after ${sent})`);
+      assert.equal(limited.headers.get('retry-after'), '60');
+      assert.deepEqual(((await limited.json()) as { error: { code: string } }).error.code, 'RATE_LIMITED');
+      // Not limited: the catalog, static assets, the upstream's webhooks.
+      for (const [method, path] of [
+        ['GET', '/api/catalog?country=DE'],
+        ['GET', '/api/flags/de.svg'],
+        ['GET', '/widget/crypto-checkout.js'],
+        ['POST', '/api/webhooks/payments'],
+      ] as const) {
+        assert.equal((await fetch(`${front}${path}`, { method })).status, 200, `${method} ${path}`);
+      }
+    });
+  });
+});

@@ -1,4 +1,4 @@
-// Browser tests for the widget: web-test-runner + @open-wc/testing in Debian's Chromium, against a real
+// Browser tests for the widget: web-test-runner + @open-wc/testing in Debian's Chromium, Firefox and WebKit (scripts/browsers.mjs), against a real
 // backend running on the sandbox.
 //
 // - Files: packages/widget/test/browser/**/*.test.ts (node tests of the widget live beside that folder).
@@ -13,7 +13,7 @@
 //   tokens with the backend's secret, and a bare-import shim serving React as ES modules.
 // - The counts go to WTR_SUMMARY as JSON for scripts/test.mjs.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter } from '@web/test-runner';
-import { chromeLauncher } from '@web/test-runner-chrome';
+import { browsers } from './scripts/browsers.mjs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const tsconfig = join(root, 'tsconfig.json');
@@ -320,15 +320,9 @@ export default {
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig }),
   ],
   reporters: [defaultReporter(), summaryReporter()],
-  browsers: [
-    chromeLauncher({
-      launchOptions: {
-        executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-        headless: true,
-        // The flags these machines need (root, no GPU, a closed network), shared with the e2e tests and the bench.
-        args: JSON.parse(readFileSync(new URL('./scripts/chromium-flags.json', import.meta.url), 'utf8')),
-      },
-    }),
-  ],
+  // Chromium, Firefox and WebKit (scripts/browsers.mjs), one after another: the tests share one backend and
+  // sandbox.
+  browsers,
+  concurrentBrowsers: 1,
   testFramework: { config: { timeout: 10000 } },
 };

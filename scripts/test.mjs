@@ -1,7 +1,9 @@
 // `npm test`: installs what is missing, then runs every suite (typecheck, lint, unit, browser, end-to-end)
 // and ends with a line of its own, `N passed, N failed`. Exits non-zero on any failure.
 //
-// Suites can be picked: `npm test -- unit browser` runs only those.
+// Suites can be picked: `npm test -- unit browser` runs only those; engines too: `npm test -- e2e webkit` runs the
+// end-to-end tests in WebKit only. The browser and end-to-end suites run once per engine (Chromium, Firefox,
+// WebKit: scripts/browsers.mjs), each with its own line of counts and its time.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -10,10 +12,14 @@ import {
   ensureDatabaseServers,
   ensureDemoBuilt,
   ensureDeps,
+  ensureEngines,
   ensurePackagesBuilt,
   ensureWidgetBuilt,
   root,
 } from './ensure.mjs';
+
+/** The engines, as scripts/browsers.mjs names them (that module needs the npm packages: not imported here). */
+const engines = ['chromium', 'firefox', 'webkit'];
 
 const results = join(root, 'test-results');
 rmSync(results, { recursive: true, force: true });
@@ -79,39 +85,60 @@ const suites = {
       'unit',
       findTests(join(root, 'packages'), /\.test\.ts$/).filter((f) => !f.includes('/browser/')),
     ),
-  browser: (chrome) => {
-    const summary = join(results, 'browser.json');
+  browser: (chrome, engine) => {
+    const summary = join(results, `browser-${engine}.json`);
     const ok = run(bin('web-test-runner'), ['--config', 'web-test-runner.config.mjs'], {
       CHROME_PATH: chrome,
+      WTR_BROWSERS: engine,
       WTR_SUMMARY: summary,
     });
     if (!existsSync(summary)) return { passed: 0, failed: 1 };
     const { passed, failed } = JSON.parse(readFileSync(summary, 'utf8'));
     return { passed, failed: failed || (ok ? 0 : 1) };
   },
-  e2e: (chrome) => nodeTests('e2e', findTests(join(root, 'test'), /\.test\.ts$/), { CHROME_PATH: chrome }),
+  // Every file in Chromium; in Firefox and WebKit, the files that open a browser.
+  e2e: (chrome, engine) => {
+    const files = findTests(join(root, 'test'), /\.test\.ts$/).filter(
+      (file) => engine === 'chromium' || /\bdemoSuite\(|\blaunchBrowser\(/.test(readFileSync(file, 'utf8')),
+    );
+    return nodeTests(`e2e-${engine}`, files, { CHROME_PATH: chrome, E2E_BROWSER: engine });
+  },
 };
 
-const picked = process.argv.slice(2).filter((name) => name in suites);
+const args = process.argv.slice(2);
+const picked = args.filter((name) => name in suites);
 const order = picked.length ? picked : Object.keys(suites);
+const pickedEngines = args.filter((name) => engines.includes(name));
+const perEngine = new Set(['browser', 'e2e']);
 
 let passed = 0;
 let failed = 0;
 const lines = [];
 try {
   ensureDeps();
-  const chrome = order.some((s) => s === 'browser' || s === 'e2e') ? ensureChromium() : undefined;
+  const browsers = order.some((s) => perEngine.has(s));
+  const chrome = browsers ? ensureChromium() : undefined;
+  if (browsers) ensureEngines();
   if (order.includes('unit')) ensureDatabaseServers();
   ensurePackagesBuilt();
   ensureWidgetBuilt();
   if (order.includes('e2e')) ensureDemoBuilt();
   for (const name of order) {
-    const outcome = suites[name](chrome);
-    passed += outcome.passed;
-    failed += outcome.failed;
-    lines.push(
-      `${name}: ${outcome.passed} passed, ${outcome.failed} failed${outcome.note ? ` (${outcome.note})` : ''}`,
-    );
+    for (const engine of perEngine.has(name)
+      ? pickedEngines.length
+        ? pickedEngines
+        : engines
+      : [undefined]) {
+      const started = Date.now();
+      const outcome = suites[name](chrome, engine);
+      const seconds = Math.round((Date.now() - started) / 1000);
+      passed += outcome.passed;
+      failed += outcome.failed;
+      lines.push(
+        `${name}${engine ? ` (${engine})` : ''}: ${outcome.passed} passed, ${outcome.failed} failed` +
+          `${outcome.note ? ` (${outcome.note})` : ''} in ${seconds} s`,
+      );
+    }
   }
 } catch (error) {
   console.error(`\n${error instanceof Error ? error.message : error}`);

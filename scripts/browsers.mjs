@@ -64,7 +64,7 @@ const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Processes started here and not stopped yet, by process-group id: stopped when this process exits. */
 const groups = new Set();
-process.once('exit', () => {
+const stopAll = () => {
   for (const pgid of groups) {
     try {
       process.kill(-pgid, 'SIGKILL');
@@ -72,7 +72,17 @@ process.once('exit', () => {
       // already gone
     }
   }
-});
+  groups.clear();
+};
+process.once('exit', stopAll);
+// A test runner ending this process with a signal (a timeout, Ctrl+C): no 'exit' event, so stop them here, and
+// exit as the signal would have unless someone else (web-test-runner) handles it.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    stopAll();
+    if (process.listenerCount(signal) === 0) process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+  });
+}
 
 /**
  * Starts `command` in a process group of its own; `stop()` sends SIGTERM to that group (SIGKILL after 3 s)
@@ -293,11 +303,14 @@ export async function startWebKitSession(display) {
     const browser = await remote({
       hostname: '127.0.0.1',
       port: driver.port,
-      logLevel: 'error',
+      // Failures reach the caller as errors; the log would repeat every one a test retries.
+      logLevel: 'silent',
       connectionRetryCount: 1,
       connectionRetryTimeout: 60_000,
       capabilities: webkitCapabilities(),
     });
+    // A script that never answers (a page stuck in a dialog of the browser's) fails instead of hanging.
+    await browser.setTimeout({ script: 30_000, pageLoad: 60_000 });
     // Room for the largest viewport the tests use (pages are framed at their size: see `FramedSessionManager`).
     await browser.setWindowRect(0, 0, 1500, 1000);
     return {

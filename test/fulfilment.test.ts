@@ -10,10 +10,10 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { after, afterEach, before } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import {
+  type Browser,
   clickPay,
   closeLeftovers,
   type DemoServer,
@@ -21,6 +21,7 @@ import {
   newContext,
   recordedEvents,
   startDemo,
+  test,
   waitForEvent,
 } from './harness.ts';
 import { simulatePayment } from './pay-page.ts';

@@ -42,7 +42,7 @@ export type ElementAction =
   | 'fill'
   | 'selectOption';
 
-export type Outcome = { ok: true; value: unknown } | { ok: false; retry: boolean; error: string };
+export type Outcome = { ok: true; value: unknown } | { ok: false; retry: boolean; message: string };
 
 export function run(request: Request): Outcome | Promise<Outcome> {
   const normalize = (text: string) => text.replace(/[\s\u200b]+/g, ' ').trim();
@@ -482,7 +482,7 @@ export function run(request: Request): Outcome | Promise<Outcome> {
     return false;
   };
 
-  const fail = (error: string, retry = true): Outcome => ({ ok: false, retry, error });
+  const fail = (message: string, retry = true): Outcome => ({ ok: false, retry, message });
   const done = (value: unknown): Outcome => ({ ok: true, value });
 
   const elementAction = async (element: Element, action: ElementAction, arg: unknown): Promise<Outcome> => {

@@ -310,8 +310,8 @@ export class EnginePage implements Page {
         if (!outcome) throw new Retry('no answer');
         if (frames.length === 0) await this.drainErrors();
         if (outcome.ok) return outcome.value;
-        if (!outcome.retry) throw new Error(`${what}: ${outcome.error}`);
-        last = outcome.error;
+        if (!outcome.retry) throw new Error(`${what}: ${outcome.message}`);
+        last = outcome.message;
       } catch (error) {
         if (!transient(error)) throw error;
         last = String((error as Error).message ?? error);

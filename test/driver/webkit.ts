@@ -129,10 +129,23 @@ class WebKitTab implements Tab {
   }
 
   async evaluate(frames: Step[][], expression: string) {
+    try {
+      return await this.evaluateIn(frames, expression);
+    } catch (error) {
+      // webdriverio's errors carry the whole request (the engine's source): the driver's message is enough.
+      throw new Error(
+        String((error as Error).message ?? error)
+          .split(' when running')[0]
+          ?.slice(0, 500),
+      );
+    }
+  }
+
+  private async evaluateIn(frames: Step[][], expression: string) {
     await this.enter(frames);
     return this.driver.executeAsync(
       `const done = arguments[arguments.length - 1];
-       Promise.resolve().then(() => ${expression}).then(done, (error) => done({ ok: false, retry: false, error: String(error && error.message || error) }));`,
+       Promise.resolve().then(() => ${expression}).then(done, (error) => done({ ok: false, retry: false, message: String(error && error.message || error) }));`,
     );
   }
 

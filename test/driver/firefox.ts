@@ -100,8 +100,9 @@ class FirefoxContext extends EngineContext {
 
   protected async nextTab(known: Tab[], timeout: number) {
     const knownPages = new Set(known.map((tab) => (tab as FirefoxTab).page));
+    const knownTargets = new Set(known.map((tab) => (tab as FirefoxTab).page.target()));
     const target: Target = await this.context.waitForTarget(
-      (candidate) => candidate.type() === 'page' && !knownPages.has(candidate as never),
+      (candidate) => candidate.type() === 'page' && !knownTargets.has(candidate),
       { timeout },
     );
     const page = await target.page();

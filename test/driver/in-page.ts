@@ -2,7 +2,7 @@
  * The locator engine that runs inside the page for Firefox and WebKit (Chromium's tests use Playwright's own):
  * resolves a chain of steps (CSS through open shadow roots, role and accessible name, text, label, filters) to
  * elements in one document, and acts on them. It is bundled by esbuild into a string and sent with each call
- * (see driver/page.ts), so it imports nothing and touches no global state but `window.__e2eFns`.
+ * (see driver/page.ts), so it imports nothing and touches no global state.
  *
  * The semantics follow Playwright's where the tests rely on them: a string matches case-insensitively as a
  * substring of the whitespace-normalised text (exactly, with `exact`); a RegExp is tested against it; role
@@ -44,7 +44,7 @@ export type ElementAction =
 
 export type Outcome = { ok: true; value: unknown } | { ok: false; retry: boolean; message: string };
 
-export function run(request: Request): Outcome | Promise<Outcome> {
+export function run(request: Request, fn?: (...args: unknown[]) => unknown): Outcome | Promise<Outcome> {
   const normalize = (text: string) => text.replace(/[\s\u200b]+/g, ' ').trim();
 
   const matches = (match: TextMatch, raw: string): boolean => {
@@ -444,18 +444,12 @@ export function run(request: Request): Outcome | Promise<Outcome> {
     return current as Element[];
   };
 
-  const holder = window as unknown as { __e2eFns?: Map<string, unknown> };
-  if (!holder.__e2eFns) holder.__e2eFns = new Map();
-  const fns = holder.__e2eFns;
-  /** A function sent as source (from the tests, compiled by tsx: `__name` is its helper). */
-  const compile = (source: string): ((...args: unknown[]) => unknown) => {
-    let fn = fns.get(source) as ((...args: unknown[]) => unknown) | undefined;
-    if (!fn) {
-      fn = new Function('__name', `return (${source});`)((f: unknown) => f) as (
-        ...args: unknown[]
-      ) => unknown;
-      fns.set(source, fn);
-    }
+  /**
+   * The test's function, sent as source beside the request (driver/page.ts puts it in the expression itself:
+   * a page's Content-Security-Policy may forbid compiling strings, as the sandbox's payment page does).
+   */
+  const compile = (_source: string): ((...args: unknown[]) => unknown) => {
+    if (!fn) throw new Error('no function was sent with the request');
     return fn;
   };
 

@@ -49,8 +49,16 @@ const engineSource = (() => {
 })();
 
 /** The engine and a request, as one expression that yields an `Outcome`. */
-export const engineExpression = (request: EngineRequest) =>
-  `(() => { ${engineSource}; return __e2eEngine.run(${JSON.stringify(request)}); })()`;
+export const engineExpression = (request: EngineRequest) => {
+  const fn =
+    request.op === 'page' || request.op === 'all'
+      ? request.fn
+      : request.op === 'element' && request.action === 'evaluate'
+        ? (request.arg as { fn: string }).fn
+        : undefined;
+  // tsx's compiled functions call `__name`: it is given.
+  return `(() => { const __name = (f) => f; ${engineSource}; return __e2eEngine.run(${JSON.stringify(request)}, ${fn ?? 'undefined'}); })()`;
+};
 
 const textMatch = (text: TextOrRegExp, exact?: boolean): TextMatch =>
   typeof text === 'string'

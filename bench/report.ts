@@ -7,7 +7,7 @@ import type { ProfileResult } from './profile.ts';
 import type { Breakdown, SeriesSummary } from './ttfq.ts';
 import type { Sizes, WeightResult } from './weight.ts';
 
-/** When each lazy part of the script-tag bundle loads (the chunk names of vite.config.ts's `lazyParts`). */
+/** When each lazy part of the script-tag bundle loads (the chunk names of packages/widget/vite.config.ts's `lazyFolders`). */
 const PART_WHEN: Record<string, string> = {
   frame: 'with the main button, or when idle once the form shows',
   picker: "a picker's open list: on its first touch, or when idle",

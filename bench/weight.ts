@@ -14,18 +14,18 @@
 import { join } from 'node:path';
 import { build, type InlineConfig, type Plugin } from 'vite';
 import {
-  MODES,
   type Sizes,
   scriptTagGraph,
   sizesOf,
   sizesOfFiles,
   staticClosure,
 } from '../packages/widget/scripts/weight.mjs';
+import type { CheckoutMode } from '../packages/widget/src/modes.ts';
 import { benchDir, root } from './lib.ts';
 
 export type { Sizes };
 
-export type Mode = 'buy' | 'sell' | 'pay' | 'deposit';
+export type Mode = CheckoutMode;
 
 export interface ModeWeight {
   /** Script tag: what a page of this mode (in English) downloads before its first quote or product shows. */
@@ -171,7 +171,7 @@ customElements.define('crypto-checkout', CryptoCheckout);`;
   };
 
   const modes = {} as Record<Mode, ModeWeight>;
-  for (const mode of MODES) {
+  for (const mode of graph.modes) {
     modes[mode] = {
       initial: files(graph.initial(mode)),
       view: files(graph.lazy(mode)),

@@ -130,10 +130,11 @@ export function ensureWidgetBuilt({ force = false } = {}) {
   const sources = Math.max(
     newestIn(join(widget, 'src')),
     newestIn(join(widget, 'scripts')),
+    newestIn(join(widget, 'build')),
     mtime(join(widget, 'package.json')),
     mtime(join(widget, 'tsconfig.build.json')),
     mtime(join(widget, 'custom-elements-manifest.config.mjs')),
-    mtime(join(root, 'vite.config.ts')),
+    mtime(join(widget, 'vite.config.ts')),
   );
   if (!force && built && built >= sources) return;
   console.log('Building the widget…');

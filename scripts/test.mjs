@@ -87,7 +87,8 @@ const suites = {
     ),
   browser: (chrome, engine) => {
     const summary = join(results, `browser-${engine}.json`);
-    const ok = run(bin('web-test-runner'), ['--config', 'web-test-runner.config.mjs'], {
+    const config = join(root, 'packages', 'widget', 'web-test-runner.config.mjs');
+    const ok = run(bin('web-test-runner'), ['--config', config], {
       CHROME_PATH: chrome,
       WTR_BROWSERS: engine,
       WTR_SUMMARY: summary,

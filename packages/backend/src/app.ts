@@ -15,7 +15,8 @@ import {
   securityHeaders,
 } from './middleware/security.ts';
 import { jsonResponse, type OpenApiDocument, openApiDocument, openApiRoutes } from './openapi.ts';
-import { createOrderLedger } from './order-ledger.ts';
+import { createOrderLedger } from './orders/ledger.ts';
+import { createRampOrders } from './orders/ramp-orders.ts';
 import { createProductCatalog } from './products.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { catalogRoutes } from './routes/catalog.ts';
@@ -58,7 +59,14 @@ const webhookBodyLimit = limitBody(64 * 1024);
 
 export function createApp(deps: AppDeps) {
   // One ledger (with its status hub) shared by the routes that read or move orders.
-  const ledger = createOrderLedger(deps);
+  const ledger = createOrderLedger({
+    store: deps.store,
+    clock: deps.clock,
+    payments: deps.payments,
+    outbox: deps.outbox,
+    fanout: deps.shared?.fanout,
+  });
+  const rampOrders = createRampOrders(deps);
   // One catalog reader (one mtime cache) for the products and order routes.
   const catalog = createProductCatalog(deps.config.productsFile, deps.config.publicUrl);
   // The reference is read from the routes once every one of them is mounted (on first request).
@@ -79,7 +87,7 @@ export function createApp(deps: AppDeps) {
     .route('/checkout-tokens', checkoutTokenRoutes(deps))
     .route('/orders', orderRoutes(deps, ledger, catalog))
     .route('/deposit-addresses', depositAddressRoutes(deps))
-    .route('/webhooks', webhookRoutes(deps, ledger))
+    .route('/webhooks', webhookRoutes(deps, ledger, rampOrders))
     .route('/admin', adminRoutes(deps))
     .route('/', docsRoutes(reference));
 
@@ -106,7 +114,7 @@ export function createApp(deps: AppDeps) {
       // Server-only routes are not limited per IP: the upstream retries webhooks from few addresses.
       // Static assets are not limited either: a country list shows a dozen flags at a time, each cached a year.
       // Nor is the catalog: it is served from memory, precompressed, so a refusal would cost what the answer
-      // does (the limiter was a fifth of its CPU in the bench), and what it builds is bounded (one per country
+      // does (the limiter is a large share of its CPU: `npm run bench -- profile`), and what it builds is bounded (one per country
       // the ramp serves, from upstream lists fetched within the budget).
       .use('/api/*', (c, next) => {
         const path = c.get('path');

@@ -4,8 +4,10 @@
  * prints every variable, from the `.env.example` shipped beside the build.
  */
 import { readFileSync } from 'node:fs';
+import { inspect } from 'node:util';
 import { createAdaptorServer } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.ts';
+import { logger } from './logger.ts';
 import { createRuntime, openStore } from './runtime.ts';
 import { SharedStateUnavailable } from './shared/redis.ts';
 import { StorageUnavailable } from './store/store.ts';
@@ -28,7 +30,7 @@ try {
   config = loadConfig();
 } catch (error) {
   // A refused configuration is the operator's to fix: the message names each variable, no stack needed.
-  console.error(error instanceof ConfigError ? error.message : error);
+  logger.error(error instanceof ConfigError ? error.message : inspect(error));
   process.exit(1);
 }
 
@@ -39,8 +41,8 @@ async function orExit<T>(work: Promise<T>): Promise<T> {
   } catch (error) {
     if (!(error instanceof StorageUnavailable || error instanceof SharedStateUnavailable)) throw error;
     const cause = (error.cause as Error | undefined)?.message;
-    console.error(`Cannot start: ${error.message}${cause ? ` (${cause})` : ''}.`);
-    console.error(
+    logger.error(`Cannot start: ${error.message}${cause ? ` (${cause})` : ''}.`);
+    logger.error(
       error instanceof StorageUnavailable
         ? 'Check DATABASE_URL (or DATA_DIR for SQLite) and that the database is running.'
         : 'Check REDIS_URL and that Redis is running.',
@@ -51,7 +53,7 @@ async function orExit<T>(work: Promise<T>): Promise<T> {
 
 if (process.argv[2] === 'migrate') {
   const store = await orExit(openStore(config));
-  console.log(`${store.database}: the schema is up to date.`);
+  logger.info(`${store.database}: the schema is up to date.`);
   await store.close();
   process.exit(0);
 }
@@ -60,25 +62,25 @@ if (process.argv[2] === 'migrate') {
 const LISTEN_BACKLOG = 4096;
 
 const runtime = await orExit(createRuntime(config));
-// Hono's `serve`, with a longer queue of connections waiting to be accepted: Node's default (511) overflowed in
-// the bench at 3,000 quotes/s (1,092 connections dropped, each retried by its client a second or more later), and
-// Node accepts one connection per turn of its loop. The kernel caps it at net.core.somaxconn.
+// Hono's `serve`, with a longer queue of connections waiting to be accepted: Node's default (511) overflows when
+// thousands of shoppers connect at once (connections dropped, each retried by its client a second or more later:
+// `npm run bench -- load`), and Node accepts one connection per turn of its loop. The kernel caps it at net.core.somaxconn.
 const server = createAdaptorServer({ fetch: runtime.app.fetch });
 server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
   const base = config.publicUrl;
   const address = server.address();
-  console.log(
+  logger.info(
     `crypto-checkout backend listening on port ${typeof address === 'object' && address ? address.port : config.port}`,
   );
-  console.log(`  API           ${base}/api/  (reference: ${base}/api/docs)`);
-  console.log(`  widget bundle ${base}/widget/crypto-checkout.js`);
+  logger.info(`  API           ${base}/api/  (reference: ${base}/api/docs)`);
+  logger.info(`  widget bundle ${base}/widget/crypto-checkout.js`);
   if (config.mode === 'sandbox') {
-    console.log('  UPSTREAM: the offline SANDBOX (no RAMP_*/PAY_* variables are set); no real money moves.');
-    console.log(`  sandbox       ${base}/sandbox  (controls: ${base}/sandbox/control/)`);
+    logger.info('  UPSTREAM: the offline SANDBOX (no RAMP_*/PAY_* variables are set); no real money moves.');
+    logger.info(`  sandbox       ${base}/sandbox  (controls: ${base}/sandbox/control/)`);
   } else {
-    console.log(`  UPSTREAM: live — ramp ${config.ramp.apiUrl}, payments ${config.payments.apiUrl}`);
+    logger.info(`  UPSTREAM: live — ramp ${config.ramp.apiUrl}, payments ${config.payments.apiUrl}`);
   }
-  console.log(`  allowed origins ${config.allowedOrigins.join(', ')}`);
+  logger.info(`  allowed origins ${config.allowedOrigins.join(', ')}`);
 });
 
 const shutdown = () => {

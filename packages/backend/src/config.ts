@@ -1,6 +1,5 @@
 /** The backend's configuration, parsed from the environment with zod; fails fast naming each bad variable. */
 import { z } from 'zod';
-import type { FulfilmentEvent } from './events/fulfilment-events.ts';
 import { loadProductsSync } from './products.ts';
 import type { EngineSettings } from './quotes/engine.ts';
 
@@ -159,12 +158,11 @@ export interface Config {
   rateLimitPerMinute: number;
   accessLog: boolean;
   ramp: { apiUrl: string; widgetUrl: string; publicKey: string; secretKey: string };
-  /** Fulfilment events: the receivers and their Standard Webhooks secret; `onEvent` for an app that mounts us. */
-  events: {
-    webhookUrls: string[];
-    webhookSecret: string | undefined;
-    onEvent?: ((event: FulfilmentEvent) => unknown) | undefined;
-  };
+  /**
+   * Fulfilment events: the receivers and their Standard Webhooks secret. An app that mounts us hears them in
+   * process through `createCheckout(config, { onEvent })`: a function is not configuration.
+   */
+  events: { webhookUrls: string[]; webhookSecret: string | undefined };
   payments: { apiUrl: string; apiKey: string; webhookSecret: string };
 }
 

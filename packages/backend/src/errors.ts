@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { logger } from './logger.ts';
 import { SharedStateUnavailable } from './shared/redis.ts';
 import { StorageUnavailable } from './store/store.ts';
 
@@ -67,7 +68,7 @@ export function handleError(error: Error, c: Context) {
   }
   if (error instanceof StorageUnavailable || error instanceof SharedStateUnavailable) {
     // Logged once per request without the cause's details (they may hold the database's address).
-    console.warn(`[${c.get('requestId') ?? '-'}] ${error.message}`);
+    logger.warn(`[${c.get('requestId') ?? '-'}] ${error.message}`);
     c.header('Retry-After', '1');
     return c.json(
       errorBody(c, 'SERVICE_UNAVAILABLE', 'Our storage is unavailable for a moment; try again shortly.'),
@@ -92,7 +93,7 @@ export function handleError(error: Error, c: Context) {
                   : 'INTERNAL';
     return c.json(errorBody(c, code, error.message || code), errorCodes[code]);
   }
-  console.error(`[${c.get('requestId') ?? '-'}] unhandled error`, error);
+  logger.error(`[${c.get('requestId') ?? '-'}] unhandled error`, error);
   return c.json(errorBody(c, 'INTERNAL', 'Something went wrong on our side.'), 500);
 }
 

@@ -6,9 +6,17 @@ export { type AppType, createApp } from './app.ts';
 export type { Clock } from './clock.ts';
 export { type Config, ConfigError, loadConfig } from './config.ts';
 export type { AppDeps } from './deps.ts';
-export type { OrderView } from './order-ledger.ts';
-export type { OrderStatus } from './order-status.ts';
-export { type Checkout, createCheckout, createDeps, type DepsOverrides } from './runtime.ts';
+export type { FulfilmentEvent, FulfilmentEventType, OnEvent } from './events/fulfilment-events.ts';
+export type { OrderView } from './orders/order.ts';
+export type { OrderStatus } from './orders/status.ts';
+export {
+  type Checkout,
+  type CheckoutOptions,
+  createCheckout,
+  createDeps,
+  type DepsOverrides,
+  type LegacyCheckoutConfig,
+} from './runtime.ts';
 export { createMemoryStore } from './store/memory-store.ts';
 export { createSqlStore, type SqlStoreOptions } from './store/sql-store.ts';
 export { type Collection, StorageUnavailable, type Store } from './store/store.ts';

@@ -11,7 +11,9 @@ import { type Config, loadConfig } from './config.ts';
 import type { AppDeps, AppEnv } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { createDeliveryWorker } from './events/delivery-worker.ts';
+import type { OnEvent } from './events/fulfilment-events.ts';
 import { createOutbox, hookTarget } from './events/outbox.ts';
+import { logger } from './logger.ts';
 import { createQuoteEngine } from './quotes/engine.ts';
 import { connectShared, type SharedState } from './shared/redis.ts';
 import { createSqlStore } from './store/sql-store.ts';
@@ -28,6 +30,8 @@ export interface DepsOverrides {
   clock?: Clock;
   /** The fetch of the ramp client (the bench times upstream calls with it). */
   rampFetch?: typeof fetch;
+  /** The in-process hook that hears fulfilment events (a delivery target beside MERCHANT_WEBHOOK_URL). */
+  onEvent?: OnEvent | undefined;
 }
 
 /** The deps of one app: one upstream budget shared by all ramp calls of this process. */
@@ -43,7 +47,6 @@ export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
         fallbackInstances: shared.fallbackInstances,
       })
     : new UpstreamBudget({ perSecond: config.upstreamBudget });
-  const { events } = config;
   const ramp = createRampClient({
     apiUrl: config.ramp.apiUrl,
     widgetUrl: config.ramp.widgetUrl,
@@ -61,8 +64,8 @@ export function createDeps(config: Config, overrides: DepsOverrides): AppDeps {
     store: overrides.store,
     shared,
     outbox: createOutbox(overrides.store, () => [
-      ...events.webhookUrls,
-      ...(events.onEvent ? [hookTarget] : []),
+      ...config.events.webhookUrls,
+      ...(overrides.onEvent ? [hookTarget] : []),
     ]),
     ramp,
     // The engine's references stay in this process; the budget it reads is the shared one with REDIS_URL.
@@ -91,7 +94,12 @@ export function openStore(config: Config) {
   });
 }
 
-export async function createRuntime(config: Config): Promise<Runtime> {
+export interface RuntimeOptions {
+  /** Hears every fulfilment event in process (awaited; a throw is retried like a failed delivery). */
+  onEvent?: OnEvent | undefined;
+}
+
+export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const store = await openStore(config);
   let shared: SharedState | undefined;
   try {
@@ -102,10 +110,10 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     await store.close();
     throw error;
   }
-  const deps = createDeps(config, { store, shared });
+  const deps = createDeps(config, { store, shared, onEvent: options.onEvent });
   // Expired idempotency and dedupe records go at start and every hour after.
   const prune = () =>
-    store.prune().catch((error: Error) => console.warn(`[store] pruning failed: ${error.message}`));
+    store.prune().catch((error: Error) => logger.warn(`[store] pruning failed: ${error.message}`));
   void prune();
   const pruning = setInterval(prune, 3_600_000).unref();
   const backend = createApp(deps);
@@ -113,7 +121,7 @@ export async function createRuntime(config: Config): Promise<Runtime> {
     outbox: deps.outbox,
     clock: deps.clock,
     secret: config.events.webhookSecret,
-    onEvent: config.events.onEvent,
+    onEvent: options.onEvent,
   });
   worker.start();
   deps.quotes.start();
@@ -159,17 +167,46 @@ export interface Checkout {
   close(): Promise<void>;
 }
 
+/** What `createCheckout` takes beside the config. */
+export interface CheckoutOptions extends RuntimeOptions {}
+
+/**
+ * A config with `onEvent` inside `events`, as `createCheckout` first took it. Still accepted (moved to the
+ * options, with a warning once at start), so an app written for it keeps hearing its events.
+ */
+export type LegacyCheckoutConfig = Config & {
+  events: Config['events'] & {
+    /** @deprecated Give it beside the config: `createCheckout(config, { onEvent })`. */
+    onEvent?: OnEvent | undefined;
+  };
+};
+
 /**
  * The backend to mount in an app the merchant already has, configured like the CLI (`loadConfig(process.env)`
  * by default). Set PUBLIC_URL to where it is mounted (`https://shop.example/checkout`): return pages, webhook
- * URLs and the sandbox are addressed from it.
+ * URLs and the sandbox are addressed from it. `options.onEvent` hears every fulfilment event in process.
  */
-export async function createCheckout(config: Config = loadConfig()): Promise<Checkout> {
-  const runtime = await createRuntime(config);
+export async function createCheckout(
+  config: Config | LegacyCheckoutConfig = loadConfig(),
+  options: CheckoutOptions = {},
+): Promise<Checkout> {
+  const { onEvent: legacyOnEvent, ...events } = (config as LegacyCheckoutConfig).events;
+  if (legacyOnEvent && options.onEvent) {
+    throw new TypeError(
+      'createCheckout: onEvent is given twice; keep createCheckout(config, { onEvent }) and drop config.events.onEvent.',
+    );
+  }
+  if (legacyOnEvent) {
+    logger.warn(
+      '[checkout] config.events.onEvent is deprecated: pass it as createCheckout(config, { onEvent }) (it still works).',
+    );
+  }
+  const onEvent = options.onEvent ?? legacyOnEvent;
+  const runtime = await createRuntime({ ...config, events }, { ...options, onEvent });
   return {
     app: runtime.app,
     fetch: (request, env) => runtime.app.fetch(request, env),
-    config,
+    config: runtime.deps.config,
     close: runtime.close,
   };
 }

@@ -1,18 +1,18 @@
 /**
  * Keeps V8's young generation at its first size (two 1 MB semi-spaces) in the CLI's process while the process has
  * CPU to spare, instead of the two 16 MB it grows to as soon as the process is busy, or while Node parses the app's
- * modules. The bench (section 6, memory) found that growth to be most of what the backend's RSS gains under load:
- * the CLI answering 1,000 quotes/s went from 145 to 111 MB with this.
+ * modules. That growth is most of what the backend's RSS gains under load (memory: `npm run bench -- load`).
  *
  * A small young generation is paid in CPU: it fills faster, so V8 scavenges it more often. Near a core's worth of
- * quotes that price matters more than the memory (the bench: a quote of a freely typed amount cost 330 µs of CPU
- * with 1 MB semi-spaces, 267 µs with 16 MB ones, 269 µs with 4 MB ones), so a process busy for SUSTAINED seconds
- * in a row (its event loop busy over BUSY of each) lets V8 grow it again, up to two 4 MB semi-spaces (YOUNG_CAP).
- * One second is enough: at 5,000 quotes/s each second spent with the small young generation left a backlog that
- * took the rest of the run to clear (the bench's 5,000/s step). The process starting does not count (the first
- * second is only the baseline). Half busy, not three quarters: on a machine with a quarter of the bench machine's
- * loopback throughput the backend used 63–69 % of a core at 1,000 quotes/s, and the CLI's p99 there was 376 and
- * 2,993 ms with three quarters as the bar, 26, 34 and 213 ms with half (`npm run bench -- load`).
+ * quotes that price matters more than the memory (a quote of a freely typed amount costs clearly more CPU with
+ * 1 MB semi-spaces than with 16 MB ones, and about the same with 4 MB ones: `npm run bench -- profile`), so a
+ * process busy for SUSTAINED seconds in a row (its event loop busy over BUSY of each) lets V8 grow it again, up to
+ * two 4 MB semi-spaces (YOUNG_CAP). One second is enough: at the load step's highest rate each second spent with
+ * the small young generation left a backlog that took the rest of the run to clear. The process starting does not
+ * count (the first second is only the baseline). Half busy, not three quarters: on a machine with much less
+ * loopback throughput than the bench's, the backend stayed under three quarters of a core at the load step's
+ * lower rate, so that bar let the small young generation stay and the CLI's p99 grew by an order of magnitude
+ * (`npm run bench -- load`).
  *
  * `--max-semi-space-size` would say it, but V8 takes that only when the process starts (`node --max-semi-space-size=2`,
  * or NODE_OPTIONS); the growth factor it reads each time it would grow the young generation, so it can be set from

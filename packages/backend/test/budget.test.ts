@@ -168,27 +168,31 @@ describe('upstream budget', () => {
     await assert.rejects(closed, (error: unknown) => busy(error) >= 1);
   });
 
-  test('on the real clock: a burst waits only for tokens of calls that finished, then one window more', async () => {
-    const budget = new UpstreamBudget({ perSecond: 5 });
-    const started = performance.now();
+  test('a burst waits only for tokens of calls that finished, then one window more', async () => {
+    const time = manualTime();
+    const budget = new UpstreamBudget({ perSecond: 5, ...time });
     const grants: number[] = [];
+    // Each call takes 50 ms upstream (on the manual clock), then gives its token back.
     const call = () =>
-      budget.acquire().then(async (release) => {
-        grants.push(performance.now() - started);
-        await new Promise((resolve) => setTimeout(resolve, 50)); // the call takes 50 ms upstream
-        release();
+      budget.acquire().then((release) => {
+        grants.push(time.now());
+        time.setTimer(release, 50);
       });
     // Five go at once; the other fifteen would wait on calls in flight (back after > 1 s): refused now.
-    const first = await Promise.allSettled(Array.from({ length: 20 }, call));
-    assert.equal(first.filter((result) => result.status === 'rejected').length, 15);
+    const first = Promise.allSettled(Array.from({ length: 20 }, call));
+    await flush();
+    await time.advance(50);
+    assert.equal((await first).filter((result) => result.status === 'rejected').length, 15);
     // Now the five have finished: five may queue for their tokens (one window after each finish), five may not.
-    const second = await Promise.allSettled(Array.from({ length: 10 }, call));
-    assert.equal(second.filter((result) => result.status === 'rejected').length, 5);
-    assert.equal(grants.length, 10);
-    assert.ok(
-      grants.slice(5).every((at) => at >= 1050),
-      `the queued ones waited a window after the finish: ${grants.map(Math.round).join(', ')}`,
-    );
+    const second = Promise.allSettled(Array.from({ length: 10 }, call));
+    await flush();
+    assert.equal(grants.length, 5, 'nothing more granted within the window');
+    await time.advance(999);
+    assert.equal(grants.length, 5, 'still one millisecond short of a window after the finish');
+    await time.advance(1);
+    await time.advance(50);
+    assert.equal((await second).filter((result) => result.status === 'rejected').length, 5);
+    assert.deepEqual(grants, [0, 0, 0, 0, 0, 1050, 1050, 1050, 1050, 1050]);
     const stats = budget.stats();
     assert.equal(stats.maxInWindow, 5);
     assert.equal(stats.granted, 10);

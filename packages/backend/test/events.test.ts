@@ -71,6 +71,14 @@ describe('fulfilment events', () => {
   const clock = { now: () => now };
   const hooked: FulfilmentEvent[] = [];
   let hookFails = 0;
+  /** The app's in-process hook (`createCheckout(config, { onEvent })`). */
+  const hook = async (event: FulfilmentEvent) => {
+    if (hookFails > 0) {
+      hookFails -= 1;
+      throw new Error('the shop database is busy');
+    }
+    hooked.push(event);
+  };
 
   before(async () => {
     receiver = await startReceiver();
@@ -82,15 +90,8 @@ describe('fulfilment events', () => {
         MERCHANT_WEBHOOK_URL: `${receiver.url},${unreachable}`,
         MERCHANT_WEBHOOK_SECRET: secret,
       },
-      config: {},
+      onEvent: hook,
     });
-    stack.config.events.onEvent = async (event) => {
-      if (hookFails > 0) {
-        hookFails -= 1;
-        throw new Error('the shop database is busy');
-      }
-      hooked.push(event);
-    };
   });
   after(async () => {
     await stack.close();
@@ -107,7 +108,7 @@ describe('fulfilment events', () => {
       outbox: stack.deps.outbox,
       clock,
       secret,
-      onEvent: (event) => stack.config.events.onEvent?.(event),
+      onEvent: hook,
       timeoutMs,
       random: () => 0.5,
       log: () => undefined,

@@ -1,5 +1,5 @@
 /**
- * The payments client against answer shapes the sandbox does not produce (facts.md §5): envelopes without
+ * The payments client against answer shapes the sandbox does not produce (docs/upstream.md#payments-api): envelopes without
  * `success`/`message`, ids and links in the fallback places, `SP-` ids (kept as they came), numeric strings, `customer*` metadata.
  * A stub fetch stands in for the upstream here; everything else in the suite runs over real HTTP.
  */

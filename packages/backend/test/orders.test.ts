@@ -229,8 +229,16 @@ describe('GET /api/orders/:id and /events', () => {
     const events = await stack.api(`/api/orders/${created.orderId}/events?token=${created.statusToken}`);
     assert.equal(events.status, 200);
     assert.match(events.headers.get('content-type') ?? '', /text\/event-stream/);
-    const reading = readStatusEvents(events, () => false);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Paid once the stream has told the state it started from (it is listening by then).
+    let started: () => void = () => undefined;
+    const listening = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const reading = readStatusEvents(events, (statuses) => {
+      if (statuses.length) started();
+      return false;
+    });
+    await listening;
     await stack.control('POST', `/orders/${upstreamIdOf(created)}/pay`, { kind: 'exact' });
     const { statuses, ended } = await reading;
     assert.equal(statuses[0], 'pending');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { waitFor } from './servers.ts';
 import { json, mostInWindow, type Stack, startStack } from './support.ts';
 
 interface Quote {
@@ -284,7 +285,10 @@ describe('the upstream budget under a burst', () => {
     const stack = await startStack({ env: { UPSTREAM_BUDGET: '5', QUOTE_DERIVE: 'off' } });
     try {
       await stack.api('/api/catalog?country=DE');
-      await new Promise((resolve) => setTimeout(resolve, 1100)); // let the catalog calls leave the window
+      // The catalog's upstream calls hold their tokens a window after they finished: wait until they are back.
+      await waitFor(async () => {
+        assert.equal(stack.deps.ramp.budgetStats().inWindow, 0);
+      }, 'the catalog calls out of the budget window');
       const started = Date.now();
       const answers = await Promise.all(
         Array.from({ length: 30 }, (_, index) =>
@@ -362,7 +366,7 @@ describe('sell quotes in the shapes the documents allow (issue 13, cases 2 and 3
     }
   });
 
-  test('with the processing fee in EUR (facts.md): shown in BRL, the breakdown adding up', async () => {
+  test('with the processing fee in EUR (docs/upstream.md#sell-pricing): shown in BRL, the breakdown adding up', async () => {
     const full = await sellBrl();
     await stack.control('PATCH', '/settings', { sellFeeCurrency: 'eur' });
     try {

@@ -10,6 +10,7 @@ import { createApp } from '../src/app.ts';
 import type { Clock } from '../src/clock.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { AppDeps } from '../src/deps.ts';
+import type { OnEvent } from '../src/events/fulfilment-events.ts';
 import { createDeps } from '../src/runtime.ts';
 import type { SharedState } from '../src/shared/redis.ts';
 import { createMemoryStore } from '../src/store/memory-store.ts';
@@ -49,6 +50,8 @@ export interface StackOptions {
   shared?: SharedState;
   /** The backend's clock (e.g. a settable one, to age status syncs without waiting). */
   clock?: Clock;
+  /** The in-process hook for fulfilment events (what `createCheckout(config, { onEvent })` gives). */
+  onEvent?: OnEvent;
   /**
    * Network transit before each ramp API request reaches the sandbox, in ms (default none): a real upstream is
    * tens to hundreds of ms away, so calls sent together arrive spread out.
@@ -146,6 +149,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     store: options.store ?? createMemoryStore(),
     ...(options.shared ? { shared: options.shared } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
   });
   const app = createApp(deps);
   backendFetch = app.fetch;

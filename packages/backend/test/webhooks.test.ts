@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { RampOrderRecord } from '../src/routes/webhooks.ts';
+import type { RampOrderRecord } from '../src/orders/ramp-orders.ts';
 import {
   createOrder,
   getStatus,

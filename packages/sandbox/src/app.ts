@@ -1,13 +1,14 @@
 /** The sandbox: one Hono app simulating the upstream ramp API, hosted ramp widget, payments API and pay pages. */
 import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
-import { controls } from './controls.ts';
-import { faultInjection } from './faults.ts';
-import { indexPage } from './index-page.ts';
-import { orderControls, payApi } from './pay-api.ts';
-import { payPage } from './pay-page.ts';
-import { rampApi } from './ramp-api.ts';
-import { rampWidget } from './ramp-widget.ts';
+import { faultInjection } from './controls/faults.ts';
+import { controls } from './controls/routes.ts';
+import { landingPage } from './landing-page.ts';
+import { payApi } from './payments/api.ts';
+import { orderControls } from './payments/controls.ts';
+import { payPage } from './payments/page/routes.ts';
+import { rampApi } from './ramp/api.ts';
+import { rampWidget } from './ramp/widget/routes.ts';
 import { type SandboxOptions, SandboxState } from './state.ts';
 
 export interface CreateSandboxOptions extends SandboxOptions {
@@ -27,10 +28,10 @@ export function createSandbox(options: CreateSandboxOptions) {
     .route('/control/orders', orderControls(state))
     .route('/control', controls(state))
     .get('/', (c) => {
-      // Where the demo widget links send the customer back after an order (see index-page.ts).
+      // Where the demo widget links send the customer back after an order (see landing-page.ts).
       const orderId = c.req.query('orderId');
       const status = c.req.query('orderStatus');
-      return c.html(indexPage(state, orderId && status ? { orderId, status } : undefined));
+      return c.html(landingPage(state, orderId && status ? { orderId, status } : undefined));
     });
   return { app, state };
 }

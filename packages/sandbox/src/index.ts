@@ -1,4 +1,5 @@
 export { type CreateSandboxOptions, createSandbox, type SandboxApp } from './app.ts';
 export type { Clock } from './clock.ts';
 export { hmacBase64 } from './keys.ts';
-export { type SandboxOptions, type SandboxSettings, SandboxState } from './state.ts';
+export type { SandboxSettings } from './settings.ts';
+export { type SandboxOptions, SandboxState } from './state.ts';

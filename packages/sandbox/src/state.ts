@@ -1,55 +1,24 @@
-/** What the whole sandbox shares: the clock, settings, injected faults, delivery log and reset hooks. */
+/**
+ * What the whole sandbox shares: the clock, the settings, and its own parts (fault rules, deliveries, background
+ * work), plus each room's part (the payments ledger, the ramp store) made on first use and dropped on reset.
+ */
+import { Background } from './background.ts';
 import { SettableClock } from './clock.ts';
-import type { Delivery } from './deliver.ts';
-import type { FaultRule } from './faults.ts';
-
-export interface SandboxSettings {
-  /** `get_payment_methods` without a country: keyed by country (what the live service does) or a flat list. */
-  paymentMethodsShape: 'by-country' | 'flat';
-  /** Payments webhooks: the newer camelCase payload or the older snake_case one. */
-  webhookCasing: 'camel' | 'snake';
-  /** Requests per second allowed on /api/v1/merchant/ per merchant key (the real limit is 100). */
-  rampRateLimit: number;
-  /** Delays between webhook/callback attempts; the real service waits minutes, the sandbox seconds. */
-  retryDelaysMs: number[];
-  /** How long a new payment order stays open. */
-  orderTtlMs: number;
-  /** Payment order ids: `A5WX6BN6CCPS`, or with the older `SP-` prefix everywhere (facts.md §5). */
-  orderIds: 'plain' | 'sp-prefixed';
-  /** The order list's `searchId`: a case-insensitive substring of the id or externalId, or the exact id. */
-  searchIdMatch: 'contains' | 'exact';
-  /** Per-currency `base_fee` maps carry one non-numeric entry (`"XXX": "n/a"`), as a careless upstream might. */
-  baseFeeJunkEntry: boolean;
-  /** `get_payment_methods?country=`: honoured, or ignored as an undocumented filter may be (the whole list). */
-  paymentMethodsCountryFilter: 'honoured' | 'ignored';
-  /** `get_supported`: the documented `supported_*` lists, or the same lists renamed (shape drift). */
-  supportedShape: 'documented' | 'renamed';
-  /** Sell quotes: every described field, or only the first seven the docs' samples carry (no `_local`, fees). */
-  sellQuoteFields: 'all' | 'documented-seven';
-  /** Sell quotes' `processing_fee` and `markup_fiat_value`: in the local fiat, or in EUR (as facts.md says). */
-  sellFeeCurrency: 'local' | 'eur';
-}
-
-export const defaultSettings = (): SandboxSettings => ({
-  paymentMethodsShape: 'by-country',
-  webhookCasing: 'camel',
-  rampRateLimit: 100,
-  retryDelaysMs: [500, 1000, 2000, 4000, 8000],
-  orderTtlMs: 30 * 60 * 1000,
-  orderIds: 'plain',
-  searchIdMatch: 'contains',
-  baseFeeJunkEntry: false,
-  paymentMethodsCountryFilter: 'honoured',
-  supportedShape: 'documented',
-  sellQuoteFields: 'all',
-  sellFeeCurrency: 'local',
-});
+import { FaultBook } from './controls/faults.ts';
+import { Deliveries } from './deliveries.ts';
+import {
+  defaultSettings,
+  type SandboxSettings,
+  type SettingsPatch,
+  settingsPatchSchema,
+} from './settings.ts';
 
 export interface SandboxOptions {
   /** Public URL where the sandbox is mounted, e.g. `http://localhost:8787/sandbox`; links are built on it. */
   baseUrl: string;
   /** Where each merchant's payments webhooks go until a control call changes it (`npm start`: the backend). */
   defaultWebhookUrl?: string | undefined;
+  /** Settings other than the defaults, checked against the settings schema (an unknown or bad one throws). */
   settings?: Partial<SandboxSettings>;
 }
 
@@ -64,23 +33,34 @@ export class SandboxState {
   readonly baseUrl: string;
   readonly defaultWebhookUrl: string | undefined;
   settings: SandboxSettings;
-  faults: FaultRule[] = [];
-  deliveries: Delivery[] = [];
+  /** The fault rules in force (`/control/faults`); the fault middleware takes from it. */
+  readonly faults = new FaultBook();
+  /** Webhooks and callbacks sent, with every attempt; rooms send through it. */
+  readonly deliveries: Deliveries;
+  /** What the sandbox will do later in real time (retries, follow-up statuses). */
+  readonly background = new Background();
   /** Per-merchant payments webhook destinations set through the controls. */
   readonly webhookUrls = new Map<string, string>();
-  readonly #initialSettings: Partial<SandboxSettings>;
+  readonly #initialSettings: SettingsPatch;
   readonly #resetHooks: Array<() => void> = [];
   readonly #parts = new Map<PartKey<unknown>, unknown>();
 
   constructor(options: SandboxOptions) {
     this.baseUrl = options.baseUrl.replace(/\/$/, '');
     this.defaultWebhookUrl = options.defaultWebhookUrl;
-    this.#initialSettings = options.settings ?? {};
+    this.#initialSettings = settingsPatchSchema.parse(options.settings ?? {});
     this.settings = { ...defaultSettings(), ...this.#initialSettings };
+    this.deliveries = new Deliveries(this);
   }
 
   now(): number {
     return this.clock.now();
+  }
+
+  /** Changes some settings (already checked against `settingsPatchSchema`); the rest keep their values. */
+  updateSettings(patch: SettingsPatch): SandboxSettings {
+    this.settings = { ...this.settings, ...patch };
+    return this.settings;
   }
 
   webhookUrlFor(merchantId: string): string | undefined {
@@ -101,11 +81,13 @@ export class SandboxState {
     this.#resetHooks.push(hook);
   }
 
+  /** Everything back to its start: real time, the first settings, no faults, deliveries or pending work. */
   reset(): void {
     this.clock.reset();
     this.settings = { ...defaultSettings(), ...this.#initialSettings };
-    this.faults = [];
-    this.deliveries = [];
+    this.faults.clear();
+    this.background.cancelAll();
+    this.deliveries.clear();
     this.webhookUrls.clear();
     for (const hook of this.#resetHooks) hook();
   }

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { json, type RunningSandbox, startReceiver, startSandbox } from './support.ts';
+import { eventually, json, pending, type RunningSandbox, startReceiver, startSandbox } from './support.ts';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 type Body = Record<string, unknown>;
@@ -159,6 +159,22 @@ describe('payments webhooks', () => {
       delivery!.attempts.map((a) => a.status),
       [500, 500, 200],
     );
+  });
+
+  test('a retry waits as the sandbox’s background work: listed as pending, dropped by a reset', async () => {
+    await json(`${sandbox.baseUrl}/control/settings`, { method: 'PATCH', body: { retryDelaysMs: [60_000] } });
+    const r = await receiver(() => 500);
+    await newOrder();
+    await r.waitFor(1);
+    const retry = await eventually(
+      async () => (await pending(sandbox.baseUrl)).inRealTime[0],
+      'the retry to be scheduled',
+    );
+    assert.equal(retry.what, `retry ORDER_CREATED to ${r.url}`);
+    await json(`${sandbox.baseUrl}/control/reset`, { method: 'POST' });
+    assert.deepEqual((await pending(sandbox.baseUrl)).inRealTime, []);
+    const log = await json<{ data: unknown[] }>(`${sandbox.baseUrl}/control/deliveries`);
+    assert.deepEqual(log.body.data, []);
   });
 
   test('each merchant’s webhooks go to its own destination, signed with its own secret', async () => {

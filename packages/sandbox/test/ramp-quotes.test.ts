@@ -1,9 +1,9 @@
 /** Ramp API quotes over real HTTP: every field against the others, both directions, markup, limits, failures. */
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
-import { findCrypto, findFiat } from '../src/catalog.ts';
-import { priceIn } from '../src/prices.ts';
-import { type BuyQuote, roundPrice, type SellQuote } from '../src/quotes.ts';
+import { findCrypto, findFiat } from '../src/ramp/catalog.ts';
+import { priceIn } from '../src/ramp/price-feed.ts';
+import { type BuyQuote, roundPrice, type SellQuote } from '../src/ramp/quote-math.ts';
 import { type Envelope, json, sandboxPerFile } from './support.ts';
 
 interface Method {
@@ -205,7 +205,7 @@ describe('on-ramp pricing', () => {
     assert.equal(skrillHigh.body.message, 'Amount too high: maximum is 25000 EUR');
   });
 
-  test('the failures spec.md names, and the others a client can hit', async () => {
+  test('the failures the upstream documents (docs/upstream.md#buy-pricing), and the others a client can hit', async () => {
     const base = {
       payment_method: 'creditcard',
       region: 'DE',

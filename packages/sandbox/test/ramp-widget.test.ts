@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import type { BuyQuote } from '../src/quotes.ts';
-import { widgetSignature } from '../src/widget-signature.ts';
-import { json, type RunningSandbox, startReceiver, startSandbox } from './support.ts';
+import type { BuyQuote } from '../src/ramp/quote-math.ts';
+import { widgetSignature } from '../src/ramp/widget/signature.ts';
+import { eventually, json, pending, type RunningSandbox, startReceiver, startSandbox } from './support.ts';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 type Callback = Record<string, unknown>;
@@ -44,7 +44,10 @@ beforeEach(async () => {
   });
 });
 
-/** What a merchant backend does (facts.md §3.1), written independently of the sandbox's own helper. */
+/**
+ * What a merchant backend does (docs/upstream.md#url-signing), written independently of the sandbox's own
+ * helper.
+ */
 function sign(query: string, secret: string): string {
   const signature = createHmac('sha256', secret).update(`?${query}`).digest('base64');
   return `${query}&signature=${encodeURIComponent(signature)}`;
@@ -72,7 +75,7 @@ describe('signed widget URLs', () => {
   const vectorQuery =
     'apiKey=pk_test_abc&currencyCode=USDC_BASE&walletAddress=0x000000000000000000000000000000000000dEaD&method=creditcard&baseCurrencyCode=USD&baseCurrencyAmount=100.00&lockBaseCurrency=true';
 
-  test('the signing function reproduces the facts.md test vector', () => {
+  test('the signing function reproduces the test vector (docs/upstream.md#test-vectors)', () => {
     assert.equal(
       widgetSignature('sk_test_key', `?${vectorQuery}`),
       'oS8OgS5OIG+i6FWUnbzl/MZkLNDueGSbOOjcJ9cHEE4=',
@@ -286,7 +289,16 @@ describe('widget flow', () => {
     assert.equal(cancelled.body.data.redirect, null);
     await hook.waitFor(2);
     assert.equal((await post(prefix, `/orders/${order.id}/complete`)).status, 409);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Nothing more can come: both callbacks are settled and the sandbox has no follow-up or retry left to run.
+    await eventually(async () => {
+      const log = await json<Envelope<Array<{ state: string }>>>(
+        `${sandbox.baseUrl}/control/deliveries?kind=ramp-callback&merchant=shop`,
+      );
+      return log.body.data.length === 2 && log.body.data.every((d) => d.state === 'delivered')
+        ? true
+        : undefined;
+    }, 'both callbacks delivered');
+    assert.deepEqual((await pending(sandbox.baseUrl)).inRealTime, []);
     assert.deepEqual(
       hook.received.map((r) => (JSON.parse(r.body) as Callback)['order_status']),
       ['payment_pending', 'order_cancelled'],

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach } from 'node:test';
 import { serve } from '@hono/node-server';
 import { createSandbox } from '../src/app.ts';
-import type { SandboxSettings, SandboxState } from '../src/state.ts';
+import type { SandboxSettings } from '../src/settings.ts';
+import type { SandboxState } from '../src/state.ts';
 
 export interface RunningSandbox {
   baseUrl: string;
@@ -144,4 +145,29 @@ export async function startReceiver(respond: (index: number) => number = () => 2
         server.close(() => resolve());
       }),
   };
+}
+
+/** Polls `probe` until it gives a value (a real condition, not a guess at timing); fails after `timeoutMs`. */
+export async function eventually<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  what: string,
+  timeoutMs = 5000,
+): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** What the sandbox still has to do (`GET /control/pending`). */
+export interface Pending {
+  onSandboxClock: Array<{ what: string; until: string }>;
+  inRealTime: Array<{ what: string; due: string }>;
+}
+
+export async function pending(baseUrl: string): Promise<Pending> {
+  return (await json<Envelope<Pending>>(`${baseUrl}/control/pending`)).body.data;
 }

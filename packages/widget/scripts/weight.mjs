@@ -7,8 +7,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-export const MODES = ['buy', 'sell', 'pay', 'deposit'];
-
 /** gzip (level 9) and brotli (quality 11) sizes of one file's bytes. */
 export function sizesOf(data) {
   const raw = Buffer.from(data);
@@ -45,7 +43,10 @@ export function staticClosure(file, seen = new Set()) {
   return [...seen];
 }
 
-/** The script-tag bundle's files: loader, the element's chunk, each mode's view chunk, each language's chunk. */
+/**
+ * The script-tag bundle's files: loader, the element's chunk, each mode's view chunk, each language's chunk. The
+ * modes are the loader's (its build writes one view import per mode of src/modes.ts).
+ */
 export function scriptTagGraph(dist) {
   const loader = resolve(dist, 'crypto-checkout.js');
   const code = readFileSync(loader, 'utf8');
@@ -55,7 +56,8 @@ export function scriptTagGraph(dist) {
   const element = [...code.matchAll(/import\(\w+\(`\.\/([^`]+)`\)\)/g)]
     .map(([, file]) => resolve(dist, file))
     .find((file) => !Object.values(views).includes(file));
-  if (!element || MODES.some((mode) => !views[mode]))
+  const modes = Object.keys(views);
+  if (!element || !modes.length)
     throw new Error(`cannot read the chunks of ${loader}: ${code.slice(0, 300)}`);
   const languages = {};
   for (const [, file, lang] of readFileSync(element, 'utf8').matchAll(
@@ -69,7 +71,7 @@ export function scriptTagGraph(dist) {
    * The lazy parts, by chunk name (`frame`, `picker`, `session`, `order`, `status`): the chunks no page downloads
    * before it shows, other than languages, each loaded when the shopper reaches it (or when the browser is idle).
    */
-  const first = new Set([...MODES.flatMap(initial), ...Object.values(languages)]);
+  const first = new Set([...modes.flatMap(initial), ...Object.values(languages)]);
   const parts = {};
   for (const file of readdirSync(dist)) {
     const part = /^crypto-checkout-([a-z]+)-[\w-]+\.js$/.exec(file)?.[1];
@@ -77,5 +79,5 @@ export function scriptTagGraph(dist) {
   }
   /** What a mode's view adds to the element's chunk (its lazy part). */
   const lazy = (mode) => staticClosure(views[mode]).filter((file) => !staticClosure(element).includes(file));
-  return { loader, element, views, languages, parts, initial, lazy, name };
+  return { loader, element, modes, views, languages, parts, initial, lazy, name };
 }

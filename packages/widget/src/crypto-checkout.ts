@@ -11,9 +11,7 @@ import {
 } from 'lit';
 import { ApiError, toApiError } from './api/client.ts';
 import { CatalogController } from './controllers/catalog-controller.ts';
-import type { Display, FrameController } from './controllers/frame-controller.ts';
 import { type HeadStart, headStart } from './controllers/head-start.ts';
-import type { QuoteController } from './controllers/quote-controller.ts';
 import { styles } from './crypto-checkout.styles.ts';
 import {
   type CheckoutCompleteDetail,
@@ -22,12 +20,16 @@ import {
   type CheckoutReadyDetail,
   CheckoutReadyEvent,
 } from './events.ts';
+import type { Display, FrameController } from './frame/frame-controller.ts';
 import { idle } from './internal/idle.ts';
+import { loadOnce } from './internal/load-once.ts';
 import { decimalSeparator, validLocale } from './internal/locale.ts';
 import { errorKey, loadLanguage, msg } from './internal/messages.ts';
-import { type ViewClass, views } from './views/index.ts';
-import { errorBox, skeleton } from './views/parts.ts';
-import type { View, ViewContext } from './views/view.ts';
+import { DEFAULT_MODE } from './modes.ts';
+import type { QuoteController } from './ramp/quote-controller.ts';
+import { errorBox, skeleton } from './view/parts.ts';
+import type { View, ViewContext } from './view/view.ts';
+import { type ViewClass, views } from './view/views.ts';
 
 type Theme = 'light' | 'dark' | 'auto';
 
@@ -136,8 +138,7 @@ export class CryptoCheckout extends LitElement {
 
   /** The payment or ramp page's controller and rendering: their code loads when first wanted (`_loadFrame`). */
   private _frame?: FrameController;
-  private _frameCode?: typeof import('./views/frame.ts');
-  private _frameLoad?: Promise<FrameController>;
+  private _frameCode?: typeof import('./frame/frame.ts');
   /** CSS of parts loaded later (the frame's), adopted after the element's and the view's. */
   private _partStyles: CSSResultOrNative[] = [];
 
@@ -194,26 +195,19 @@ export class CryptoCheckout extends LitElement {
    * Loads the frame's code once (the main button calls it beside its request; it is prefetched when the browser is
    * idle after the form shows). A failed load is not kept: the next press tries again.
    */
-  private _loadFrame(): Promise<FrameController> {
-    this._frameLoad ??= import('./views/frame.ts').then(
-      (code) => {
-        this._frameCode = code;
-        this._frame = code.createFrame(
-          this,
-          (e) => this._emitError(e),
-          (m) => this._view?.onFrameMessage(m),
-          (url) => this._navigate(url),
-        );
-        this._addStyles(code.frameStyles);
-        return this._frame;
-      },
-      () => {
-        this._frameLoad = undefined;
-        throw new ApiError('NETWORK_ERROR');
-      },
-    );
-    return this._frameLoad;
-  }
+  private _loadFrame = loadOnce(() =>
+    import('./frame/frame.ts').then((code) => {
+      this._frameCode = code;
+      this._frame = code.createFrame(
+        this,
+        (e) => this._emitError(e),
+        (m) => this._view?.onFrameMessage(m),
+        (url) => this._navigate(url),
+      );
+      this._addStyles(code.frameStyles);
+      return this._frame;
+    }),
+  );
 
   /** Sends the whole page to `url`. */
   protected _navigate(url: string): void {
@@ -277,9 +271,9 @@ export class CryptoCheckout extends LitElement {
   }
 
   override firstUpdated(): void {
-    // The first requests are out: ready the browser's number data (the first Intl formatter of a page, 30–70 ms
-    // on a slow machine) while they fly rather than once they are back, when the answers are waiting to be shown.
-    // Next to nothing when define.ts did it while the page was idle.
+    // The first requests are out: ready the browser's number data (the first Intl formatter of a page, which
+    // costs: see define.ts) while they fly rather than once they are back, when the answers are waiting to be
+    // shown. Next to nothing when define.ts did it while the page was idle.
     setTimeout(() => decimalSeparator(this._loc));
   }
 
@@ -298,9 +292,9 @@ export class CryptoCheckout extends LitElement {
       this._setView(loaded);
       return;
     }
-    const load = views[mode] ?? views.pay;
+    const load = views[mode] ?? views[DEFAULT_MODE];
     load().then(
-      (View) => {
+      ({ default: View }) => {
         this._viewClasses[mode] = View;
         if (this._viewMode !== mode) return;
         this._setView(View);
@@ -356,7 +350,7 @@ export class CryptoCheckout extends LitElement {
     this._completed = once;
     // The checkout ends through its page: the frame's code (which says so) is here already.
     this._loadFrame().then(
-      () => this._frameCode?.complete(this, detail, (url) => this._navigate(url)),
+      (frame) => this._frameCode?.complete(this, frame, detail, (url) => this._navigate(url)),
       () => {},
     );
   }

@@ -7,10 +7,11 @@ export { CryptoCheckout };
 
 if (typeof customElements !== 'undefined' && !customElements.get('crypto-checkout')) {
   customElements.define('crypto-checkout', CryptoCheckout);
-  // The first Intl formatter of a page readies the browser's data, for every locale at once: 30–70 ms of main
-  // thread in Chromium on a 2-core AMD EPYC. Done while the page is idle, a checkout added later (a single-page
-  // app's checkout route) shows its first quote without paying it; one already on the page sends its requests
-  // first (firstUpdated). No navigator under a server-side DOM shim.
+  // The first Intl formatter of a page readies the browser's data, for every locale at once: main-thread time
+  // that `npm run bench -- ttfq` shows in the updates before a first quote (bench/results.md, where the time
+  // goes). Done while the page is idle, a checkout added later (a single-page app's checkout route) shows its
+  // first quote without paying it; one already on the page sends its requests first (firstUpdated). No
+  // navigator under a server-side DOM shim.
   idle(() => decimalSeparator(globalThis.navigator?.language || 'en'));
 }
 

@@ -1,8 +1,9 @@
 /** The element's events: typed, bubbling and composed, with JSON-safe details (amounts as decimal strings). */
 import type { ErrorCode } from './api/client.ts';
 import type { OrderStatus, Quote, Side } from './api/types.ts';
+import type { CheckoutMode } from './modes.ts';
 
-export type CheckoutMode = 'buy' | 'sell' | 'pay' | 'deposit';
+export type { CheckoutMode };
 
 export interface CheckoutReadyDetail {
   mode: CheckoutMode;

@@ -1,6 +1,6 @@
 // The package's side-effect-free entry: the element class, its events and types. Register it with ./define.
 export type { ApiError, ErrorCode } from './api/client.ts';
 export type * from './api/types.ts';
-export type { Display } from './controllers/frame-controller.ts';
 export { CryptoCheckout } from './crypto-checkout.ts';
 export * from './events.ts';
+export type { Display } from './frame/frame-controller.ts';

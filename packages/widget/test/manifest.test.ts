@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { DEFAULT_MODE, MODES } from '../src/modes.ts';
 
 const widget = join(import.meta.dirname, '..');
 const manifestPath = join(widget, 'custom-elements.json');
@@ -89,6 +90,15 @@ describe('custom-elements.json', () => {
       assert.ok(attribute.fieldName, `attribute ${name} has no property`);
       assert.ok(attribute.description, `attribute ${name} has no description`);
     }
+  });
+
+  it('documents every mode of src/modes.ts, and its default', () => {
+    const mode = element().attributes?.find((attribute) => attribute.name === 'mode') as
+      | (Named & { default?: string })
+      | undefined;
+    for (const name of Object.keys(MODES))
+      assert.match(mode?.description ?? '', new RegExp(`\`${name}\``), `the mode ${name} is not documented`);
+    assert.equal(mode?.default, `'${DEFAULT_MODE}'`);
   });
 
   it('lists the checkout-* events with descriptions, and no others', () => {

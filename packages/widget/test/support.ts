@@ -241,8 +241,28 @@ export function shadowQuery<E extends Element = HTMLElement>(host: Element, sele
   return found;
 }
 
-/** Resolves after `ms` milliseconds (for debounce windows; prefer waitForEvent/waitUntil when possible). */
-export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Resolves when this window receives a message whose data is `marker`. */
+export function messageArrives(marker: string): Promise<void> {
+  return new Promise((resolve) => {
+    const listener = (event: MessageEvent) => {
+      if (event.data !== marker) return;
+      window.removeEventListener('message', listener);
+      resolve();
+    };
+    window.addEventListener('message', listener);
+  });
+}
+
+/**
+ * Resolves once this window has dispatched every message it posted to itself before: messages from one window
+ * arrive in the order they were posted, so whatever an earlier one did (or did not do), it has done by then.
+ */
+export async function messagesDelivered(): Promise<void> {
+  const marker = `test:delivered:${Math.random()}`;
+  const arrived = messageArrives(marker);
+  window.postMessage(marker, location.origin);
+  await arrived;
+}
 
 /** Makes the backend unreachable (`true`: its connections drop unanswered, as offline) or reachable again. */
 export function setBackendDown(down: boolean): Promise<unknown> {

@@ -7,7 +7,8 @@
  */
 import { Webhook } from 'standardwebhooks';
 import type { Clock } from '../clock.ts';
-import type { FulfilmentEvent } from './fulfilment-events.ts';
+import { logger } from '../logger.ts';
+import type { OnEvent } from './fulfilment-events.ts';
 import { type AttemptOutcome, type Delivery, hookTarget, type Outbox, type OutboxEntry } from './outbox.ts';
 
 export interface DeliveryOptions {
@@ -15,7 +16,7 @@ export interface DeliveryOptions {
   clock: Clock;
   /** The Standard Webhooks secret (`whsec_…`) the receiver verifies with. */
   secret: string | undefined;
-  onEvent?: ((event: FulfilmentEvent) => unknown) | undefined;
+  onEvent?: OnEvent | undefined;
   /** How long a receiver may take (default 10 s). */
   timeoutMs?: number;
   /** How long an event is retried (default 24 h, the Standard Webhooks norm). */
@@ -43,7 +44,7 @@ export function createDeliveryWorker(options: DeliveryOptions) {
   const maxDelayMs = options.maxDelayMs ?? 60 * 60 * 1000;
   const doFetch = options.fetch ?? fetch;
   const random = options.random ?? Math.random;
-  const log = options.log ?? ((line: string) => console.warn(line));
+  const log = options.log ?? logger.warn;
   const signer = options.secret ? new Webhook(options.secret) : undefined;
   const iso = (ms = clock.now()) => new Date(ms).toISOString();
 

@@ -6,8 +6,8 @@
  * change seen twice (a webhook and a sync, a retry after a crash) is one event with one `webhook-id`.
  */
 import { createHash } from 'node:crypto';
-import type { OrderRecord } from '../order-ledger.ts';
-import type { OrderStatus } from '../order-status.ts';
+import type { OrderRecord } from '../orders/order.ts';
+import type { OrderStatus } from '../orders/status.ts';
 
 export const fulfilmentEventTypes = [
   'order.created',
@@ -73,6 +73,9 @@ export interface FulfilmentEvent {
   data: OrderEventData | RampEventData | DepositEventData;
 }
 
+/** The in-process hook an app that mounts the backend may give (`createCheckout(config, { onEvent })`). */
+export type OnEvent = (event: FulfilmentEvent) => unknown;
+
 const eventId = (...parts: string[]) =>
   `evt_${createHash('sha256').update(parts.join('\0')).digest('base64url').slice(0, 24)}`;
 
@@ -118,7 +121,7 @@ export function orderEvents(before: OrderRecord | undefined, after: OrderRecord)
   return events;
 }
 
-/** What the ramp's callbacks tell of one of its orders (kept by routes/webhooks.ts as a RampOrderRecord). */
+/** What the ramp's callbacks tell of one of its orders (kept by orders/ramp-orders.ts as a RampOrderRecord). */
 export interface RampOrderFacts {
   orderId: string;
   status: string;

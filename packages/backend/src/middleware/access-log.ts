@@ -4,6 +4,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../deps.ts';
+import { logger } from '../logger.ts';
 
 const sensitive = /token|key|signature|secret|sig|email|wallet|address|name|phone|search/i;
 
@@ -16,9 +17,7 @@ export function loggablePath(url: string): string {
   return params.length ? `${parsed.pathname}?${params.join('&')}` : parsed.pathname;
 }
 
-export function accessLog(
-  write: (line: string) => void = (line) => console.log(line),
-): MiddlewareHandler<AppEnv> {
+export function accessLog(write: (line: string) => void = logger.info): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
     try {

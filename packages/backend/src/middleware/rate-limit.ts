@@ -21,7 +21,8 @@ type NodeBindings = HttpBindings;
 export function clientAddress(c: Context): string {
   // Served by @hono/node-server with its bindings (`serve({ fetch: app.fetch })`): the socket's address. Without
   // them (`app.request()` in a test, a fetch handler that drops the bindings) one shared bucket; checked, not
-  // caught: a thrown and caught TypeError per request cost 7 % of the catalog route's CPU (bench profile).
+  // caught: a thrown and caught TypeError per request is a visible share of the catalog route's CPU
+  // (`npm run bench -- profile`).
   const env = c.env as { server?: NodeBindings; incoming?: NodeBindings['incoming'] } | undefined;
   if (!(env?.server ?? env)?.incoming?.socket) return 'unknown';
   return getConnInfo(c).remote.address ?? 'unknown';

@@ -30,8 +30,8 @@ export function publicCors(config: Config): MiddlewareHandler<AppEnv> {
     maxAge: 600,
   });
   // Hono's `cors` writes its headers to `c.res` before the handler runs; Hono then rebuilds the handler's answer
-  // around its body, which turns the adapter's ready string into a web stream (the bench profile: a fifth of the
-  // cached catalog's CPU). So it runs where its headers cost nothing: preflights as they come (it answers them
+  // around its body, which turns the adapter's ready string into a web stream (a large share of the cached
+  // catalog's CPU: `npm run bench -- profile`). So it runs where its headers cost nothing: preflights as they come (it answers them
   // itself), other requests from a page once the answer exists, with the context open for headers while it
   // adds them. A request without an Origin is no CORS request; every answer still varies by Origin for caches.
   return async (c, next) => {
@@ -87,8 +87,8 @@ const setsItsOwnPolicy = (path: string) =>
  * the return page, which the shop's iframe shows (framed only by the allowed origins). Resources are
  * `cross-origin` so shops can load the widget script and product images.
  *
- * Configured for what each answer needs, because it runs on every request (the bench profile: 7 % of the cached
- * catalog's CPU, 16 % of /healthz's, as configured before): an answer that sets its own CSP (`setsItsOwnPolicy`)
+ * Configured for what each answer needs, because it runs on every request (a visible share of the cached
+ * catalog's and of /healthz's CPU as configured before: `npm run bench -- profile`): an answer that sets its own CSP (`setsItsOwnPolicy`)
  * keeps it (`overwrite: false`, which asks the headers once more per header); every other answer gets the headers
  * set outright. Nothing here sets `X-Powered-By`, so it is not removed (one more header operation per request).
  */
@@ -143,7 +143,7 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
  * declares its length (and is not chunked) is judged by that header alone, as Hono's `bodyLimit` itself does; it
  * only meets Hono's middleware when it streams. Asking Hono's middleware first would cost every POST a full
  * undici `Request` (it reads `c.req.raw.body`, which makes the Node adapter build one, with its AbortSignal),
- * about a fifth of a quote's CPU in the profile (`npm run bench -- profile`); the handler's `c.req.json()` then
+ * a large share of a quote's CPU (`npm run bench -- profile`); the handler's `c.req.json()` then
  * reads the body straight off the socket.
  */
 export function limitBody(maxBytes: number): MiddlewareHandler<AppEnv> {

@@ -2,9 +2,9 @@
  * A quote's amounts in the shopper's fiat, exact and rounded per currency in money.ts (pure; property-tested).
  *
  * Buy: the upstream's `_local` amounts, `network_fee_local`, `processing_fee` and `markup_fiat_value` are in the
- * request's fiat (facts.md §2.3). Each part is rounded to the fiat's digits, and the fee total is their exact sum.
+ * request's fiat (docs/upstream.md#buy-pricing). Each part is rounded to the fiat's digits, and the fee total is their exact sum.
  *
- * Sell: the non-`_local` amounts, `processing_fee` and `markup_fiat_value` are EUR (facts.md §2.4); the `_local` ones
+ * Sell: the non-`_local` amounts, `processing_fee` and `markup_fiat_value` are EUR (docs/upstream.md#sell-pricing); the `_local` ones
  * may be missing (the docs' samples carry only the first seven fields). The value is the fiat amount we asked to
  * price; what arrives is `_local`, else the EUR amount at the quote's own rate (asked ÷ EUR value), never an EUR
  * amount labelled with another currency. The network fee is in crypto, shown at the quote's unit price. The

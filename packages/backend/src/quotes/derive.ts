@@ -1,6 +1,6 @@
 /**
  * Derived quotes: a quote for any amount, either input direction, computed from one upstream quote of the same
- * (side, method, country, fiat, crypto) with the documented fee model (spec.md, facts.md §2.1–§2.4; the
+ * (side, method, country, fiat, crypto) with the documented fee model (docs/upstream.md#fees-and-rounding; the
  * sandbox README's "Quote model" writes it out):
  *
  *   processing = amount × fee% + base fee in the fiat (at least the minimum fee), rounded to the cent
@@ -20,7 +20,7 @@ import type { RampBuyQuote, RampMethod, RampSellQuote } from '../schemas/upstrea
 const DOWN = 0;
 const HALF_UP = 1;
 const UP = 3;
-/** The upstream writes every fiat amount with 2 decimals (JPY and VND included: sandbox README). */
+/** The upstream writes every fiat amount with 2 decimals, JPY and VND included (docs/upstream.md#fees-and-rounding). */
 const CENTS = 2;
 /** Percent to a share, and cents to an amount: multiplied (exact, and cheaper than big.js's long division). */
 const HUNDREDTH = decimal('0.01');

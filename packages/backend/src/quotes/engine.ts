@@ -17,6 +17,7 @@
  * State sits behind `ReferenceStore` and the budget and clock are injected, so a shared store can replace the
  * process-local map.
  */
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import { decimal } from '../money.ts';
@@ -32,7 +33,6 @@ import {
   relativeDifference,
   type Side,
 } from './derive.ts';
-import { keep, recall } from './recently-used.ts';
 
 type AnyQuote = RampBuyQuote | RampSellQuote;
 type AnyRequest = BuyQuoteRequest | SellQuoteRequest;
@@ -198,29 +198,31 @@ const amountOf = (request: AnyRequest): Amount =>
     ? { fiatAmount: request.fiatAmount }
     : { cryptoAmount: request.cryptoAmount as string };
 
-/**
- * What a reference already answered, by amount: a derived quote is a pure function of the reference, the method
- * (its limits) and the amount, and most shoppers type one of a few round amounts, so an amount asked again is
- * answered without the fee model's decimal arithmetic (a quarter of a quote's CPU in the bench profile). Kept with
- * the reference (a new reference starts empty), for the same method object only, at most REPEATS amounts (the one
- * least recently asked goes first). A refusal (outside the limits) is not kept: it is thrown again each time.
- */
-const answered = new WeakMap<object, { method: RampMethod; answers: Map<string, unknown> }>();
-function remembered<T>(reference: object, method: RampMethod, key: string, work: () => T): T {
-  let memo = answered.get(reference);
-  if (!memo || memo.method !== method) {
-    memo = { method, answers: new Map() };
-    answered.set(reference, memo);
-  }
-  const again = recall(memo.answers, key);
-  if (again !== undefined) return again as T;
-  const value = work();
-  keep(memo.answers, key, value, REPEATS);
-  return value;
-}
-
 export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
   const { ramp, budget, clock, settings } = options;
+  /**
+   * What a reference already answered, by amount: a derived quote is a pure function of the reference, the method
+   * (its limits) and the amount, and most shoppers type one of a few round amounts, so an amount asked again is
+   * answered without the fee model's decimal arithmetic (a large share of a quote's CPU: `npm run bench -- profile`). Kept with
+   * the reference (a new reference starts empty), for the same method object only, at most REPEATS amounts (the one
+   * least recently asked goes first). A refusal (outside the limits) is not kept: it is thrown again each time.
+   */
+  const answered = new WeakMap<
+    object,
+    { method: RampMethod; answers: LRUCache<string, { value: unknown }> }
+  >();
+  function remembered<T>(reference: object, method: RampMethod, key: string, work: () => T): T {
+    let memo = answered.get(reference);
+    if (!memo || memo.method !== method) {
+      memo = { method, answers: new LRUCache({ max: REPEATS }) };
+      answered.set(reference, memo);
+    }
+    const again = memo.answers.get(key);
+    if (again) return again.value as T;
+    const value = work();
+    memo.answers.set(key, { value });
+    return value;
+  }
   const combos: ReferenceStore = options.store ?? new Map<string, Combination>();
   const flights = new Map<string, Promise<unknown>>();
   const totals = {

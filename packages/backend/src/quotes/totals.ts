@@ -1,6 +1,6 @@
 /**
  * Fees inside: a shopper types what they pay (buy) or receive (sell) on the fiat side, while the upstream prices
- * a buy on the amount before fees and a sell on the value of the crypto (facts.md §2.3, §2.4). This finds the
+ * a buy on the amount before fees and a sell on the value of the crypto (docs/upstream.md#buy-pricing, #sell-pricing). This finds the
  * request amount whose total is what was typed (derive.ts `basisFor`) and prices it.
  *
  * With a fresh reference of the combination the answer is derived (no upstream call). Without one, the upstream
@@ -82,7 +82,8 @@ export interface TotalLimits {
  * A method's limits (EUR, on the amount the upstream prices) as totals in the fiat, what a shopper types: buy,
  * the least and most they can pay; sell, receive. The least rounded up and the most down, so a total between
  * them is never refused for its limits. Null where the method states no limit. Every quote asks for them, so
- * they are kept per method and inputs (a profile of the quote route found them a sixth of its CPU otherwise).
+ * they are kept per method and inputs (worked out each time, they are a large share of a quote's CPU:
+ * `npm run bench -- profile`).
  */
 export function totalLimits(
   side: Side,

@@ -1,5 +1,5 @@
 /**
- * `POST /api/ramp-sessions`: a signed ramp widget URL (facts.md §3) for the widget to embed. The secret key
+ * `POST /api/ramp-sessions`: a signed ramp widget URL (docs/upstream.md#ramp-widget-url) for the widget to embed. The secret key
  * signs it here; the browser only ever sees the public key and the signature.
  *
  * `fiatAmount` means what it means in a quote: what the shopper pays (buy) or receives (sell), fees inside. The
@@ -8,6 +8,7 @@
  */
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
+import { countryFromHeaders } from '../catalog/country.ts';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { amountString, positiveDecimal } from '../money.ts';
@@ -17,7 +18,6 @@ import { OutsideLimits } from '../quotes/derive.ts';
 import { priceTotal } from '../quotes/totals.ts';
 import { countryCode, cryptoCode, currencyCode, methodId } from '../schemas/codes.ts';
 import { isOffered, type RampMethod } from '../schemas/upstream-ramp.ts';
-import { countryFromHeaders } from './catalog.ts';
 
 export const rampSessionBody = z
   .object({
@@ -157,7 +157,7 @@ export function rampSessionRoutes(deps: AppDeps) {
             method: body.method,
             baseCurrencyCode: body.fiat,
             baseCurrencyAmount: fiatAmount,
-            // The widget takes at most 6 decimals here (facts.md §3.2).
+            // The widget takes at most 6 decimals here (docs/upstream.md#ramp-widget-url).
             quoteCurrencyAmount:
               body.cryptoAmount === undefined
                 ? undefined

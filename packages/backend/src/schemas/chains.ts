@@ -1,5 +1,5 @@
 /**
- * Chains a customer can get a permanent deposit address on (payments API `chains`, facts.md §7). The payments
+ * Chains a customer can get a permanent deposit address on (payments API `chains`, docs/upstream.md#enumerations). The payments
  * API has no endpoint listing them, so the list is ours; the catalog shows it and deposit addresses accept it.
  */
 export const depositChains = [

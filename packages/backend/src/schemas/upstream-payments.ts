@@ -1,5 +1,5 @@
 /**
- * What the payments API answers, parsed leniently (facts.md §5, spec.md "Order"): unknown fields pass, amounts
+ * What the payments API answers, parsed leniently (docs/upstream.md#payments-api, #payment-orders): unknown fields pass, amounts
  * may be numbers or strings (kept as decimal strings, our API's money form), counts may be numeric strings
  * (made numbers), most fields are optional or null, metadata may use the `user*` or the `customer*` names,
  * a currency may be a code or a Currency object, and the envelope may or may not carry `message`/`success`.
@@ -152,7 +152,7 @@ export const upstreamPaymentRoutes = z.looseObject({
   paymentRoutes: z.array(upstreamPaymentRoute).min(1),
 });
 
-/** Where the created order's id and link may be (facts.md §5.2: the merchant plugin's fallbacks). */
+/** Where the created order's id and link may be (docs/upstream.md#payment-orders: the merchant plugin's fallbacks). */
 export const createdOrderSources = z.looseObject({
   data: z
     .looseObject({
@@ -166,3 +166,40 @@ export const createdOrderSources = z.looseObject({
   url: text,
   paymentUrl: text,
 });
+
+const amount = upstreamDecimal.nullish();
+
+/** A payments webhook, in either casing (docs/upstream.md#payments-webhooks), normalised to one shape. */
+export const paymentsWebhook = z
+  .looseObject({
+    id: text,
+    eventId: text,
+    event_id: text,
+    eventType: text,
+    event_type: text,
+    orderId: text,
+    order_id: text,
+    orderStatus: text,
+    order_status: text,
+    externalId: text,
+    external_order_id: text,
+    external_id: text,
+    orderCrypto: text,
+    order_crypto: text,
+    orderCryptoAmount: amount,
+    order_crypto_amount: amount,
+    customerId: text,
+    external_customer_id: text,
+  })
+  .transform((e) => ({
+    eventId: e.eventId ?? e.event_id ?? e.id ?? null,
+    eventType: e.eventType ?? e.event_type ?? null,
+    // Older payloads prefix order ids with `SP-`: kept as they came, compared with sameUpstreamOrder.
+    orderId: e.orderId ?? e.order_id ?? null,
+    orderStatus: e.orderStatus ?? e.order_status ?? null,
+    externalId: e.externalId ?? e.external_order_id ?? e.external_id ?? null,
+    crypto: e.orderCrypto ?? e.order_crypto ?? null,
+    cryptoAmount: e.orderCryptoAmount ?? e.order_crypto_amount ?? null,
+    customerId: e.customerId ?? e.external_customer_id ?? null,
+  }));
+export type PaymentsWebhook = z.output<typeof paymentsWebhook>;

@@ -1,10 +1,11 @@
 /**
- * What the ramp API answers, parsed leniently (facts.md §2, spec.md): unknown fields pass, numbers may come as
+ * What the ramp API answers, parsed leniently (docs/upstream.md#ramp-api): unknown fields pass, numbers may come as
  * numeric strings, payment/payout methods may be keyed by country or a flat list (or one bare object), a
  * method's `base_fee` may be `{base_fee: n}`, a per-currency map, a number or null, `default` may be null,
  * icons, `kyc_required`, `order`, `min_fee` are optional. Everything comes out in one normalised shape.
  */
 import { z } from 'zod';
+import { upstreamDecimal } from '../money.ts';
 
 /** A number, or a numeric string made one (`"0.05"` → 0.05). Empty strings and words are refused. */
 export const num = z.union([
@@ -77,7 +78,7 @@ const rawMethod = z.looseObject({
   region: text,
 });
 
-/** One payment (on-ramp) or payout (off-ramp) method, normalised. Amounts are EUR (facts.md §2.1). */
+/** One payment (on-ramp) or payout (off-ramp) method, normalised. Amounts are EUR (docs/upstream.md#payment-methods). */
 export interface RampMethod {
   slug: string;
   /** The payment group (buy); the slug itself for payout methods, which have none. */
@@ -255,7 +256,7 @@ export const sellQuoteData = z.looseObject({
   crypto_amount: num,
   crypto_currency: text,
   crypto_unit_price: num,
-  /** In crypto (facts.md §2.4); 0 when not applied. */
+  /** In crypto (docs/upstream.md#sell-pricing); 0 when not applied. */
   network_fee: num.nullish(),
   fiat_amount_incl_fees: num.nullish(),
   fiat_amount_excl_fees: num.nullish(),
@@ -267,3 +268,24 @@ export const sellQuoteData = z.looseObject({
 });
 
 export type RampSellQuote = z.infer<typeof sellQuoteData>;
+
+const callbackText = z.string().nullish();
+const callbackAmount = upstreamDecimal.nullish();
+
+/** A ramp order callback (POSTed to our `responseUrl`, `signature` header): one order's new status and details. */
+export const rampCallback = z.looseObject({
+  order_id: z.string().min(1),
+  order_status: z.string().min(1),
+  order_type: callbackText,
+  order_crypto: callbackText,
+  order_crypto_amount: callbackAmount,
+  order_crypto_address: callbackText,
+  network: callbackText,
+  transaction_id: callbackText,
+  external_customer_id: callbackText,
+  order_amount_eur: callbackAmount,
+  order_amount_eur_plus_fees: callbackAmount,
+  order_amount_usd: callbackAmount,
+  order_amount_usd_plus_fees: callbackAmount,
+});
+export type RampCallback = z.output<typeof rampCallback>;

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { logger } from '../logger.ts';
 
 /** Thrown when Redis is needed and unreachable, with no fallback configured: 503 SERVICE_UNAVAILABLE. */
 export class SharedStateUnavailable extends Error {
@@ -50,18 +51,19 @@ const clientOptions = {
 
 /** Connects (failing with SharedStateUnavailable when Redis cannot be reached now). */
 export async function connectShared(url: string, fallbackInstances?: number): Promise<SharedState> {
-  // Loaded only with REDIS_URL: the client library alone is about 20 MB of RSS a single instance never needs.
+  // Loaded only with REDIS_URL: the client library alone is RSS a single instance never needs (memory: `npm run
+  // bench -- load`).
   const { Redis: Client } = await import('ioredis');
   const redis = new Client(url, clientOptions);
   const subscriber = new Client(url, { ...clientOptions, enableOfflineQueue: true });
   let warned = false;
   for (const client of [redis, subscriber]) {
     client.on('error', (error: Error) => {
-      if (!warned) console.warn(`[redis] ${describeRedis(url)}: ${error.message}`);
+      if (!warned) logger.warn(`[redis] ${describeRedis(url)}: ${error.message}`);
       warned = true;
     });
     client.on('ready', () => {
-      if (warned) console.warn(`[redis] ${describeRedis(url)} is back`);
+      if (warned) logger.warn(`[redis] ${describeRedis(url)} is back`);
       warned = false;
     });
   }

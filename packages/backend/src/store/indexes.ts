@@ -3,7 +3,7 @@
  * that keeps an order from moving backwards, the creation time lists are ordered by, and when the record
  * expires. One function for every store, so the memory store and the SQL store agree.
  */
-import { upstreamRank } from '../order-status.ts';
+import { upstreamRank } from '../orders/status.ts';
 import type { Collection } from './store.ts';
 
 export interface Derived {

@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { type Kysely, Kysely as KyselyDb, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { logger } from '../logger.ts';
 import { type Derived, defaultRetentionMs, derive } from './indexes.ts';
 import { type Database, migrationProvider, tableOf } from './schema.ts';
 import {
@@ -84,10 +85,10 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
     });
     // A connection the server drops while idle must not crash the process: the next query reconnects (or
     // answers 503 while the database is away).
-    pool.on('error', (error) => console.warn(`[store] ${database}: ${error.message}`));
+    pool.on('error', (error) => logger.warn(`[store] ${database}: ${error.message}`));
     // A checked-out connection the server ends (a restart, an admin's shutdown) errors outside any query too.
     pool.on('connect', (client) => {
-      client.on('error', (error) => console.warn(`[store] ${database}: ${error.message}`));
+      client.on('error', (error) => logger.warn(`[store] ${database}: ${error.message}`));
     });
     db = new KyselyDb<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
@@ -287,6 +288,6 @@ async function importJsonFiles(db: AnyDb, dataDir: string, at: number, retention
       }
     });
     await rename(file, `${file}.imported`);
-    console.log(`[store] imported ${entries.length} ${collection} record(s) from ${file}`);
+    logger.info(`[store] imported ${entries.length} ${collection} record(s) from ${file}`);
   }
 }

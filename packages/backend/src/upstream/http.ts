@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { AppError } from '../errors.ts';
+import { logger } from '../logger.ts';
 import type { Budget } from './budget.ts';
 
 export type QueryValue = string | number | boolean | undefined | null;
@@ -123,7 +124,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   const backoffMs = options.backoffMs ?? 150;
   const doFetch = options.fetch ?? fetch;
   const random = options.random ?? Math.random;
-  const log = options.log ?? ((line: string) => console.warn(line));
+  const log = options.log ?? logger.warn;
   const name = options.name;
 
   const upstreamError = (message: string) =>

@@ -1,5 +1,5 @@
 /**
- * The payments API client (facts.md §5): create an order, create a payment route, list the merchant's orders.
+ * The payments API client (docs/upstream.md#payments-api): create an order, create a payment route, list the merchant's orders.
  * Authenticated with `X-API-Key`; every answer parsed leniently (schemas/upstream-payments.ts). Only the list
  * is retried: creating an order or a route is not idempotent upstream, so a retry could charge twice.
  */
@@ -28,7 +28,7 @@ export interface CreateOrderBody {
     price: string;
     currency: string;
   };
-  /** The spec's `user*` names (one set, consistently); the upstream echoes them in webhooks and lists. */
+  /** The `user*` names (one set, consistently; docs/upstream.md#payment-orders); the upstream echoes them in webhooks and lists. */
   metadata: {
     externalId: string;
     redirectUrl?: string | undefined;
@@ -80,7 +80,7 @@ export interface PaymentsClientOptions {
   timeoutMs: number;
   budget?: Budget | undefined;
   /**
-   * Unit of `startDate`/`endDate` on the list endpoint. The docs say "integer" and nothing more (facts §5.3);
+   * Unit of `startDate`/`endDate` on the list endpoint. The upstream says "integer" and nothing more (docs/upstream.md#payment-orders);
    * milliseconds match every other timestamp the upstream's JavaScript side produces.
    */
   dateUnit?: 'ms' | 's';

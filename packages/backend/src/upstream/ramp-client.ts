@@ -1,13 +1,18 @@
 /**
- * The ramp API client (facts.md §2, §3): catalog reads cached and refreshed in the background, identical quotes
- * joined and cached for a few seconds, every call through the shared upstream budget, and widget URLs signed
- * with the secret key (which never leaves this module).
+ * The ramp API client (docs/upstream.md#ramp-api): its calls, each through the shared upstream budget (upstream/http.ts),
+ * with the catalog reads cached and refreshed in the background and identical quotes joined and kept a few
+ * seconds (both in `lru-cache`). What the answers teach about exchange rates is learned in quotes/fx.ts; a
+ * country's methods are read from the lists in upstream/ramp-methods.ts; widget URLs are signed in
+ * upstream/widget-url.ts with the secret key, which goes no further than this client.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
+import { type LogLine, logger } from '../logger.ts';
 import { toNumber } from '../money.ts';
+import { createFxRates, type FxRate } from '../quotes/fx.ts';
 import {
   buyQuoteData,
   type MethodsByCountry,
@@ -23,6 +28,11 @@ import type { SharedCache } from '../shared/redis.ts';
 import type { Budget, BudgetStats } from './budget.ts';
 import { createDriftLog, type DriftEntry } from './drift.ts';
 import { createUpstreamHttp, envelope, type UpstreamHttp } from './http.ts';
+import { createCountryMethods, uniqueBySlug } from './ramp-methods.ts';
+import { signedWidgetUrl, type WidgetParams, type WidgetSide } from './widget-url.ts';
+
+export type { FxRate } from '../quotes/fx.ts';
+export type { WidgetSide } from './widget-url.ts';
 
 export interface BuyQuoteRequest {
   /** A payment group (`creditcard`); the upstream resolves the slug for the region. */
@@ -46,14 +56,6 @@ export interface SellQuoteRequest {
   markup: number;
 }
 
-export type WidgetSide = 'buy' | 'sell';
-
-/** EUR value of one unit of a fiat, and whether it came from a priced quote (exact) or a fee table (rough). */
-export interface FxRate {
-  eurPerUnit: number;
-  exact: boolean;
-}
-
 export interface RampClient {
   supported(): Promise<RampSupported>;
   /**
@@ -67,13 +69,10 @@ export interface RampClient {
   sellQuote(request: SellQuoteRequest): Promise<RampSellQuote>;
   /** The EUR value of one unit of `fiat`, as far as the quotes and catalog seen so far tell. */
   fx(fiat: string): FxRate | undefined;
-  /**
-   * Goes up when what `fx` tells has moved enough to show: a currency's first rate, or one that has moved more
-   * than 0.1 % since it last went up. What is built from the rates (the catalog's converted terms) is kept until then.
-   */
+  /** Goes up when what `fx` tells has moved enough to show (quotes/fx.ts). */
   fxVersion(): number;
-  /** A signed widget URL (facts.md §3.1): `params` in order, `apiKey` first, `signature` appended last. */
-  signWidgetUrl(side: WidgetSide, params: Record<string, string | number | boolean | undefined>): string;
+  /** A signed widget URL (upstream/widget-url.ts): `params` in order, `apiKey` first, `signature` last. */
+  signWidgetUrl(side: WidgetSide, params: WidgetParams): string;
   /** Where the widget is served from (for postMessage origin checks). */
   readonly widgetOrigin: string;
   budgetStats(): BudgetStats;
@@ -103,114 +102,33 @@ export interface RampClientOptions {
   sharedCache?: SharedCache | undefined;
   /** Measuring seam: the fetch the default HTTP layer uses (the bench times upstream calls with it). */
   fetch?: typeof fetch;
-  log?: (line: string) => void;
+  log?: LogLine;
 }
 
 const MERCHANT = '/api/v1/merchant';
 
-/**
- * One cached value refreshed in the background: fresh → served; stale → served while one refresh runs; too
- * old or absent → callers wait for the one flight.
- */
-class Refreshing<T> {
-  #value: { data: T; at: number } | undefined;
-  #flight: Promise<T> | undefined;
-
-  constructor(
-    private readonly load: () => Promise<T>,
-    private readonly clock: Clock,
-    private readonly ttlMs: number,
-    private readonly maxStaleMs: number,
-    private readonly log: (line: string) => void,
-  ) {}
-
-  get(): Promise<T> {
-    const age = this.#value ? this.clock.now() - this.#value.at : Number.POSITIVE_INFINITY;
-    if (this.#value && age < this.ttlMs) return Promise.resolve(this.#value.data);
-    const flight = this.#refresh();
-    if (this.#value && age < this.maxStaleMs) {
-      flight.catch((error: Error) => this.log(`[ramp] background catalog refresh failed: ${error.message}`));
-      return Promise.resolve(this.#value.data);
-    }
-    return flight;
-  }
-
-  #refresh(): Promise<T> {
-    this.#flight ??= this.load()
-      .then((data) => {
-        this.#value = { data, at: this.clock.now() };
-        return data;
-      })
-      .finally(() => {
-        this.#flight = undefined;
-      });
-    return this.#flight;
-  }
+/** A catalog read: what to ask and how to read the answer (the cache's fetch context). */
+interface CatalogRead {
+  path: string;
+  query: Record<string, string>;
+  schema: z.ZodType;
+  check?: ((data: never, raw: unknown) => void) | undefined;
+  /** A stale copy is being served meanwhile: a failure is only logged (the caller already has its answer). */
+  background: boolean;
 }
 
-/** Joins identical requests in flight and keeps their answers for a short time. Failures are not kept. */
-class Joiner<T> {
-  readonly #entries = new Map<string, { promise: Promise<T>; expiresAt: number }>();
-
-  constructor(
-    private readonly clock: Clock,
-    private readonly ttlMs: number,
-  ) {}
-
-  run(key: string, load: () => Promise<T>): Promise<T> {
-    const now = this.clock.now();
-    const hit = this.#entries.get(key);
-    if (hit && hit.expiresAt > now) return hit.promise;
-    if (this.#entries.size > 500) this.#sweep(now);
-    // In flight the entry never expires; it gets its TTL once it settles.
-    const entry = { promise: load(), expiresAt: Number.POSITIVE_INFINITY };
-    this.#entries.set(key, entry);
-    entry.promise.then(
-      () => {
-        entry.expiresAt = this.clock.now() + this.ttlMs;
-      },
-      () => {
-        if (this.#entries.get(key) === entry) this.#entries.delete(key);
-      },
-    );
-    return entry.promise;
-  }
-
-  #sweep(now: number): void {
-    for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key);
-  }
+/** A pricing call: where, and with what body (the quote cache's fetch context). */
+interface PricingCall {
+  path: string;
+  body: Record<string, unknown> & { fiat_currency: string };
+  /** The body as sent (it is the cache key, after the path). */
+  json: string;
+  schema: z.ZodType;
+  rateOf: (quote: never) => [eur: number | null | undefined, local: number | null | undefined];
 }
-
-const uniqueBySlug = (byCountry: MethodsByCountry): RampMethod[] => {
-  const seen = new Map<string, RampMethod>();
-  for (const list of Object.values(byCountry)) for (const method of list) seen.set(method.slug, method);
-  return [...seen.values()];
-};
-
-/** Whether the list says where methods are offered (keyed by country, or flat entries naming countries). */
-const knowsCountries = (byCountry: MethodsByCountry) => Object.keys(byCountry).some((key) => key !== '*');
-
-/**
- * The methods of one country: its own list, plus the methods a flat list gave without saying where that take the
- * country's currency (what the documents say a method carries). A list that ignored our `country` filter thus
- * offers Germany no PIX or BLIK.
- */
-const ofCountry = (
-  byCountry: MethodsByCountry,
-  country: string | undefined,
-  currency: string | undefined,
-): RampMethod[] =>
-  country
-    ? [
-        ...(byCountry[country.toUpperCase()] ?? []),
-        ...(byCountry['*'] ?? []).filter(
-          (method) => !currency || method.currencies.length === 0 || method.currencies.includes(currency),
-        ),
-      ]
-    : uniqueBySlug(byCountry);
 
 export function createRampClient(options: RampClientOptions): RampClient {
-  const log = options.log ?? ((line: string) => console.warn(line));
+  const log = options.log ?? logger.warn;
   const http =
     options.http ??
     createUpstreamHttp({
@@ -221,9 +139,75 @@ export function createRampClient(options: RampClientOptions): RampClient {
       log,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
+  const clock = { now: () => options.clock.now() };
   const ttl = options.catalogTtlMs ?? 5 * 60_000;
   const maxStale = options.catalogMaxStaleMs ?? 60 * 60_000;
   const drift = createDriftLog(log, () => options.clock.now());
+  const rates = createFxRates();
+
+  /**
+   * The catalog's lists, by path and query: fresh for `ttl` → served; stale → served while one refresh runs (a
+   * failed refresh keeps the stale copy); older than `maxStale` or absent → callers wait for the one flight.
+   */
+  const catalog = new LRUCache<string, { data: unknown; at: number }, CatalogRead>({
+    // Every list once, and each country's when a flat list does not say (some 250 countries, both sides).
+    max: 1024,
+    ttl,
+    ttlResolution: 0,
+    perf: clock,
+    noDeleteOnStaleGet: true,
+    noDeleteOnFetchRejection: true,
+    fetchMethod: async (_key, _stale, { context: read }) => {
+      try {
+        const fetchRaw = () =>
+          http.get(read.path, { query: read.query, schema: envelope(z.unknown()), retry: true });
+        // Shared only briefly: each instance still keeps its own copy for the catalog's TTL.
+        const raw = options.sharedCache
+          ? await options.sharedCache.run(
+              `catalog:${read.path}?${new URLSearchParams(read.query)}`,
+              30_000,
+              fetchRaw,
+            )
+          : await fetchRaw();
+        const parsed = read.schema.safeParse(raw);
+        if (!parsed.success) {
+          drift.note(
+            read.path,
+            parsed.error.issues[0]?.path.join('.') || 'data',
+            parsed.error.issues[0]?.message ?? 'unreadable',
+          );
+          throw new AppError('UPSTREAM_ERROR', 'The ramp service answered in a shape we do not understand.');
+        }
+        read.check?.(parsed.data as never, raw);
+        return { data: parsed.data, at: clock.now() };
+      } catch (error) {
+        if (read.background) log(`[ramp] background catalog refresh failed: ${(error as Error).message}`);
+        throw error;
+      }
+    },
+  });
+
+  const read = <T>(
+    path: string,
+    schema: z.ZodType<T>,
+    query: Record<string, string>,
+    check?: (data: T, raw: unknown) => void,
+  ) => {
+    const key = `${path}?${new URLSearchParams(query)}`;
+    return async (): Promise<T> => {
+      // Asked on every catalog and quote request: a fresh copy is answered without more ado.
+      const fresh = catalog.get(key);
+      if (fresh) return fresh.data as T;
+      const kept = catalog.peek(key, { allowStale: true });
+      const usable = kept !== undefined && clock.now() - kept.at < maxStale;
+      const entry = await catalog.fetch(key, {
+        allowStale: usable,
+        context: { path, query, schema, check: check as CatalogRead['check'], background: usable },
+      });
+      return (entry as { data: T }).data;
+    };
+  };
+
   /** What a method list carried that could not be read (each kind noted once, counted after). */
   const methodDrift = (path: string, data: MethodsByCountry) => {
     for (const list of Object.values(data)) {
@@ -233,40 +217,11 @@ export function createRampClient(options: RampClientOptions): RampClient {
       }
     }
   };
-  const read = <T>(
-    path: string,
-    schema: z.ZodType<T>,
-    query: Record<string, string> = {},
-    check?: (data: T, raw: unknown) => void,
-  ) =>
-    new Refreshing(
-      async () => {
-        const fetchRaw = () => http.get(path, { query, schema: envelope(z.unknown()), retry: true });
-        // Shared only briefly: each instance still keeps its own copy for the catalog's TTL.
-        const raw = options.sharedCache
-          ? await options.sharedCache.run(`catalog:${path}?${new URLSearchParams(query)}`, 30_000, fetchRaw)
-          : await fetchRaw();
-        const parsed = schema.safeParse(raw);
-        if (!parsed.success) {
-          drift.note(
-            path,
-            parsed.error.issues[0]?.path.join('.') || 'data',
-            parsed.error.issues[0]?.message ?? 'unreadable',
-          );
-          throw new AppError('UPSTREAM_ERROR', 'The ramp service answered in a shape we do not understand.');
-        }
-        check?.(parsed.data, raw);
-        return parsed.data;
-      },
-      options.clock,
-      ttl,
-      maxStale,
-      log,
-    );
   const methodsRead = (path: string, query: Record<string, string>) =>
     read(path, methodsData, query, (data) => methodDrift(path, data));
 
-  // Both casings of the key parameter are in use upstream (facts.md §2.1 `apiKey`, §2.3 `api_key`).
+  // Both casings of the key parameter are in use upstream (docs/upstream.md#payment-methods `apiKey`,
+  // docs/upstream.md#payout-methods `api_key`).
   const supportedPath = `${MERCHANT}/get_supported`;
   const supported = read(supportedPath, supportedData, { api_key: options.publicKey }, (data, raw) => {
     // A list that is missing, or whose every entry was unreadable, is the upstream's shape, not an empty
@@ -289,154 +244,88 @@ export function createRampClient(options: RampClientOptions): RampClient {
   });
   const paymentMethods = methodsRead(`${MERCHANT}/get_payment_methods`, { apiKey: options.publicKey });
   const payoutMethods = methodsRead(`${MERCHANT}/sell/get_payout_methods`, { api_key: options.publicKey });
-
   // A flat list without countries cannot say which methods a country has: then ask per country (the
-  // spec's `slug=<country>` filter for payouts; `country` for payment methods), each cached the same way.
-  const paymentByCountry = new Map<string, Refreshing<MethodsByCountry>>();
-  const payoutByCountry = new Map<string, Refreshing<MethodsByCountry>>();
-  const perCountry = (
-    caches: Map<string, Refreshing<MethodsByCountry>>,
-    endpoint: string,
-    param: string,
-    country: string,
-  ) => {
-    const code = country.toUpperCase();
-    let cache = caches.get(code);
-    if (!cache) {
-      cache = methodsRead(`${MERCHANT}/${endpoint}`, { apiKey: options.publicKey, [param]: code });
-      caches.set(code, cache);
-    }
-    return cache.get();
-  };
+  // `slug=<country>` filter for payouts, docs/upstream.md#payout-methods; `country` for payment methods).
+  const perCountry = (endpoint: string, param: string, country: string) =>
+    methodsRead(`${MERCHANT}/${endpoint}`, { apiKey: options.publicKey, [param]: country.toUpperCase() })();
+
+  const countryMethods = createCountryMethods(async (code) =>
+    (await supported()).supported_countries
+      .find((entry) => entry.iso.toUpperCase() === code)
+      ?.currency?.toUpperCase(),
+  );
 
   const quoteTtlMs = options.quoteTtlMs ?? 5000;
-  const buyQuotes = new Joiner<RampBuyQuote>(options.clock, quoteTtlMs);
-  const sellQuotes = new Joiner<RampSellQuote>(options.clock, quoteTtlMs);
-  /** Learned from priced quotes: EUR per unit of each fiat. Per client instance, never module-wide. */
-  const learnedFx = new Map<string, number>();
-  let roughFx: Map<string, number> | undefined;
-
-  let fxVersion = 0;
-  /** Each currency's rate when `fxVersion` last went up for it. */
-  const shownFx = new Map<string, number>();
-  const learn = (fiat: string, eur: number | null | undefined, local: number | null | undefined) => {
-    if (!(eur && local && eur > 0 && local > 0)) return;
-    const code = fiat.toUpperCase();
-    const rate = eur / local;
-    learnedFx.set(code, rate);
-    // Every quote's rate differs a little (its figures are rounded to cents): only a real move counts.
-    const shown = shownFx.get(code);
-    if (shown === undefined || Math.abs(rate - shown) / shown > 0.001) {
-      shownFx.set(code, rate);
-      fxVersion += 1;
-    }
-  };
+  /** Identical pricing bodies joined while in flight and answered from the first for `quoteTtlMs`; failures are not kept. */
+  const priced = new LRUCache<string, object, PricingCall>({
+    max: 1000,
+    ttl: quoteTtlMs,
+    ttlResolution: 0,
+    perf: clock,
+    fetchMethod: async (_key, _stale, { context: call }) => {
+      const load = () =>
+        http.post(call.path, { body: call.body, schema: envelope(call.schema), retry: true });
+      const quote = options.sharedCache
+        ? await options.sharedCache.run(
+            `quote:${createHash('sha256').update(call.path).update(call.json).digest('hex')}`,
+            quoteTtlMs,
+            load,
+          )
+        : await load();
+      rates.learn(call.body.fiat_currency, ...call.rateOf(quote as never));
+      return quote as object;
+    },
+  });
 
   /** The body fields both pricing endpoints share; markup always comes from the caller (config). */
   const amounts = (request: BuyQuoteRequest | SellQuoteRequest) => ({
     fiat_currency: request.fiat.toUpperCase(),
     crypto_currency: request.crypto,
-    // The pricing endpoints take JSON numbers (spec.md): our decimal strings become numbers only here.
+    // The pricing endpoints take JSON numbers (docs/upstream.md#buy-pricing): our decimal strings become
+    // numbers only here.
     ...(request.fiatAmount !== undefined ? { fiat_amount: toNumber(request.fiatAmount) } : {}),
     ...(request.cryptoAmount !== undefined ? { crypto_amount: toNumber(request.cryptoAmount) } : {}),
     markup: request.markup,
   });
 
-  /**
-   * One pricing call: identical bodies joined, retried (a quote is a read), and the fiat's exact rate learned
-   * from the EUR and local amounts `rateOf` picks.
-   */
-  const price = <Q>(
-    joiner: Joiner<Q>,
+  /** One pricing call (a quote is a read, so it is retried); the fiat's exact rate is learned from its answer. */
+  const price = async <Q>(
     path: string,
     schema: z.ZodType<Q>,
     rateOf: (quote: Q) => [eur: number | null | undefined, local: number | null | undefined],
     fields: Record<string, unknown> & { fiat_currency: string },
-  ) => {
+  ): Promise<Q> => {
     const body = { api_key: options.publicKey, ...fields };
-    const key = JSON.stringify(body);
-    return joiner.run(key, async () => {
-      const load = () => http.post(path, { body, schema: envelope(schema), retry: true });
-      const quote = options.sharedCache
-        ? await options.sharedCache.run(
-            `quote:${createHash('sha256').update(path).update(key).digest('hex')}`,
-            quoteTtlMs,
-            load,
-          )
-        : await load();
-      learn(body.fiat_currency, ...rateOf(quote));
-      return quote;
-    });
+    const json = JSON.stringify(body);
+    return (await priced.fetch(`${path} ${json}`, {
+      context: { path, body, json, schema, rateOf: rateOf as PricingCall['rateOf'] },
+    })) as Q;
   };
 
   const widget = new URL(options.widgetUrl);
 
-  // Asked on every catalog and quote request: answered once per upstream list (bench profile).
-  const countryKeyed = new WeakMap<MethodsByCountry, boolean>();
-  const keyedByCountry = (byCountry: MethodsByCountry) => {
-    let known = countryKeyed.get(byCountry);
-    if (known === undefined) {
-      known = knowsCountries(byCountry);
-      countryKeyed.set(byCountry, known);
-    }
-    return known;
-  };
-
-  // One derived list per upstream list and country: the catalog route serialises a country's catalog once
-  // per refresh by comparing these arrays' identity. A refresh brings a new upstream object, so new lists.
-  const derived = new WeakMap<MethodsByCountry, Map<string, readonly RampMethod[]>>();
-  const methodsOf = async (byCountry: MethodsByCountry, country: string | undefined) => {
-    let byCode = derived.get(byCountry);
-    if (!byCode) {
-      byCode = new Map();
-      derived.set(byCountry, byCode);
-    }
-    const code = country?.toUpperCase() ?? '';
-    let methods = byCode.get(code);
-    if (!methods) {
-      const currency = country
-        ? (await supported.get()).supported_countries
-            .find((entry) => entry.iso.toUpperCase() === code)
-            ?.currency?.toUpperCase()
-        : undefined;
-      methods = ofCountry(byCountry, country, currency);
-      byCode.set(code, methods);
-    }
-    return methods;
-  };
-
   return {
     widgetOrigin: widget.origin,
 
-    supported: () => supported.get(),
+    supported,
     drift: () => drift.list(),
 
     paymentMethods: async (country) => {
-      const byCountry = await paymentMethods.get();
+      const byCountry = await paymentMethods();
       // A fee table per currency (base_fee {EUR: 0.35, USD: 0.4}) gives rough FX until a quote gives exact.
-      if (!roughFx) {
-        roughFx = roughFxFrom(byCountry);
-        fxVersion += 1;
-      }
-      if (!country || keyedByCountry(byCountry)) return methodsOf(byCountry, country);
-      return methodsOf(
-        await perCountry(paymentByCountry, 'get_payment_methods', 'country', country),
-        country,
-      );
+      rates.learnRough(() => uniqueBySlug(byCountry));
+      if (!country || countryMethods.keyedByCountry(byCountry)) return countryMethods.of(byCountry, country);
+      return countryMethods.of(await perCountry('get_payment_methods', 'country', country), country);
     },
 
     payoutMethods: async (country) => {
-      const byCountry = await payoutMethods.get();
-      if (!country || keyedByCountry(byCountry)) return methodsOf(byCountry, country);
-      return methodsOf(
-        await perCountry(payoutByCountry, 'sell/get_payout_methods', 'slug', country),
-        country,
-      );
+      const byCountry = await payoutMethods();
+      if (!country || countryMethods.keyedByCountry(byCountry)) return countryMethods.of(byCountry, country);
+      return countryMethods.of(await perCountry('sell/get_payout_methods', 'slug', country), country);
     },
 
     buyQuote: (request) =>
       price(
-        buyQuotes,
         `${MERCHANT}/pricing`,
         buyQuoteData,
         (quote) => [quote.fiat_amount_excl_fees, quote.fiat_amount_excl_fees_local],
@@ -449,23 +338,14 @@ export function createRampClient(options: RampClientOptions): RampClient {
 
     sellQuote: (request) =>
       price(
-        sellQuotes,
         `${MERCHANT}/sell/pricing`,
         sellQuoteData,
         (quote) => [quote.fiat_amount_incl_fees, quote.fiat_amount_incl_fees_local],
         { payout_method: request.method, ...amounts(request) },
       ),
 
-    fx: (fiat) => {
-      const code = fiat.toUpperCase();
-      if (code === 'EUR') return { eurPerUnit: 1, exact: true };
-      const exact = learnedFx.get(code);
-      if (exact) return { eurPerUnit: exact, exact: true };
-      const rough = roughFx?.get(code);
-      return rough ? { eurPerUnit: rough, exact: false } : undefined;
-    },
-
-    fxVersion: () => fxVersion,
+    fx: rates.fx,
+    fxVersion: rates.version,
 
     signWidgetUrl: (side, params) => signedWidgetUrl(options.widgetUrl, side, params, options.secretKey),
 
@@ -473,39 +353,4 @@ export function createRampClient(options: RampClientOptions): RampClient {
 
     close: async () => options.budget.close(),
   };
-}
-
-/** EUR per unit of each currency, from methods whose fixed fee is listed per currency next to EUR. */
-function roughFxFrom(byCountry: MethodsByCountry): Map<string, number> {
-  const rates = new Map<string, number>();
-  for (const method of uniqueBySlug(byCountry)) {
-    const eur = method.fixedFeeByCurrency['EUR'] ?? method.fixedFeeEur;
-    // Tiny fees rounded to cents say little about the rate.
-    if (!eur || eur < 0.2) continue;
-    for (const [code, local] of Object.entries(method.fixedFeeByCurrency)) {
-      if (local > 0 && code !== 'EUR' && !rates.has(code)) rates.set(code, eur / local);
-    }
-  }
-  return rates;
-}
-
-/**
- * base64 HMAC-SHA256 with the secret key over `"?" + query` exactly as it appears in the URL (already
- * percent-encoded), appended last as `&signature=` (facts.md §3.1).
- */
-export function signedWidgetUrl(
-  widgetUrl: string,
-  side: WidgetSide,
-  params: Record<string, string | number | boolean | undefined>,
-  secretKey: string,
-): string {
-  const query = Object.entries(params)
-    .filter(
-      (entry): entry is [string, string | number | boolean] => entry[1] !== undefined && entry[1] !== '',
-    )
-    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
-    .join('&');
-  const signature = createHmac('sha256', secretKey).update(`?${query}`).digest('base64');
-  const base = widgetUrl.replace(/\/+$/, '');
-  return `${base}/${side === 'sell' ? 'sell' : ''}?${query}&signature=${encodeURIComponent(signature)}`;
 }

@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { AppError } from '../errors.ts';
+import { logger } from '../logger.ts';
 import { isRedisDown } from '../shared/redis.ts';
 import { type Budget, type BudgetStats, type Release, UpstreamBudget } from './budget.ts';
 
@@ -81,7 +82,7 @@ export class RedisBudget implements Budget {
       maxQueue: options.maxQueue ?? options.perSecond,
       key: options.key ?? 'cc:upstream-budget',
     };
-    this.#log = options.log ?? ((line) => console.warn(line));
+    this.#log = options.log ?? logger.warn;
     this.#fallback = options.fallbackInstances
       ? new UpstreamBudget({
           perSecond: Math.max(1, Math.floor(options.perSecond / options.fallbackInstances)),

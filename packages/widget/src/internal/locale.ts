@@ -14,8 +14,9 @@ export function validLocale(locale: string, fallback = 'en'): string {
 const made = new Map<string, unknown>();
 
 /**
- * The Intl object `key` names (its kind, locale and options), made once a page: a formatter takes 0.05–7 ms to
- * make, a first quote shows some eighty amounts, and the quote's age re-renders it every second.
+ * The Intl object `key` names (its kind, locale and options), made once a page: making a formatter costs (the
+ * updates `npm run bench -- ttfq` times), a first quote shows some eighty amounts, and the quote's age re-renders
+ * it every second.
  */
 export function intl<T>(key: string, make: () => T): T {
   if (!made.has(key)) made.set(key, make());

@@ -1,9 +1,17 @@
 /**
  * The message tables: the words every mode shows (loading, retry, each error code's human message) are here;
- * each part of the UI brings its own (`messages`, in views/<part>.messages.ts), so a page downloads the English
- * of the parts it shows. Other languages load whole, once a page (internal/lang/*.ts, a block per part).
+ * each part of the UI brings its own (`messages`, in <part>/<part>.messages.ts), so a page downloads the English
+ * of the parts it shows. Other languages load whole, once a page (internal/lang/*.ts, a block per part, keyed
+ * and typed against each part's English: ./translation.ts).
  */
 import { type ErrorCode, RETRYABLE } from '../api/client.ts';
+import type { depositEn } from '../deposit/deposit.messages.ts';
+import type { frameEn } from '../frame/frame.messages.ts';
+import type { orderEn } from '../pay/order/order.messages.ts';
+import type { payEn } from '../pay/pay.messages.ts';
+import type { rampEn } from '../ramp/ramp.messages.ts';
+import { loadOnce } from './load-once.ts';
+import type { Table } from './translation.ts';
 
 /** The shared messages in English, which also names them. */
 const en = {
@@ -18,42 +26,52 @@ const en = {
 
 export type MessageKey = keyof typeof en;
 
-/** The languages with a table; anything else falls back to English. */
-export const LANGUAGES = ['en', 'es', 'fr', 'de', 'pt'];
-
-/** Each language's lines, each loaded the first time a page shows it: an English page carries no other. */
-const loaders: Record<string, () => Promise<{ default: Record<string, string> }>> = {
-  es: () => import('./lang/es.ts'),
-  fr: () => import('./lang/fr.ts'),
-  de: () => import('./lang/de.ts'),
-  pt: () => import('./lang/pt.ts'),
-};
+/** Each part's English, by the name of its block in a language file (`messages(part, en)`). */
+export interface Parts {
+  shared: typeof en;
+  ramp: typeof rampEn;
+  pay: typeof payEn;
+  order: typeof orderEn;
+  deposit: typeof depositEn;
+  frame: typeof frameEn;
+}
 
 /**
- * Each loaded language's messages, by part, each in the order of that part's English. Filled as languages load:
- * immutable lines, the same for every element on the page, so one cache serves them all.
+ * Each loaded language's messages, by part, each in the order of that part's sorted keys. Filled as languages
+ * load: immutable lines, the same for every element on the page, so one cache serves them all.
  */
 export const TABLES: Record<string, Record<string, readonly string[]>> = {};
+
+/** Each language's table, loaded (once) the first time a page shows it: an English page carries no other. */
+const loaders: Record<string, () => Promise<{ default: Table }>> = {
+  es: loadOnce(() => import('./lang/es.ts')),
+  fr: loadOnce(() => import('./lang/fr.ts')),
+  de: loadOnce(() => import('./lang/de.ts')),
+  pt: loadOnce(() => import('./lang/pt.ts')),
+};
+
+/** The languages with a table; anything else falls back to English. */
+export const LANGUAGES: readonly string[] = /* @__PURE__ */ (() => ['en', ...Object.keys(loaders)])();
 
 const language = (locale: string) => locale.slice(0, 2).toLowerCase();
 
 /** Loads the table of `locale`'s language; undefined when there is nothing to load (loaded, English, unknown). */
 export function loadLanguage(locale: string): Promise<void> | undefined {
   const lang = language(locale);
-  const load = loaders[lang];
-  if (TABLES[lang] || !load) return undefined;
-  return load().then((m) => {
-    TABLES[lang] = Object.fromEntries(
-      Object.entries(m.default).map(([part, lines]) => [part, lines.split('\n')]),
-    );
-  });
+  return TABLES[lang]
+    ? undefined
+    : loaders[lang]?.().then((m) => {
+        TABLES[lang] ??= Object.fromEntries(
+          Object.entries(m.default).map(([part, lines]) => [part, lines.split('\n')]),
+        );
+      });
 }
 
 /** A lookup of messages: `key` in `locale`'s language (English until that has loaded), `{0}` replaced by `arg`. */
 export type Messages<K extends string> = (locale: string, key: K, arg?: string) => string;
 
 const lookup =
-  <K extends string>(part: string, en: Record<K, string>, keys: string[] = Object.keys(en)): Messages<K> =>
+  <K extends string>(part: string, en: Record<K, string>, keys = Object.keys(en).sort()): Messages<K> =>
   (locale, key, arg = '') =>
     (TABLES[language(locale)]?.[part]?.[keys.indexOf(key)] ?? en[key]).replace('{0}', arg);
 
@@ -61,9 +79,12 @@ const lookup =
 export const msg: Messages<MessageKey> = lookup('shared', en);
 
 /** The messages of one part of the UI, named by its English (`en`); a key it does not have is a shared one. */
-export function messages<K extends string>(part: string, en: Record<K, string>): Messages<K | MessageKey> {
-  const own = lookup(part, en);
-  return (locale, key, arg) => (key in en ? own(locale, key as K, arg) : msg(locale, key as MessageKey, arg));
+export function messages<P extends keyof Parts>(
+  part: P,
+  en: Parts[P],
+): Messages<(keyof Parts[P] & string) | MessageKey> {
+  const own = lookup(part, en as Record<string, string>);
+  return (locale, key, arg) => (key in en ? own(locale, key, arg) : msg(locale, key as MessageKey, arg));
 }
 
 /** The message key that explains an error code to a shopper. */

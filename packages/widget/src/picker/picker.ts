@@ -3,12 +3,13 @@
  * at a word's start first), arrows to move, Enter to pick, Escape to close, a click picks. Its state (the query,
  * whether the list is open, the active option) is its own; the value is the caller's.
  *
- * The closed field is here; the open list's code (picker-list.ts) loads the first time the shopper points at,
+ * The closed field is here; the open list's code (list/picker-list.ts) loads the first time the shopper points at,
  * focuses or opens the field, and the list shows once it is here.
  */
 import { type CSSResult, html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import { field } from '../views/parts.ts';
-import type { pickerList } from './picker-list.ts';
+import { loadOnce } from '../internal/load-once.ts';
+import { field } from '../view/parts.ts';
+import type { pickerList } from './list/picker-list.ts';
 
 /**
  * An entry: `text` shows in the closed field, `search` is what typing matches, `body` is the option's content
@@ -33,7 +34,6 @@ export class Picker {
   _active = 0;
   private _open = false;
   private _list?: typeof pickerList;
-  private _loading?: Promise<void>;
   private _idle?: number;
 
   /** `id` is the input's id; the list is `${id}-list`, its options `${id}-0`, `${id}-1`, … */
@@ -53,19 +53,17 @@ export class Picker {
     this._host.requestUpdate();
   }
 
+  private _load = loadOnce(() =>
+    import('./list/picker-list.ts').then((m) => {
+      this._list = m.pickerList;
+      this._host._addStyles?.(m.listStyles);
+      this._host.requestUpdate();
+    }),
+  );
+
   /** Loads the list's code, once; a failed load is tried again on the next touch. */
   load(): Promise<void> {
-    this._loading ??= import('./picker-list.ts').then(
-      (m) => {
-        this._list = m.pickerList;
-        this._host._addStyles?.(m.listStyles);
-        this._host.requestUpdate();
-      },
-      () => {
-        this._loading = undefined;
-      },
-    );
-    return this._loading;
+    return this._load().catch(() => {});
   }
 
   /**

@@ -1,5 +1,5 @@
 // Shared steps for the <crypto-checkout> browser tests (the backend helpers are in ../support.ts).
-import { fixture, waitUntil } from '@open-wc/testing';
+import { expect, fixture, waitUntil } from '@open-wc/testing';
 import type { TemplateResult } from 'lit';
 import '../../src/define.ts';
 import type { CryptoCheckout } from '../../src/index.ts';
@@ -41,6 +41,21 @@ interface Frame {
   state: string;
   url: string;
   display: string;
+  /** The seam the frame's timers go through (the new-tab offer, the checkout's end). */
+  later(work: () => void, ms: number): unknown;
+}
+
+/** A timer of the frame's, held for the test to run: what it does, and after how long it would have. */
+export interface HeldTimer {
+  work: () => void;
+  ms: number;
+}
+
+/** Holds the frame's timers from now on (its `later` seam): the test runs each when it wants, none by itself. */
+export function frameTimers(frame: Frame): HeldTimer[] {
+  const held: HeldTimer[] = [];
+  frame.later = (work, ms) => held.push({ work, ms });
+  return held;
 }
 
 /** The element's internals a test may steer (a narrow, typed view; not public API). */
@@ -52,6 +67,8 @@ export interface Internals {
   _loadFrame(): Promise<Frame>;
   /** The view of the element's mode (its state is the view's own). */
   _view?: object;
+  /** The quote the attributes fully specified, sent before the view's code (controllers/head-start.ts). */
+  _head?: { answer: Promise<unknown> };
 }
 export const internals = (el: CryptoCheckout) => el as unknown as Internals;
 
@@ -108,4 +125,42 @@ export async function openPicker(el: HTMLElement, selector: string): Promise<HTM
   if (!input) throw new Error(`no ${selector}`);
   if (input.getAttribute('aria-expanded') !== 'true') input.click();
   return optionsOf(el, input.id);
+}
+
+/** The country code a flag image shows (`…/flags/de.svg` → `DE`), or ''. */
+export const flagCode = (img: Element | null | undefined) =>
+  (img?.getAttribute('src')?.match(/\/flags\/([a-z]{2})\.svg$/)?.[1] ?? '').toUpperCase();
+
+/**
+ * The methods on offer, as elements holding each one's logo, name and terms: the radios of a short list, or the
+ * options of the picker a long list collapses into (opened for the purpose, and left open).
+ */
+export async function methodEntries(el: CryptoCheckout): Promise<Element[]> {
+  const picker = el.shadowRoot!.querySelector<HTMLInputElement>('#method');
+  if (!picker) return [...el.shadowRoot!.querySelectorAll('.method')];
+  return openPicker(el, '#method');
+}
+
+/** The names of the methods on offer (closing a picker opened to read them). */
+export async function methodNames(el: CryptoCheckout): Promise<string[]> {
+  const names = (await methodEntries(el)).map((m) => m.querySelector('span')!.textContent!);
+  const picker = el.shadowRoot!.querySelector<HTMLInputElement>('#method');
+  if (picker?.getAttribute('aria-expanded') === 'true') picker.click();
+  await el.updateComplete;
+  return names;
+}
+
+/** Opens a picker and returns its options as [icon text, the rest] (text with spaces collapsed); then closes it. */
+export async function pickerOptions(el: CryptoCheckout, selector: string): Promise<[string, string][]> {
+  const input = shadowQuery<HTMLInputElement>(el, selector);
+  const options = (await openPicker(el, selector)).map((o) => {
+    expect(input.getAttribute('aria-expanded')).to.equal('true');
+    const icon =
+      flagCode(o.querySelector('img.flag')) || (o.querySelector('[aria-hidden]')?.textContent ?? '');
+    const text = o.textContent!.replace(o.querySelector('[aria-hidden]')?.textContent ?? '', '');
+    return [icon, text.replace(/\s+/g, ' ').trim()] as [string, string];
+  });
+  input.click();
+  await el.updateComplete;
+  return options;
 }

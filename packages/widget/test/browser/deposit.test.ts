@@ -1,17 +1,18 @@
 // Deposit mode against the real backend: the customer's permanent address per chain, its QR code, copying it.
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { CryptoCheckout } from '../../src/index.ts';
 import { customerToken, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
 import { internals, mountReady, openPicker } from './checkout-helpers.ts';
 
-async function addressShown(el: CryptoCheckout): Promise<HTMLInputElement> {
-  for (let i = 0; i < 50; i++) {
-    await el.updateComplete;
-    const input = el.shadowRoot!.querySelector<HTMLInputElement>('#address');
-    if (input?.value) return input;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('no address shown');
+/** The address field once it shows an address (`value`: that one). */
+async function addressShown(el: CryptoCheckout, value?: string): Promise<HTMLInputElement> {
+  const field = () => el.shadowRoot!.querySelector<HTMLInputElement>('#address');
+  await waitUntil(
+    () => field()?.value && (value === undefined || field()!.value === value),
+    `no address ${value ?? ''} shown`,
+    { timeout: 5000 },
+  );
+  return field()!;
 }
 
 describe('deposit mode', () => {
@@ -38,18 +39,16 @@ describe('deposit mode', () => {
     };
     expect(shadowQuery(el, '#chain').getAttribute('role')).to.equal('combobox');
     await pickChain(1);
-    const other = await (async () => {
-      for (let i = 0; i < 50; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        const v = el.shadowRoot!.querySelector<HTMLInputElement>('#address')?.value;
-        if (v && v !== first) return v;
-      }
-      return first;
-    })();
-    expect(other).to.not.equal(first);
+    await waitUntil(
+      () => el.shadowRoot!.querySelector<HTMLInputElement>('#address')?.value !== first,
+      'the address stayed',
+      {
+        timeout: 5000,
+      },
+    );
+    expect((await addressShown(el)).value).to.not.equal(first);
     await pickChain(0);
-    await new Promise((r) => setTimeout(r, 50));
-    expect((await addressShown(el)).value).to.equal(first);
+    expect((await addressShown(el, first)).value).to.equal(first);
   });
 
   it('copies the address and announces it', async () => {
@@ -61,9 +60,14 @@ describe('deposit mode', () => {
     const button = shadowQuery<HTMLButtonElement>(el, '.copy button');
     expect(button.textContent).to.equal('Copier');
     button.click();
-    await new Promise((r) => setTimeout(r, 100));
-    await el.updateComplete;
-    expect(shadowQuery(el, '.deposit [role="status"]').textContent).to.equal('Copié');
+    // Copied once the clipboard (or the selection's copy) has taken it.
+    await waitUntil(
+      () => shadowQuery(el, '.deposit [role="status"]').textContent === 'Copié',
+      'not announced',
+      {
+        timeout: 5000,
+      },
+    );
   });
 
   it('shows the memo next to the address on a chain that needs one', async () => {
@@ -76,11 +80,9 @@ describe('deposit mode', () => {
     // The backend's catalog lists no memo chain yet (its deposit route takes xrp): chosen here directly.
     (internals(el)._view as unknown as { _chain: string })._chain = 'xrp';
     el.requestUpdate();
-    let memo: HTMLInputElement | null = null;
-    for (let i = 0; i < 50 && !memo?.value; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      memo = el.shadowRoot!.querySelector<HTMLInputElement>('#memo');
-    }
+    const memoField = () => el.shadowRoot!.querySelector<HTMLInputElement>('#memo');
+    await waitUntil(() => memoField()?.value, 'no memo shown', { timeout: 5000 });
+    const memo = memoField();
     expect(memo?.value).to.match(/^\d+$/);
     expect(memo!.readOnly).to.equal(true);
     expect(memo!.labels![0]!.textContent).to.equal('Memo (required)');

@@ -2,8 +2,15 @@
 // from the expected origin and that frame's own window.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { LitElement, nothing } from 'lit';
-import { FrameController, type FrameMessage } from '../../src/controllers/frame-controller.ts';
-import { addFault, otherOrigin, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
+import { FrameController, type FrameMessage } from '../../src/frame/frame-controller.ts';
+import {
+  addFault,
+  messagesDelivered,
+  otherOrigin,
+  resetSandbox,
+  shadowQuery,
+  waitForEvent,
+} from '../support.ts';
 import { internals, mountReady } from './checkout-helpers.ts';
 
 class FrameHost extends LitElement {
@@ -76,7 +83,7 @@ describe('frame controller', () => {
     const host = await fixture<FrameHost>(html`<frame-host></frame-host>`);
     host.frame.open(fixturePage(location.origin, 'silent'), [location.origin], 'inline');
     window.postMessage({ type: 'SWAPPED_READY' }, location.origin);
-    await new Promise((r) => setTimeout(r, 100));
+    await messagesDelivered();
     expect(host.messages).to.deep.equal([]);
   });
 

@@ -1,6 +1,6 @@
 // Ids are unique within each mode's shadow root (a label's `for` must find the one control it names), every
 // amount field is named by its own label, and axe runs with all its rules.
-import { expect, html } from '@open-wc/testing';
+import { expect, html, waitUntil } from '@open-wc/testing';
 import type { CryptoCheckout } from '../../src/index.ts';
 import { customerToken, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
 import { mountReady } from './checkout-helpers.ts';
@@ -46,11 +46,7 @@ describe('ids and labels', () => {
     const deposit = await mountReady(
       html`<crypto-checkout mode="deposit" customer-token=${token} locale="en"></crypto-checkout>`,
     );
-    for (let i = 0; i < 50 && !deposit.shadowRoot!.querySelector('#address'); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      await deposit.updateComplete;
-    }
-    expect(deposit.shadowRoot!.querySelector('#address')).to.exist;
+    await waitUntil(() => deposit.shadowRoot!.querySelector('#address'), 'no address', { timeout: 5000 });
     expect(duplicateIds(deposit)).to.deep.equal([]);
   });
 });

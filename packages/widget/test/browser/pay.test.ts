@@ -1,14 +1,15 @@
 // Pay mode against the real backend on the sandbox: product and checkout token, the order made once, status
 // followed to each outcome, the payment page shown and its messages trusted only from the right window.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { CryptoCheckout } from '../../src/index.ts';
 import {
   backendInfo,
   cancelOrder,
   checkoutToken,
-  delay,
   expireOrder,
+  messageArrives,
+  messagesDelivered,
   otherOrigin,
   payOrder,
   recordEvents,
@@ -16,7 +17,7 @@ import {
   shadowQuery,
   waitForEvent,
 } from '../support.ts';
-import { captureNavigation, internals, mountReady, textOf } from './checkout-helpers.ts';
+import { captureNavigation, frameTimers, internals, mountReady, textOf } from './checkout-helpers.ts';
 
 const PRODUCT = 'ember-mug';
 
@@ -27,6 +28,29 @@ async function adminOrderCount(): Promise<number> {
   });
   const body = (await res.json()) as { orders: unknown[]; pagination?: { total?: number } };
   return body.pagination?.total ?? body.orders.length;
+}
+
+/** The order this tab keeps for the Back button (sessionStorage), with the status token the element follows it by. */
+function keptOrder(): { orderId: string; statusToken: string } {
+  const key = Object.keys(sessionStorage).find((name) => name.startsWith('crypto-checkout:pay:'));
+  if (!key) throw new Error('no order kept in this tab');
+  return JSON.parse(sessionStorage.getItem(key)!);
+}
+
+/** Resolves when the backend's status stream of the order (the one the element follows) says `status`. */
+function statusStreamed(
+  { orderId, statusToken }: ReturnType<typeof keptOrder>,
+  status: string,
+): Promise<void> {
+  const url = `/api/orders/${encodeURIComponent(orderId)}/events?token=${encodeURIComponent(statusToken)}`;
+  return new Promise((resolve) => {
+    const source = new EventSource(url);
+    source.addEventListener('status', (event) => {
+      if ((JSON.parse((event as MessageEvent<string>).data) as { status: string }).status !== status) return;
+      source.close();
+      resolve();
+    });
+  });
 }
 
 describe('pay mode', () => {
@@ -90,8 +114,8 @@ describe('pay mode', () => {
     const button = shadowQuery<HTMLButtonElement>(el, '[part~="button"]');
     button.click();
     button.click();
-    await waitUntil(() => events.of('checkout-order').length > 0, 'no checkout-order', { timeout: 5000 });
-    await delay(300);
+    // The second press joined the first attempt: once that has settled, every order the presses made is made.
+    await (internals(el)._view as { _payInFlight?: Promise<void> })._payInFlight;
     expect(events.of('checkout-order')).to.have.length(1);
     expect(await adminOrderCount()).to.equal(before + 1);
     const { detail } = events.of('checkout-order')[0]!;
@@ -116,6 +140,7 @@ describe('pay mode', () => {
         html`<crypto-checkout mode="pay" product=${PRODUCT} return-url="/thanks?ref=1"></crypto-checkout>`,
       );
       const navigations = captureNavigation(el);
+      const timers = frameTimers(await internals(el)._loadFrame());
       const events = recordEvents(el, ['checkout-status', 'checkout-complete']);
       const order = waitForEvent(el, 'checkout-order');
       shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
@@ -137,9 +162,11 @@ describe('pay mode', () => {
       expect(shown.getAttribute('role')).to.equal('status');
       expect(shown.checkVisibility()).to.equal(true);
       await expect(el).to.be.accessible();
-      await delay(700);
+      // The page moves on once the outcome has been on screen for 1.5 s (the frame's timers, run here).
+      const leave = timers.filter((timer) => timer.ms === 1500);
+      expect(leave).to.have.length(1);
       expect(navigations).to.deep.equal([]);
-      await waitUntil(() => navigations.length, 'never went to return-url', { timeout: 3000 });
+      leave[0]!.work();
       expect(navigations).to.deep.equal([returnUrl]);
     });
   }
@@ -150,6 +177,7 @@ describe('pay mode', () => {
       html`<crypto-checkout mode="pay" product=${PRODUCT} return-url="/thanks"></crypto-checkout>`,
     );
     const navigations = captureNavigation(el);
+    const timers = frameTimers(await internals(el)._loadFrame());
     el.addEventListener('checkout-complete', (e) => e.preventDefault());
     const order = waitForEvent(el, 'checkout-order');
     shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
@@ -157,7 +185,9 @@ describe('pay mode', () => {
     const completed = waitForEvent(el, 'checkout-complete', { timeout: 10000 });
     await payOrder(orderId);
     expect((await completed).detail).to.include({ orderId, status: 'paid' });
-    await delay(2500);
+    // Whatever the frame had still to do, done now: nothing of it leaves the page.
+    for (const timer of timers) timer.work();
+    expect(timers.filter((timer) => timer.ms === 1500)).to.deep.equal([]);
     expect(navigations).to.deep.equal([]);
     expect(shadowQuery(el, '[part~="status"]').textContent).to.contain('Paid. Thank you!');
   });
@@ -189,10 +219,16 @@ describe('pay mode', () => {
     const order = waitForEvent(el, 'checkout-order');
     shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
     const orderId = (await order).detail.orderId!;
+    const kept = keptOrder();
     el.mode = 'buy';
     await el.updateComplete;
+    const paid = statusStreamed(kept, 'paid');
     await payOrder(orderId);
-    await delay(3000);
+    // The backend has streamed `paid` to whoever follows the order: had the element still followed it, it would
+    // have heard it too by the end of one more round trip.
+    await paid;
+    await fetch('/healthz');
+    await el.updateComplete;
     expect(events.of('checkout-complete')).to.deep.equal([]);
     expect(events.of('checkout-status').filter((e) => e.detail.status === 'paid')).to.deep.equal([]);
   });
@@ -330,13 +366,15 @@ describe('pay mode', () => {
 
     // Right origin, wrong window: this page itself.
     window.postMessage(message, location.origin);
-    // Wrong origin: a page on the other origin posting to this one.
+    await messagesDelivered();
+    // Wrong origin: a page on the other origin posting to this one, then a marker: messages from one window
+    // arrive in the order they were posted, so once the marker is here, the element has had (and ignored) it.
+    const marker = `test:after:${Math.random()}`;
     const other = document.createElement('iframe');
-    other.src = `${otherOrigin()}/packages/widget/test/browser/fixtures/post-message.html#${encodeURIComponent(JSON.stringify(message))}`;
-    const loaded = new Promise((resolve) => other.addEventListener('load', resolve));
+    other.src = `${otherOrigin()}/packages/widget/test/browser/fixtures/post-message.html#${encodeURIComponent(JSON.stringify([message, marker]))}`;
+    const delivered = messageArrives(marker);
     document.body.append(other);
-    await loaded;
-    await delay(300);
+    await delivered;
     other.remove();
     expect(events.of('checkout-complete')).to.have.length(0);
 

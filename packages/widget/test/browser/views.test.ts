@@ -3,15 +3,16 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/define.ts';
 import type { CryptoCheckout } from '../../src/index.ts';
+import { MODES } from '../../src/modes.ts';
 import { customerToken, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
 import { mountReady, openPicker } from './checkout-helpers.ts';
 
-/** How many times this page fetched the view module `name` (src/views/<name>.ts). */
+/** How many times this page fetched the view module `name` (src/<folder>/<name>.ts). */
 const loads = (name: string) =>
   performance
     .getEntriesByType('resource')
-    .filter((e) => new URL(e.name).pathname.endsWith(`/src/views/${name}.ts`)).length;
-const viewsLoaded = () => ['buy', 'sell', 'pay', 'deposit', 'ramp-view'].filter((name) => loads(name) > 0);
+    .filter((e) => new RegExp(`/src/\\w+/${name}\\.ts$`).test(new URL(e.name).pathname)).length;
+const viewsLoaded = () => [...Object.keys(MODES), 'ramp-view'].filter((name) => loads(name) > 0);
 
 describe('views', () => {
   beforeEach(resetSandbox);

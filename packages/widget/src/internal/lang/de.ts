@@ -1,60 +1,74 @@
-// The messages in German: a block per part of the UI, one line a message in the order of that part's English
-// (shared: ../messages.ts; the others: views/<part>.messages.ts). A test holds each block to its keys.
-export default {
-  shared: `Wird geladen…
-Erneut versuchen
-Diese Zahlung ist nicht verfügbar.
-Diese Methode ist hier nicht verfügbar.
-Etwas ist schiefgelaufen. Bitte gleich erneut versuchen.
-Bitte prüfen Sie Ihre Angaben.
-Keine Verbindung. Prüfen Sie Ihr Netzwerk.`,
-  ramp: `Land
-Währung
-Krypto
-Zahlungsart
-Auszahlungsart
-Sie zahlen
-Sie erhalten
-Sie verkaufen
-Kurs
-Bearbeitungsgebühr
-Netzwerkgebühr
-Aufschlag
-Gesamt
-Aktualisiert {0}
-jetzt
-Weiter
-Ihre Wallet-Adresse
-Erforderlich.
-Minimum: {0}
-Maximum: {0}
-Bitte einen gültigen Betrag eingeben.
-Keine Methode für dieses Land und diese Währung.
-Stattdessen {0} verwenden
-{0} wird nicht bedient.
-Das Land „{0}“ kennen wir nicht.
-Keine Treffer
-Geben Sie einen Betrag ein, um Ihr Angebot zu sehen.
-Fertig. Danke!
-Ändern`,
-  pay: `Mit Krypto bezahlen`,
-  order: `Warten auf Ihre Zahlung…
-Teilweise bezahlt: Senden Sie den Rest.
-Bezahlt. Danke!
-Bezahlt, mehr als fällig. Danke!
-Diese Zahlung ist abgelaufen.
-Die Zahlung ist fehlgeschlagen.
-Zahlungsseite öffnen
-Neu beginnen`,
-  deposit: `Netzwerk
-Einzahlungsadresse
-Memo (erforderlich)
-Kopieren
-Kopiert
-QR-Code der Adresse
-Akzeptiert {0}
-Kein Netzwerk nimmt hier Einzahlungen an.`,
-  frame: `Bezahlung
-Nichts zu sehen? In neuem Tab öffnen
-Schließen`,
-};
+// The messages in German: a block per part of the UI, keyed and typed as that part's English (shared:
+// ../messages.ts; the others: <part>/<part>.messages.ts under src/). A key missing or unknown fails typecheck.
+import { translation } from '../translation.ts';
+
+export default translation({
+  shared: {
+    loading: 'Wird geladen…',
+    retry: 'Erneut versuchen',
+    eGone: 'Diese Zahlung ist nicht verfügbar.',
+    eMethod: 'Diese Methode ist hier nicht verfügbar.',
+    eRetry: 'Etwas ist schiefgelaufen. Bitte gleich erneut versuchen.',
+    eInput: 'Bitte prüfen Sie Ihre Angaben.',
+    eOffline: 'Keine Verbindung. Prüfen Sie Ihr Netzwerk.',
+  },
+  ramp: {
+    country: 'Land',
+    fiat: 'Währung',
+    crypto: 'Krypto',
+    paymentMethod: 'Zahlungsart',
+    payoutMethod: 'Auszahlungsart',
+    pay: 'Sie zahlen',
+    get: 'Sie erhalten',
+    sell: 'Sie verkaufen',
+    rate: 'Kurs',
+    processing: 'Bearbeitungsgebühr',
+    network: 'Netzwerkgebühr',
+    markup: 'Aufschlag',
+    total: 'Gesamt',
+    updated: 'Aktualisiert {0}',
+    now: 'jetzt',
+    continue: 'Weiter',
+    wallet: 'Ihre Wallet-Adresse',
+    walletMissing: 'Erforderlich.',
+    min: 'Minimum: {0}',
+    max: 'Maximum: {0}',
+    invalid: 'Bitte einen gültigen Betrag eingeben.',
+    empty: 'Keine Methode für dieses Land und diese Währung.',
+    useInstead: 'Stattdessen {0} verwenden',
+    notServed: '{0} wird nicht bedient.',
+    unknownCountry: 'Das Land „{0}“ kennen wir nicht.',
+    noResults: 'Keine Treffer',
+    enterAmount: 'Geben Sie einen Betrag ein, um Ihr Angebot zu sehen.',
+    done: 'Fertig. Danke!',
+    change: 'Ändern',
+  },
+  pay: {
+    payCrypto: 'Mit Krypto bezahlen',
+  },
+  order: {
+    pending: 'Warten auf Ihre Zahlung…',
+    underpaid: 'Teilweise bezahlt: Senden Sie den Rest.',
+    paid: 'Bezahlt. Danke!',
+    overpaid: 'Bezahlt, mehr als fällig. Danke!',
+    expired: 'Diese Zahlung ist abgelaufen.',
+    failed: 'Die Zahlung ist fehlgeschlagen.',
+    resume: 'Zahlungsseite öffnen',
+    startOver: 'Neu beginnen',
+  },
+  deposit: {
+    chain: 'Netzwerk',
+    address: 'Einzahlungsadresse',
+    memo: 'Memo (erforderlich)',
+    copy: 'Kopieren',
+    copied: 'Kopiert',
+    qr: 'QR-Code der Adresse',
+    accepts: 'Akzeptiert {0}',
+    noChain: 'Kein Netzwerk nimmt hier Einzahlungen an.',
+  },
+  frame: {
+    checkout: 'Bezahlung',
+    newTab: 'Nichts zu sehen? In neuem Tab öffnen',
+    close: 'Schließen',
+  },
+});

@@ -1,60 +1,74 @@
-// The messages in Spanish: a block per part of the UI, one line a message in the order of that part's English
-// (shared: ../messages.ts; the others: views/<part>.messages.ts). A test holds each block to its keys.
-export default {
-  shared: `Cargando…
-Reintentar
-Este pago no está disponible.
-Este método no está disponible aquí.
-Algo ha fallado. Inténtalo de nuevo en un momento.
-Revisa tus datos.
-Sin conexión. Comprueba tu red.`,
-  ramp: `País
-Moneda
-Cripto
-Método de pago
-Método de cobro
-Pagas
-Recibes
-Vendes
-Cambio
-Comisión de procesamiento
-Comisión de red
-Margen
-Total
-Actualizado {0}
-ahora
-Continuar
-Tu dirección de billetera
-Obligatorio.
-Mínimo: {0}
-Máximo: {0}
-Introduce un importe válido.
-No hay métodos para este país y moneda.
-Usar {0}
-{0} no está disponible.
-No encontramos el país «{0}».
-Sin resultados
-Introduce un importe para ver tu cotización.
-Listo. ¡Gracias!
-Cambiar`,
-  pay: `Pagar con cripto`,
-  order: `Esperando tu pago…
-Pago parcial: envía el resto para completarlo.
-Pagado. ¡Gracias!
-Pagado, más de lo debido. ¡Gracias!
-Este pago ha caducado.
-El pago ha fallado.
-Abrir la página de pago
-Empezar de nuevo`,
-  deposit: `Red
-Dirección de depósito
-Memo (obligatorio)
-Copiar
-Copiado
-Código QR de la dirección
-Acepta {0}
-Ninguna red admite depósitos aquí.`,
-  frame: `Pago
-¿No se ve? Ábrelo en una pestaña nueva
-Cerrar`,
-};
+// The messages in Spanish: a block per part of the UI, keyed and typed as that part's English (shared:
+// ../messages.ts; the others: <part>/<part>.messages.ts under src/). A key missing or unknown fails typecheck.
+import { translation } from '../translation.ts';
+
+export default translation({
+  shared: {
+    loading: 'Cargando…',
+    retry: 'Reintentar',
+    eGone: 'Este pago no está disponible.',
+    eMethod: 'Este método no está disponible aquí.',
+    eRetry: 'Algo ha fallado. Inténtalo de nuevo en un momento.',
+    eInput: 'Revisa tus datos.',
+    eOffline: 'Sin conexión. Comprueba tu red.',
+  },
+  ramp: {
+    country: 'País',
+    fiat: 'Moneda',
+    crypto: 'Cripto',
+    paymentMethod: 'Método de pago',
+    payoutMethod: 'Método de cobro',
+    pay: 'Pagas',
+    get: 'Recibes',
+    sell: 'Vendes',
+    rate: 'Cambio',
+    processing: 'Comisión de procesamiento',
+    network: 'Comisión de red',
+    markup: 'Margen',
+    total: 'Total',
+    updated: 'Actualizado {0}',
+    now: 'ahora',
+    continue: 'Continuar',
+    wallet: 'Tu dirección de billetera',
+    walletMissing: 'Obligatorio.',
+    min: 'Mínimo: {0}',
+    max: 'Máximo: {0}',
+    invalid: 'Introduce un importe válido.',
+    empty: 'No hay métodos para este país y moneda.',
+    useInstead: 'Usar {0}',
+    notServed: '{0} no está disponible.',
+    unknownCountry: 'No encontramos el país «{0}».',
+    noResults: 'Sin resultados',
+    enterAmount: 'Introduce un importe para ver tu cotización.',
+    done: 'Listo. ¡Gracias!',
+    change: 'Cambiar',
+  },
+  pay: {
+    payCrypto: 'Pagar con cripto',
+  },
+  order: {
+    pending: 'Esperando tu pago…',
+    underpaid: 'Pago parcial: envía el resto para completarlo.',
+    paid: 'Pagado. ¡Gracias!',
+    overpaid: 'Pagado, más de lo debido. ¡Gracias!',
+    expired: 'Este pago ha caducado.',
+    failed: 'El pago ha fallado.',
+    resume: 'Abrir la página de pago',
+    startOver: 'Empezar de nuevo',
+  },
+  deposit: {
+    chain: 'Red',
+    address: 'Dirección de depósito',
+    memo: 'Memo (obligatorio)',
+    copy: 'Copiar',
+    copied: 'Copiado',
+    qr: 'Código QR de la dirección',
+    accepts: 'Acepta {0}',
+    noChain: 'Ninguna red admite depósitos aquí.',
+  },
+  frame: {
+    checkout: 'Pago',
+    newTab: '¿No se ve? Ábrelo en una pestaña nueva',
+    close: 'Cerrar',
+  },
+});

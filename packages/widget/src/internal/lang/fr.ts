@@ -1,60 +1,74 @@
-// The messages in French: a block per part of the UI, one line a message in the order of that part's English
-// (shared: ../messages.ts; the others: views/<part>.messages.ts). A test holds each block to its keys.
-export default {
-  shared: `Chargement…
-Réessayer
-Ce paiement n’est pas disponible.
-Ce moyen n’est pas disponible ici.
-Une erreur est survenue. Réessayez dans un instant.
-Vérifiez vos informations.
-Pas de connexion. Vérifiez votre réseau.`,
-  ramp: `Pays
-Devise
-Crypto
-Moyen de paiement
-Mode de versement
-Vous payez
-Vous recevez
-Vous vendez
-Taux
-Frais de traitement
-Frais de réseau
-Marge
-Total
-Mis à jour {0}
-maintenant
-Continuer
-Votre adresse de portefeuille
-Obligatoire.
-Minimum : {0}
-Maximum : {0}
-Saisissez un montant valide.
-Aucun moyen pour ce pays et cette devise.
-Utiliser {0}
-{0} n’est pas desservi.
-Nous ne trouvons pas le pays « {0} ».
-Aucun résultat
-Saisissez un montant pour voir votre devis.
-Terminé. Merci !
-Modifier`,
-  pay: `Payer en crypto`,
-  order: `En attente de votre paiement…
-Paiement partiel : envoyez le reste pour finaliser.
-Payé. Merci !
-Payé, plus que dû. Merci !
-Ce paiement a expiré.
-Le paiement a échoué.
-Ouvrir la page de paiement
-Recommencer`,
-  deposit: `Réseau
-Adresse de dépôt
-Mémo (obligatoire)
-Copier
-Copié
-QR code de l’adresse
-Accepte {0}
-Aucun réseau n’accepte de dépôt ici.`,
-  frame: `Paiement
-Rien ne s’affiche ? Ouvrez un nouvel onglet
-Fermer`,
-};
+// The messages in French: a block per part of the UI, keyed and typed as that part's English (shared:
+// ../messages.ts; the others: <part>/<part>.messages.ts under src/). A key missing or unknown fails typecheck.
+import { translation } from '../translation.ts';
+
+export default translation({
+  shared: {
+    loading: 'Chargement…',
+    retry: 'Réessayer',
+    eGone: 'Ce paiement n’est pas disponible.',
+    eMethod: 'Ce moyen n’est pas disponible ici.',
+    eRetry: 'Une erreur est survenue. Réessayez dans un instant.',
+    eInput: 'Vérifiez vos informations.',
+    eOffline: 'Pas de connexion. Vérifiez votre réseau.',
+  },
+  ramp: {
+    country: 'Pays',
+    fiat: 'Devise',
+    crypto: 'Crypto',
+    paymentMethod: 'Moyen de paiement',
+    payoutMethod: 'Mode de versement',
+    pay: 'Vous payez',
+    get: 'Vous recevez',
+    sell: 'Vous vendez',
+    rate: 'Taux',
+    processing: 'Frais de traitement',
+    network: 'Frais de réseau',
+    markup: 'Marge',
+    total: 'Total',
+    updated: 'Mis à jour {0}',
+    now: 'maintenant',
+    continue: 'Continuer',
+    wallet: 'Votre adresse de portefeuille',
+    walletMissing: 'Obligatoire.',
+    min: 'Minimum : {0}',
+    max: 'Maximum : {0}',
+    invalid: 'Saisissez un montant valide.',
+    empty: 'Aucun moyen pour ce pays et cette devise.',
+    useInstead: 'Utiliser {0}',
+    notServed: '{0} n’est pas desservi.',
+    unknownCountry: 'Nous ne trouvons pas le pays « {0} ».',
+    noResults: 'Aucun résultat',
+    enterAmount: 'Saisissez un montant pour voir votre devis.',
+    done: 'Terminé. Merci !',
+    change: 'Modifier',
+  },
+  pay: {
+    payCrypto: 'Payer en crypto',
+  },
+  order: {
+    pending: 'En attente de votre paiement…',
+    underpaid: 'Paiement partiel : envoyez le reste pour finaliser.',
+    paid: 'Payé. Merci !',
+    overpaid: 'Payé, plus que dû. Merci !',
+    expired: 'Ce paiement a expiré.',
+    failed: 'Le paiement a échoué.',
+    resume: 'Ouvrir la page de paiement',
+    startOver: 'Recommencer',
+  },
+  deposit: {
+    chain: 'Réseau',
+    address: 'Adresse de dépôt',
+    memo: 'Mémo (obligatoire)',
+    copy: 'Copier',
+    copied: 'Copié',
+    qr: 'QR code de l’adresse',
+    accepts: 'Accepte {0}',
+    noChain: 'Aucun réseau n’accepte de dépôt ici.',
+  },
+  frame: {
+    checkout: 'Paiement',
+    newTab: 'Rien ne s’affiche ? Ouvrez un nouvel onglet',
+    close: 'Fermer',
+  },
+});

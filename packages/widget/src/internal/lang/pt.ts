@@ -1,60 +1,74 @@
-// The messages in Portuguese: a block per part of the UI, one line a message in the order of that part's English
-// (shared: ../messages.ts; the others: views/<part>.messages.ts). A test holds each block to its keys.
-export default {
-  shared: `Carregando…
-Tentar novamente
-Este pagamento não está disponível.
-Esta forma não está disponível aqui.
-Algo deu errado. Tente novamente em instantes.
-Verifique seus dados.
-Sem conexão. Verifique sua rede.`,
-  ramp: `País
-Moeda
-Cripto
-Forma de pagamento
-Forma de recebimento
-Você paga
-Você recebe
-Você vende
-Cotação
-Taxa de processamento
-Taxa de rede
-Margem
-Total
-Atualizado {0}
-agora
-Continuar
-Seu endereço de carteira
-Obrigatório.
-Mínimo: {0}
-Máximo: {0}
-Informe um valor válido.
-Nenhuma forma para este país e moeda.
-Usar {0}
-{0} não é atendido.
-Não encontramos o país “{0}”.
-Nenhum resultado
-Digite um valor para ver sua cotação.
-Concluído. Obrigado!
-Alterar`,
-  pay: `Pagar com cripto`,
-  order: `Aguardando seu pagamento…
-Pago em parte: envie o restante para concluir.
-Pago. Obrigado!
-Pago, acima do devido. Obrigado!
-Este pagamento expirou.
-O pagamento falhou.
-Abrir a página de pagamento
-Recomeçar`,
-  deposit: `Rede
-Endereço de depósito
-Memo (obrigatório)
-Copiar
-Copiado
-QR code do endereço
-Aceita {0}
-Nenhuma rede aceita depósitos aqui.`,
-  frame: `Pagamento
-Não aparece? Abra em uma nova aba
-Fechar`,
-};
+// The messages in Portuguese: a block per part of the UI, keyed and typed as that part's English (shared:
+// ../messages.ts; the others: <part>/<part>.messages.ts under src/). A key missing or unknown fails typecheck.
+import { translation } from '../translation.ts';
+
+export default translation({
+  shared: {
+    loading: 'Carregando…',
+    retry: 'Tentar novamente',
+    eGone: 'Este pagamento não está disponível.',
+    eMethod: 'Esta forma não está disponível aqui.',
+    eRetry: 'Algo deu errado. Tente novamente em instantes.',
+    eInput: 'Verifique seus dados.',
+    eOffline: 'Sem conexão. Verifique sua rede.',
+  },
+  ramp: {
+    country: 'País',
+    fiat: 'Moeda',
+    crypto: 'Cripto',
+    paymentMethod: 'Forma de pagamento',
+    payoutMethod: 'Forma de recebimento',
+    pay: 'Você paga',
+    get: 'Você recebe',
+    sell: 'Você vende',
+    rate: 'Cotação',
+    processing: 'Taxa de processamento',
+    network: 'Taxa de rede',
+    markup: 'Margem',
+    total: 'Total',
+    updated: 'Atualizado {0}',
+    now: 'agora',
+    continue: 'Continuar',
+    wallet: 'Seu endereço de carteira',
+    walletMissing: 'Obrigatório.',
+    min: 'Mínimo: {0}',
+    max: 'Máximo: {0}',
+    invalid: 'Informe um valor válido.',
+    empty: 'Nenhuma forma para este país e moeda.',
+    useInstead: 'Usar {0}',
+    notServed: '{0} não é atendido.',
+    unknownCountry: 'Não encontramos o país “{0}”.',
+    noResults: 'Nenhum resultado',
+    enterAmount: 'Digite um valor para ver sua cotação.',
+    done: 'Concluído. Obrigado!',
+    change: 'Alterar',
+  },
+  pay: {
+    payCrypto: 'Pagar com cripto',
+  },
+  order: {
+    pending: 'Aguardando seu pagamento…',
+    underpaid: 'Pago em parte: envie o restante para concluir.',
+    paid: 'Pago. Obrigado!',
+    overpaid: 'Pago, acima do devido. Obrigado!',
+    expired: 'Este pagamento expirou.',
+    failed: 'O pagamento falhou.',
+    resume: 'Abrir a página de pagamento',
+    startOver: 'Recomeçar',
+  },
+  deposit: {
+    chain: 'Rede',
+    address: 'Endereço de depósito',
+    memo: 'Memo (obrigatório)',
+    copy: 'Copiar',
+    copied: 'Copiado',
+    qr: 'QR code do endereço',
+    accepts: 'Aceita {0}',
+    noChain: 'Nenhuma rede aceita depósitos aqui.',
+  },
+  frame: {
+    checkout: 'Pagamento',
+    newTab: 'Não aparece? Abra em uma nova aba',
+    close: 'Fechar',
+  },
+});

@@ -1,0 +1,240 @@
+/**
+ * The ledger of orders this backend created, with their status history, and the in-process status hub that
+ * tells SSE listeners at once when a webhook or a sync moves an order. One ledger per app instance (createApp
+ * builds it and hands it to the orders, webhooks and admin routes), so nothing lives at module level.
+ *
+ * Every change goes through `apply`, serialised per order (a keyed lock here, a row lock in the database across
+ * instances), and only ever moves a status forward; the store refuses a backward write as well.
+ */
+import type { Clock } from '../clock.ts';
+import { orderEvents } from '../events/fulfilment-events.ts';
+import type { Outbox } from '../events/outbox.ts';
+import { createKeyedLock } from '../keyed-lock.ts';
+import { type LogLine, logger } from '../logger.ts';
+import type { OrderFanout } from '../shared/redis.ts';
+import type { Store } from '../store/store.ts';
+import type { PaymentsClient } from '../upstream/payments-client.ts';
+import type { OrderRecord, StatusChange } from './order.ts';
+import { isFinal, isProgress, mapUpstreamStatus } from './status.ts';
+import { factsOf, sameUpstreamOrder, type UpstreamFacts, upstreamKey } from './upstream-facts.ts';
+
+export type Listener = (record: OrderRecord) => void;
+
+/** What the ledger uses, and nothing more. */
+export interface LedgerDeps {
+  /** Where orders live (collection `orders`), changed in transactions with their events. */
+  store: Store;
+  clock: Clock;
+  /** Its order list: the fallback for a status no webhook told. */
+  payments: Pick<PaymentsClient, 'listOrders'>;
+  /** Where the fulfilment events a change causes are written, in the change's transaction. */
+  outbox: Pick<Outbox, 'record'>;
+  /** With Redis: tells the other instances' status streams, and hears theirs. */
+  fanout?: OrderFanout | undefined;
+}
+
+export interface LedgerOptions {
+  /** A GET re-reads the upstream list when the last sync is older than this (default 5 s). */
+  syncMaxAgeMs?: number;
+  log?: LogLine;
+}
+
+export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {}) {
+  const { store, clock, payments, outbox, fanout } = deps;
+  const syncMaxAgeMs = options.syncMaxAgeMs ?? 5000;
+  const log = options.log ?? logger.warn;
+  const lock = createKeyedLock();
+  const listeners = new Map<string, Set<Listener>>();
+  const syncedAt = new Map<string, number>();
+  const syncing = new Map<string, Promise<OrderRecord | undefined>>();
+  // Orders whose upstream call is running: the upstream may send its first webhook before we have stored it.
+  const creating = new Map<string, Promise<unknown>>();
+  const iso = () => new Date(clock.now()).toISOString();
+
+  const notify = (record: OrderRecord) => {
+    for (const listener of listeners.get(record.id) ?? []) {
+      try {
+        listener(record);
+      } catch (error) {
+        log(`[ledger] a status listener failed: ${(error as Error).name}`);
+      }
+    }
+  };
+
+  // With Redis, a change made here reaches the streams open on the other instances, and theirs reach ours:
+  // the message names the order, and the record is read from the shared store.
+  const publish = (record: OrderRecord) => {
+    notify(record);
+    fanout?.publish(record.id);
+  };
+  fanout?.onOrder((id) => {
+    if (!listeners.has(id)) return;
+    store.get<OrderRecord>('orders', id).then(
+      (record) => record && notify(record),
+      (error: Error) => log(`[ledger] reading an order another instance changed failed: ${error.message}`),
+    );
+  });
+
+  const ledger = {
+    get: (id: string) => store.get<OrderRecord>('orders', id),
+
+    async create(record: OrderRecord): Promise<void> {
+      // The order and the event announcing it land together (see events/outbox.ts).
+      await store.transaction(async (tx) => {
+        await outbox.record(orderEvents(undefined, record), iso(), tx);
+        await tx.set('orders', record.id, record);
+      });
+      syncedAt.set(record.id, clock.now());
+    },
+
+    /** Marks `id` as being created until `work` settles (see `creation`). */
+    track<T>(id: string, work: Promise<T>): Promise<T> {
+      creating.set(id, work);
+      const done = () => {
+        if (creating.get(id) === work) creating.delete(id);
+      };
+      work.then(done, done);
+      return work;
+    },
+
+    /** Waits (at most `timeoutMs`) for an order of ours that is still being created, then reads it. */
+    async afterCreation(id: string, timeoutMs = 15_000): Promise<OrderRecord | undefined> {
+      const work = creating.get(id);
+      if (work) {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise((resolve) => {
+          timer = setTimeout(resolve, timeoutMs);
+        });
+        await Promise.race([work.catch(() => undefined), timeout]);
+        clearTimeout(timer);
+      }
+      return store.get<OrderRecord>('orders', id);
+    },
+
+    /** Finds an order by the upstream id when a webhook does not carry our reference. */
+    async findByUpstreamId(upstreamId: string): Promise<OrderRecord | undefined> {
+      const [found] = await store.find<OrderRecord>('orders', {
+        upstreamKey: upstreamKey(upstreamId),
+      });
+      return found;
+    },
+
+    /**
+     * The order of ours a payments webhook is about: by our reference (its `externalId`; an order still being
+     * created is waited for, as the upstream can be faster with its webhook than with its answer to our create
+     * call), checked against the upstream id when both are given, else by the upstream id.
+     */
+    async locate(externalId: string | null, upstreamId: string | null): Promise<OrderRecord | undefined> {
+      let record = externalId ? await ledger.afterCreation(externalId) : undefined;
+      if (record && upstreamId && !sameUpstreamOrder(record.upstreamId, upstreamId)) record = undefined;
+      if (!record && upstreamId) record = await ledger.findByUpstreamId(upstreamId);
+      return record;
+    },
+
+    /**
+     * Records what the upstream says if it is progress (never backwards); tells listeners when anything
+     * visible changed. Returns the record as it now is.
+     */
+    apply(id: string, facts: UpstreamFacts, source: StatusChange['source']) {
+      // The keyed lock orders this process's changes; the transaction's row lock those of other instances.
+      return lock.run(id, async () => {
+        const next = await store.transaction((tx) => ledger.applyIn(tx, id, facts, source));
+        if (next?.changed) publish(next.record);
+        return next?.record;
+      });
+    },
+
+    /** `apply`'s read-decide-write, inside the transaction `tx`: the status and its events land together. */
+    async applyIn(tx: Store, id: string, facts: UpstreamFacts, source: StatusChange['source']) {
+      const record = await tx.get<OrderRecord>('orders', id);
+      if (!record) return undefined;
+      const mapped = mapUpstreamStatus(facts.upstreamStatus);
+      const progress = mapped !== undefined && isProgress(record, facts.upstreamStatus);
+      // Top-ups on an underpaid order change the paid amount without changing the status.
+      const paidChanged =
+        facts.paid != null &&
+        !isFinal(record.status) &&
+        (progress || facts.upstreamStatus.toUpperCase() === record.upstreamStatus.toUpperCase()) &&
+        (facts.paid.amount !== record.paid?.amount || facts.paid.currency !== record.paid?.currency);
+      if (!progress && !paidChanged) return { record, changed: false };
+      const at = iso();
+      const next: OrderRecord = { ...record, updatedAt: at };
+      if (progress && mapped) {
+        next.status = mapped;
+        next.upstreamStatus = facts.upstreamStatus.toUpperCase();
+        next.history = [
+          ...record.history,
+          { status: mapped, upstreamStatus: next.upstreamStatus, at, source },
+        ];
+      }
+      if (facts.paid && (paidChanged || progress)) next.paid = facts.paid;
+      await outbox.record(orderEvents(record, next), at, tx);
+      await tx.set('orders', id, next);
+      return { record: next, changed: true };
+    },
+
+    /**
+     * Re-reads the order from the upstream list when the last look is older than `maxAgeMs` (one call in
+     * flight per order). The fallback for when webhooks do not arrive. Failures are logged, not thrown:
+     * the caller still answers with what the ledger knows.
+     */
+    async sync(id: string, maxAgeMs = syncMaxAgeMs): Promise<OrderRecord | undefined> {
+      const running = syncing.get(id);
+      if (running) return running;
+      const record = await store.get<OrderRecord>('orders', id);
+      if (!record || isFinal(record.status)) return record;
+      if (clock.now() - (syncedAt.get(id) ?? 0) < maxAgeMs) return record;
+      const work = (async () => {
+        try {
+          syncedAt.set(id, clock.now());
+          const { orders } = await payments.listOrders({ searchId: record.upstreamId, limit: 10 });
+          const found = orders.find((order) => sameUpstreamOrder(order.id, record.upstreamId));
+          const facts = found && factsOf(found);
+          if (!facts) return record;
+          return (await ledger.apply(id, facts, 'sync')) ?? record;
+        } catch (error) {
+          log(`[ledger] status sync for an order failed: ${(error as Error).message}`);
+          return record;
+        } finally {
+          syncing.delete(id);
+        }
+      })();
+      syncing.set(id, work);
+      return work;
+    },
+
+    /**
+     * `sync`, but a slow upstream does not hold the caller longer than `waitMs`: it then gets what the ledger
+     * has, and the sync finishes in the background (telling listeners if it changes anything).
+     */
+    async fresh(id: string, options: { maxAgeMs?: number; waitMs?: number } = {}) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), options.waitMs ?? 2000);
+      });
+      const result = await Promise.race([ledger.sync(id, options.maxAgeMs), late]);
+      clearTimeout(timer);
+      return result === 'late' ? store.get<OrderRecord>('orders', id) : result;
+    },
+
+    /** Registers a listener for one order; returns the function that removes it. */
+    subscribe(id: string, listener: Listener): () => void {
+      let set = listeners.get(id);
+      if (!set) {
+        set = new Set();
+        listeners.set(id, set);
+      }
+      set.add(listener);
+      return () => {
+        const current = listeners.get(id);
+        current?.delete(listener);
+        if (current?.size === 0) listeners.delete(id);
+      };
+    },
+
+    listenerCount: (id: string) => listeners.get(id)?.size ?? 0,
+  };
+  return ledger;
+}
+
+export type OrderLedger = ReturnType<typeof createOrderLedger>;

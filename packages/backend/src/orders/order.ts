@@ -1,0 +1,142 @@
+/**
+ * An order of ours: what the ledger keeps of it (`OrderRecord`), how it is first made from the upstream's answer
+ * (`newOrderRecord`), what a shopper may read of it (`OrderView`, behind its status token), and that token.
+ * A field the upstream adds and we pass on goes here (and in schemas/upstream-payments.ts, which parses it).
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import type { UpstreamOrder } from '../schemas/upstream-payments.ts';
+import { isFinal, mapUpstreamStatus, type OrderStatus, orderStatuses } from './status.ts';
+import { factsOf } from './upstream-facts.ts';
+
+export interface OrderProduct {
+  /** Catalog id, when the order came from PRODUCTS_FILE. */
+  id: string | null;
+  name: string;
+  description: string;
+  imageUrl: string | null;
+  price: string;
+  currency: string;
+  /** The merchant's own reference from a checkout token. */
+  reference: string | null;
+}
+
+export interface StatusChange {
+  status: OrderStatus;
+  upstreamStatus: string;
+  at: string;
+  source: 'created' | 'webhook' | 'sync' | 'return';
+}
+
+export interface OrderRecord {
+  /** Ours: known before the upstream call, so it can sit in `metadata.redirectUrl` and `externalId`. */
+  id: string;
+  upstreamId: string;
+  link: string;
+  status: OrderStatus;
+  upstreamStatus: string;
+  product: OrderProduct;
+  returnUrl: string | null;
+  /** The allowed storefront origin the order was created from (postMessage target when no returnUrl). */
+  origin: string | null;
+  /** What the shopper gave at checkout (told to the merchant's own systems in fulfilment events). */
+  customer?: { name: string | null; email: string | null; country: string | null };
+  /** sha256 of the status token; the token itself is only in the create response (and its replay). */
+  statusTokenHash: string;
+  paid: { amount: string; currency: string } | null;
+  history: StatusChange[];
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: string | null;
+}
+
+export const orderStatusSchema = z.enum(orderStatuses).meta({ id: 'OrderStatus' });
+
+/** What a shopper (holding the status token) reads of an order: `GET /api/orders/{id}` and its event stream. */
+export const orderViewSchema = z
+  .object({
+    orderId: z.string(),
+    status: orderStatusSchema,
+    final: z.boolean().describe('paid, overpaid, expired and failed are final'),
+    upstreamStatus: z.string(),
+    amount: z.string(),
+    currency: z.string(),
+    paid: z.object({ amount: z.string(), currency: z.string() }).optional(),
+    returnUrl: z.string().optional(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'OrderView' });
+export type OrderView = z.output<typeof orderViewSchema>;
+
+export function orderView(record: OrderRecord): OrderView {
+  return {
+    orderId: record.id,
+    status: record.status,
+    final: isFinal(record.status),
+    upstreamStatus: record.upstreamStatus,
+    amount: record.product.price,
+    currency: record.product.currency,
+    ...(record.paid ? { paid: record.paid } : {}),
+    ...(record.returnUrl ? { returnUrl: record.returnUrl } : {}),
+    updatedAt: record.updatedAt,
+  };
+}
+
+/** The upstream order an order of ours was made as: its id and payment page, and the order when it was sent. */
+export interface MadeUpstream {
+  id: string;
+  link: string;
+  order?: UpstreamOrder | undefined;
+}
+
+/** What the shopper's request decided about a new order. */
+export interface OrderRequest {
+  id: string;
+  statusToken: string;
+  product: OrderProduct;
+  returnUrl: string | null;
+  origin: string | null;
+  customer: { name?: string | undefined; email?: string | undefined; country?: string | undefined };
+}
+
+/** The ledger entry of an order the upstream has just made (`at`: now, as an ISO string). */
+export function newOrderRecord(request: OrderRequest, made: MadeUpstream, at: string): OrderRecord {
+  const facts = made.order && factsOf(made.order);
+  const upstreamStatus = facts?.upstreamStatus.toUpperCase() ?? 'PENDING_USER_CREATION';
+  const status = mapUpstreamStatus(upstreamStatus) ?? 'pending';
+  const { customer } = request;
+  return {
+    id: request.id,
+    upstreamId: made.id,
+    link: made.link,
+    status,
+    upstreamStatus,
+    product: request.product,
+    returnUrl: request.returnUrl,
+    origin: request.origin,
+    customer: {
+      name: customer.name ?? null,
+      email: customer.email ?? null,
+      country: customer.country ?? null,
+    },
+    statusTokenHash: hashToken(request.statusToken).toString('hex'),
+    paid: null,
+    history: [{ status, upstreamStatus, at, source: 'created' }],
+    createdAt: at,
+    updatedAt: at,
+    expiresAt: made.order?.expiresAt ?? null,
+  };
+}
+
+export const newOrderId = () => `ord_${randomBytes(10).toString('hex')}`;
+export const newStatusToken = () => `st_${randomBytes(24).toString('base64url')}`;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest();
+
+/** Constant-time check of a presented status token against the stored hash. */
+export function statusTokenMatches(record: OrderRecord, token: string | undefined): boolean {
+  if (!token) return false;
+  const expected = Buffer.from(record.statusTokenHash, 'hex');
+  const given = hashToken(token);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}

@@ -1,0 +1,51 @@
+/**
+ * Our order statuses, how the upstream's map onto them, and the one rule every writer obeys: a status never
+ * moves backwards (an underpaid order can still become paid; a final one never changes).
+ */
+export const orderStatuses = [
+  'pending',
+  'awaiting_payment',
+  'underpaid',
+  'paid',
+  'overpaid',
+  'expired',
+  'failed',
+] as const;
+export type OrderStatus = (typeof orderStatuses)[number];
+
+const finals: ReadonlySet<OrderStatus> = new Set(['paid', 'overpaid', 'expired', 'failed']);
+export const isFinal = (status: OrderStatus) => finals.has(status);
+
+/** Upstream statuses in the order they can happen; the finals share the top rank. */
+const upstream: Record<string, { rank: number; status: OrderStatus }> = {
+  PENDING_USER_CREATION: { rank: 0, status: 'pending' },
+  PENDING_CURRENCY_SELECTION: { rank: 1, status: 'pending' },
+  AWAITING_PAYMENT: { rank: 2, status: 'awaiting_payment' },
+  PAYMENT_CONFIRMED_UNDERPAID: { rank: 3, status: 'underpaid' },
+  PAYMENT_CONFIRMED_ACCURATE: { rank: 4, status: 'paid' },
+  COMPLETED: { rank: 4, status: 'paid' },
+  PAYMENT_CONFIRMED_OVERPAID: { rank: 4, status: 'overpaid' },
+  EXPIRED: { rank: 4, status: 'expired' },
+  CANCELLED: { rank: 4, status: 'failed' },
+};
+
+/** Our status for an upstream one; undefined for a status we do not know (it is then ignored). */
+export function mapUpstreamStatus(status: string): OrderStatus | undefined {
+  return upstream[status.toUpperCase()]?.status;
+}
+
+/** The rank of an upstream status (-1 when unknown): the stores refuse a write that would lower it. */
+export const upstreamRank = (status: string) => upstream[status.toUpperCase()]?.rank ?? -1;
+
+/**
+ * Whether moving from `current` (ours + the upstream's) to the upstream status `next` is progress.
+ * Ranks compare upstream statuses, so PENDING_USER_CREATION → PENDING_CURRENCY_SELECTION is recorded
+ * even though both are `pending` for the widget.
+ */
+export function isProgress(current: { status: OrderStatus; upstreamStatus: string }, next: string): boolean {
+  if (isFinal(current.status)) return false;
+  const to = upstream[next.toUpperCase()];
+  if (!to) return false;
+  const from = upstream[current.upstreamStatus.toUpperCase()]?.rank ?? -1;
+  return to.rank > from;
+}

@@ -1,0 +1,66 @@
+/** Buy mode: pay fiat for crypto sent to the shopper's wallet. */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Catalog, Method } from '../api/types.ts';
+import { field } from '../view/parts.ts';
+import { RampView } from './ramp-view.ts';
+
+export class BuyView extends RampView {
+  readonly side = 'buy';
+
+  /** The wallet address typed (when the `wallet-address` attribute gives none). */
+  private _wallet = '';
+  /** Continue was pressed without a wallet address. */
+  private _walletMissing = false;
+
+  protected methodsOf(c: Catalog): Method[] {
+    return c.paymentMethods;
+  }
+
+  protected get pickedMethod(): string {
+    return this.host.paymentMethod;
+  }
+
+  protected set pickedMethod(id: string) {
+    this.host.paymentMethod = id;
+  }
+
+  protected defaultMethod(c: Catalog): string | null {
+    return c.defaults.paymentMethod;
+  }
+
+  protected override extraFields(): TemplateResult | typeof nothing {
+    if (this.host.walletAddress) return nothing;
+    return field(
+      'wallet',
+      this.t('wallet'),
+      // A textarea that wraps: the whole address stays in sight on a phone (an input scrolled its start away).
+      html`<textarea id="wallet" class="address" rows="1" required autocomplete="off" spellcheck="false"
+        .value=${this._wallet} aria-invalid=${String(this._walletMissing)} aria-describedby="wallet-msg"
+        @keydown=${(e: KeyboardEvent) => {
+          // One line of text: Enter submits, as in any other field of the form.
+          if (e.key !== 'Enter' || e.isComposing) return;
+          e.preventDefault();
+          (e.target as HTMLTextAreaElement).form?.requestSubmit();
+        }}
+        @input=${(e: Event) => {
+          this._wallet = (e.target as HTMLTextAreaElement).value;
+          this._walletMissing = false;
+          this.host.requestUpdate();
+        }}></textarea>
+      <p id="wallet-msg" class="msg" role="alert">${this._walletMissing ? this.t('walletMissing') : ''}</p>`,
+    );
+  }
+
+  /** The ramp needs somewhere to send what is bought: ask here rather than send a request bound to fail. */
+  protected override sessionExtras(): Record<string, string> | undefined {
+    const wallet = this.host.walletAddress || this._wallet.trim();
+    if (wallet) return { walletAddress: wallet };
+    this._walletMissing = true;
+    this.host.requestUpdate();
+    this.host.renderRoot.querySelector<HTMLTextAreaElement>('#wallet')?.focus();
+    return undefined;
+  }
+}
+
+/** The mode's view, as view/views.ts loads it. */
+export { BuyView as default };

@@ -1,0 +1,26 @@
+/** Sell mode: send crypto, get fiat paid out by the shopper's payout method. */
+import type { Catalog, Method } from '../api/types.ts';
+import { RampView } from './ramp-view.ts';
+
+export class SellView extends RampView {
+  readonly side = 'sell';
+
+  protected methodsOf(c: Catalog): Method[] {
+    return c.payoutMethods;
+  }
+
+  protected get pickedMethod(): string {
+    return this.host.payoutMethod;
+  }
+
+  protected set pickedMethod(id: string) {
+    this.host.payoutMethod = id;
+  }
+
+  protected defaultMethod(c: Catalog): string | null {
+    return c.defaults.payoutMethod;
+  }
+}
+
+/** The mode's view, as view/views.ts loads it. */
+export { SellView as default };

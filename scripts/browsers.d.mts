@@ -8,7 +8,7 @@ export const chromiumFlags: string[];
 export function launchFirefox(): Promise<PuppeteerBrowser>;
 export function startWebKit(): Promise<{
   display: string;
-  newSession(): Promise<{ browser: WdioBrowser; close(): Promise<void> }>;
+  newSession(): Promise<{ browser: WdioBrowser; close(politely?: boolean): Promise<void> }>;
   stop(): Promise<void>;
 }>;
 export interface Keyboard {

@@ -6,13 +6,18 @@
 // - `browsers`: web-test-runner launchers, one per engine named in WTR_BROWSERS (comma-separated; all three
 //   when unset). scripts/test.mjs runs the browser suite once per engine.
 // - `launchFirefox`, `startWebKit`: the same engines for the end-to-end tests (test/driver/).
-// - `startXvfb`: a display of our own (Xvfb picks a free number), in its own process group, stopped by id.
+// - `startXvfb`: a display of our own (Xvfb picks a free number), in its own process group, stopped by id;
+//   `startXSettings`: an XSETTINGS daemon on it (Debian's `xsettingsd`), through which WebKitGTK is told the
+//   shopper's colour scheme and wish for reduced motion (GTK's theme and animations): WebDriver classic cannot
+//   emulate media features.
 //
 // Every process started here gets its own process group and is stopped by that group's id, at `stop()` or
 // when this process exits. A launcher that cannot start its engine throws: a suite never skips an engine.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ChromeLauncher, chromeLauncher } from '@web/test-runner-chrome';
 import { WebdriverLauncher } from '@web/test-runner-webdriver';
 import * as puppeteer from 'puppeteer-core';
@@ -23,6 +28,7 @@ export const engines = ['chromium', 'firefox', 'webkit'];
 export const chromiumPath = () => process.env.CHROME_PATH ?? '/usr/bin/chromium';
 export const firefoxPath = () => process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 export const webkitDriverPath = () => process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
+export const xsettingsdPath = () => process.env.XSETTINGSD_PATH ?? '/usr/bin/xsettingsd';
 export const miniBrowserPath = () =>
   process.env.MINIBROWSER_PATH ??
   ['x86_64-linux-gnu', 'aarch64-linux-gnu']
@@ -153,6 +159,48 @@ export async function startXvfb() {
     throw error;
   });
   return { display: `:${number}`, stop: () => xvfb.stop() };
+}
+
+/**
+ * An XSETTINGS daemon (Debian's `xsettingsd`) on `display`, so that GTK programs there (MiniBrowser) take their
+ * settings from us: `set({ 'Gtk/EnableAnimations': 0 })` rewrites its file and makes it reload (SIGHUP); GTK
+ * applies a change while running. WebKitGTK answers `prefers-reduced-motion: reduce` while GTK's animations are
+ * off, and `prefers-color-scheme: dark` under a dark theme (`Net/ThemeName "Adwaita-dark"`). Resolves once the
+ * daemon owns the display's settings.
+ */
+export async function startXSettings(display) {
+  const dir = mkdtempSync(join(tmpdir(), 'crypto-checkout-xsettings-'));
+  const file = join(dir, 'xsettingsd.conf');
+  const settings = { 'Net/ThemeName': '"Adwaita"', 'Gtk/EnableAnimations': 1 };
+  const write = () =>
+    writeFileSync(
+      file,
+      Object.entries(settings)
+        .map(([name, value]) => `${name} ${value}\n`)
+        .join(''),
+    );
+  write();
+  const daemon = startGroup(xsettingsdPath(), ['-c', file], { env: { ...process.env, DISPLAY: display } });
+  const stop = async () => {
+    await daemon.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 20_000;
+  while (!/Took ownership of selection/.test(daemon.output())) {
+    if (!daemon.running() || Date.now() > deadline) {
+      await stop();
+      throw new Error(`xsettingsd did not start on ${display}:\n${daemon.output()}`);
+    }
+    await delay(50);
+  }
+  return {
+    set(values) {
+      Object.assign(settings, values);
+      write();
+      daemon.child.kill('SIGHUP');
+    },
+    stop,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -315,8 +363,22 @@ export async function startWebKitSession(display) {
     await browser.setWindowRect(0, 0, 1500, 1000);
     return {
       browser,
-      async close() {
-        await browser.deleteSession().catch(() => undefined);
+      /**
+       * Ends the session, then stops its driver (and MiniBrowser with it). `politely: false` (a session that
+       * stopped answering) skips the DELETE, which would wait behind the stuck command; so does a DELETE that
+       * takes over 10 s.
+       */
+      async close(politely = true) {
+        if (politely) {
+          let timer;
+          await Promise.race([
+            browser.deleteSession().catch(() => undefined),
+            new Promise((resolve) => {
+              timer = setTimeout(resolve, 10_000);
+            }),
+          ]);
+          clearTimeout(timer);
+        }
         await driver.stop();
       },
     };
@@ -337,9 +399,9 @@ export async function startWebKit() {
       sessions.add(session);
       return {
         browser: session.browser,
-        close: async () => {
+        close: async (politely = true) => {
           sessions.delete(session);
-          await session.close();
+          await session.close(politely);
         },
       };
     },
@@ -448,8 +510,9 @@ export const webdriverMouse = (browser, offset = () => ({ x: 0, y: 0 })) => {
  * session at 800 × 600, as the Chromium launcher's pages do.
  */
 class FramedSessionManager {
-  constructor(driver) {
+  constructor(driver, xsettings) {
     this.driver = driver;
+    this.xsettings = xsettings;
     this.urls = new Map();
     this.ready = undefined;
   }
@@ -473,11 +536,14 @@ class FramedSessionManager {
       });
     })();
     await this.ready;
+    // What a test file emulated ends with it, as a new page of the Chromium launcher starts afresh.
+    if (this.reducedMotion || this.dark) {
+      await this.emulateMedia({ colorScheme: null, reducedMotion: 'no-preference' });
+    }
     await this.driver.execute((src) => {
       const frame = document.getElementById('wtr-session');
       frame.style.width = '800px';
       frame.style.height = '600px';
-      frame.style.colorScheme = '';
       frame.src = src;
       frame.focus();
     }, url);
@@ -511,14 +577,45 @@ class FramedSessionManager {
     );
   }
 
-  /** The frame's preferred colour scheme follows the `color-scheme` of the iframe element. */
-  emulateMedia({ colorScheme, reducedMotion }) {
-    if (reducedMotion && reducedMotion !== 'no-preference') {
-      throw new Error('WebKit over WebDriver classic cannot emulate prefers-reduced-motion');
+  /**
+   * `prefers-color-scheme` and `prefers-reduced-motion`, for the whole browser, through GTK's settings
+   * (`startXSettings`): the theme (Adwaita or Adwaita-dark) and `gtk-enable-animations`; resolves once the
+   * frame's document matches them. (An iframe's `color-scheme` does not reach its document's media in WebKitGTK.)
+   */
+  async emulateMedia({ colorScheme, reducedMotion }) {
+    const settings = {};
+    const wanted = {};
+    if (colorScheme !== undefined) {
+      if (colorScheme && !['dark', 'light'].includes(colorScheme)) {
+        throw new Error(`WebKit cannot emulate colorScheme "${colorScheme}"`);
+      }
+      const dark = colorScheme === 'dark';
+      settings['Net/ThemeName'] = dark ? '"Adwaita-dark"' : '"Adwaita"';
+      wanted['(prefers-color-scheme: dark)'] = dark;
+      this.dark = dark;
     }
-    return this.driver.execute((scheme) => {
-      document.getElementById('wtr-session').style.colorScheme = scheme ?? '';
-    }, colorScheme ?? null);
+    if (reducedMotion !== undefined) {
+      const reduce = reducedMotion === 'reduce';
+      settings['Gtk/EnableAnimations'] = reduce ? 0 : 1;
+      wanted['(prefers-reduced-motion: reduce)'] = reduce;
+      this.reducedMotion = reduce;
+    }
+    if (Object.keys(settings).length === 0) return;
+    this.xsettings.set(settings);
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const applied = await this.driver.execute((queries) => {
+        const view = document.getElementById('wtr-session').contentWindow;
+        return Object.entries(queries).every(
+          ([query, matches]) => view.matchMedia(query).matches === matches,
+        );
+      }, wanted);
+      if (applied) return;
+      if (Date.now() > deadline) {
+        throw new Error(`WebKit did not apply ${JSON.stringify({ colorScheme, reducedMotion })} within 10 s`);
+      }
+      await delay(50);
+    }
   }
 
   performActions(_id, actions) {
@@ -563,9 +660,10 @@ class WebKitLauncher extends WebdriverLauncher {
     if (!this.config) throw new Error('Not initialized');
     try {
       this.xvfb = await startXvfb();
+      this.xsettings = await startXSettings(this.xvfb.display);
       this.session = await startWebKitSession(this.xvfb.display);
       this.driver = this.session.browser;
-      this.driverManager = new FramedSessionManager(this.driver);
+      this.driverManager = new FramedSessionManager(this.driver, this.xsettings);
       this.setupHeartbeat();
       return this.driverManager;
     } catch (error) {
@@ -577,8 +675,10 @@ class WebKitLauncher extends WebdriverLauncher {
   async stop() {
     if (this.pendingHeartbeat != null) clearInterval(this.pendingHeartbeat);
     await this.session?.close();
+    await this.xsettings?.stop();
     await this.xvfb?.stop();
     this.session = undefined;
+    this.xsettings = undefined;
     this.xvfb = undefined;
     this.driver = undefined;
     this.driverManager = undefined;

@@ -72,8 +72,8 @@ export function ensureChromium() {
 
 /**
  * Firefox and WebKit for the browser and end-to-end tests, from Debian: `firefox-esr` (driven over WebDriver
- * BiDi, no driver binary), `webkit2gtk-driver` (WebKitWebDriver and its MiniBrowser) and `xvfb` (MiniBrowser
- * has no headless mode). Installed when missing and we are root, otherwise a message naming the packages.
+ * BiDi, no driver binary), `webkit2gtk-driver` (WebKitWebDriver and its MiniBrowser), `xvfb` (MiniBrowser
+ * has no headless mode) and `xsettingsd` (GTK's settings on that display: reduced motion). Installed when missing and we are root, otherwise a message naming the packages.
  * Never a skip: a suite that cannot start an engine fails.
  */
 export function ensureEngines() {
@@ -81,6 +81,7 @@ export function ensureEngines() {
     'firefox-esr': process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr',
     'webkit2gtk-driver': process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver',
     xvfb: '/usr/bin/Xvfb',
+    xsettingsd: process.env.XSETTINGSD_PATH ?? '/usr/bin/xsettingsd',
   };
   const missing = () => Object.keys(needed).filter((name) => !existsSync(needed[name]));
   if (missing().length === 0) return;

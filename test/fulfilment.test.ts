@@ -17,6 +17,7 @@ import {
   clickPay,
   closeLeftovers,
   type DemoServer,
+  hookTimeout,
   launchBrowser,
   newContext,
   recordedEvents,
@@ -98,18 +99,24 @@ const env = () => ({
 });
 let server: DemoServer;
 
-before(async () => {
-  receiver = await startReceiver();
-  browser = await launchBrowser();
-  server = await startDemo('fulfilment', env());
-});
-afterEach(() => closeLeftovers('fulfilment'));
-after(async () => {
-  await server.stop();
-  await browser.close();
-  await receiver.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+before(
+  async () => {
+    receiver = await startReceiver();
+    browser = await launchBrowser();
+    server = await startDemo('fulfilment', env());
+  },
+  { timeout: hookTimeout },
+);
+afterEach(() => closeLeftovers('fulfilment'), { timeout: hookTimeout });
+after(
+  async () => {
+    await server.stop();
+    await browser.close();
+    await receiver.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  },
+  { timeout: hookTimeout },
+);
 
 /** A shopper pays for the first product on the product page, inline; returns our order id. */
 async function shopperPays(): Promise<string> {

@@ -38,12 +38,22 @@ export const engine: Engine = (() => {
   return name;
 })();
 
-/** node:test's `test`, with the engine in each test's name. */
-export const test = ((name: string, ...rest: unknown[]) =>
-  (nodeTest as unknown as (...args: unknown[]) => unknown)(
-    `${name} (${engine})`,
-    ...rest,
-  )) as typeof nodeTest;
+/**
+ * The longest a test may run before it fails as hung (each browser call has its own, shorter bound: see
+ * driver/page.ts's `callTimeout`); a test file's setup and teardown get `hookTimeout`.
+ */
+export const testTimeout = 300_000;
+export const hookTimeout = 120_000;
+
+/** node:test's `test`, with the engine in each test's name and `testTimeout` unless the test sets its own. */
+export const test = ((name: string, ...rest: unknown[]) => {
+  const [first, ...others] = rest;
+  const args =
+    typeof first === 'function'
+      ? [{ timeout: testTimeout }, first, ...others]
+      : [{ timeout: testTimeout, ...(first as object) }, ...others];
+  return (nodeTest as unknown as (...args: unknown[]) => unknown)(`${name} (${engine})`, ...args);
+}) as typeof nodeTest;
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -349,14 +359,20 @@ export interface Demo {
 export function demoSuite(suite: string): Demo {
   let server: DemoServer | undefined;
   let browser: Browser | undefined;
-  before(async () => {
-    [server, browser] = await Promise.all([startDemo(suite), launchBrowser()]);
-  });
-  afterEach(() => closeLeftovers(suite));
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(
+    async () => {
+      [server, browser] = await Promise.all([startDemo(suite), launchBrowser()]);
+    },
+    { timeout: hookTimeout },
+  );
+  afterEach(() => closeLeftovers(suite), { timeout: hookTimeout });
+  after(
+    async () => {
+      await browser?.close();
+      await server?.stop();
+    },
+    { timeout: hookTimeout },
+  );
   const started = () => {
     if (!server || !browser) throw new Error(`${suite}: the demo is not started yet (use it inside a test)`);
     return { server, browser };

@@ -215,7 +215,8 @@ test('the theming page changes the element live: accent, radius, font, dark mode
     return {
       accent: css.getPropertyValue('--checkout-accent').trim(),
       radius: css.getPropertyValue('--checkout-radius').trim(),
-      font: css.getPropertyValue('--checkout-font-family').trim(),
+      // WebKit gives the family names back in double quotes: the same value.
+      font: css.getPropertyValue('--checkout-font-family').trim().replaceAll('"', "'"),
       theme: el.getAttribute('theme'),
       locale: el.getAttribute('locale'),
     };

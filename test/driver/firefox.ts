@@ -13,7 +13,15 @@ import type {
 import { launchFirefox } from '../../scripts/browsers.mjs';
 import type { Browser, ContextOptions, Page } from './api.ts';
 import type { Step } from './in-page.ts';
-import { EngineContext, type EnginePage, engineExpression, type Tab } from './page.ts';
+import {
+  boundedTab,
+  callTimeout,
+  EngineContext,
+  type EnginePage,
+  engineExpression,
+  type Tab,
+  within,
+} from './page.ts';
 import type { RecordingProxy } from './proxy.ts';
 
 /** Puppeteer's key names are Playwright's, but for the space bar. */
@@ -92,10 +100,12 @@ class FirefoxContext extends EngineContext {
     super('firefox', proxy);
   }
 
-  protected async newTab() {
-    const tab = new FirefoxTab(await this.context.newPage(), this.options);
-    await tab.setViewport();
-    return tab;
+  protected newTab() {
+    return within(callTimeout.other, 'firefox: newPage', async () => {
+      const tab = new FirefoxTab(await this.context.newPage(), this.options);
+      await tab.setViewport();
+      return boundedTab('firefox', tab);
+    });
   }
 
   protected async nextTab(known: Tab[], timeout: number) {
@@ -105,13 +115,13 @@ class FirefoxContext extends EngineContext {
       (candidate) => candidate.type() === 'page' && !knownTargets.has(candidate),
       { timeout },
     );
-    const page = await target.page();
+    const page = await within(callTimeout.other, 'firefox: the new tab', () => target.page());
     if (!page || knownPages.has(page)) throw new Error('the new tab has no page');
-    return new FirefoxTab(page, this.options);
+    return boundedTab('firefox', new FirefoxTab(page, this.options));
   }
 
   protected async closeContext() {
-    await this.context.close();
+    await within(callTimeout.other, 'firefox: close the context', () => this.context.close());
   }
 }
 
@@ -124,7 +134,11 @@ export async function launchFirefoxForTests(proxy: () => RecordingProxy): Promis
     },
     async grantClipboard() {},
     clipboardText: (page: Page) => pasteIntoScratch(page as EnginePage),
-    close: () => browser.close(),
+    close: () =>
+      within(callTimeout.other, 'firefox: close', () => browser.close()).catch((error) => {
+        browser.process()?.kill('SIGKILL');
+        throw error;
+      }),
   };
 }
 

@@ -42,6 +42,37 @@ export interface Tab {
 
 export const defaultTimeout = 15_000;
 
+/**
+ * The longest one driver call may take (a navigation: the page's load included) before it fails: a browser that
+ * stops answering (a dialog of its own, a stuck command) fails the test with a message instead of hanging it.
+ */
+export const callTimeout = { navigation: 90_000, other: 45_000 };
+
+/** `work`, or an error naming `what` once `ms` have passed without an answer. */
+export function within<T>(ms: number, what: string, work: () => Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer from the browser in ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work(), expired]).finally(() => clearTimeout(timer));
+}
+
+const navigations = new Set(['goto', 'back', 'reload']);
+
+/** `tab` with each of its calls bounded by `callTimeout` (a call past it rejects; see `within`). */
+export function boundedTab<T extends Tab>(engine: Engine, tab: T): T {
+  return new Proxy(tab, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const name = String(property);
+      const ms = navigations.has(name) ? callTimeout.navigation : callTimeout.other;
+      return (...args: unknown[]) =>
+        within(ms, `${engine}: ${name}`, () => Promise.resolve(value.apply(target, args)));
+    },
+  });
+}
+
 const engineSource = (() => {
   const source = readFileSync(new URL('./in-page.ts', import.meta.url), 'utf8');
   return transformSync(source, { loader: 'ts', format: 'iife', globalName: '__e2eEngine', target: 'es2020' })

@@ -318,7 +318,12 @@ export const webkitCapabilities = () => ({
   // WebKitWebDriver speaks WebDriver classic only: without this, webdriverio asks for BiDi and is refused.
   'wdio:enforceWebDriverClassic': true,
   browserName: 'MiniBrowser',
-  'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: ['--automation'] },
+  // No page cache (back/forward cache), as in the Chromium Playwright drives (`--disable-back-forward-cache`):
+  // Back reloads the page, in every engine alike.
+  'webkitgtk:browserOptions': {
+    binary: miniBrowserPath(),
+    args: ['--automation', '--enable-page-cache=false'],
+  },
 });
 
 /**

@@ -110,7 +110,12 @@ class FirefoxContext extends EngineContext {
 
   protected async nextTab(known: Tab[], timeout: number) {
     const knownPages = new Set(known.map((tab) => (tab as FirefoxTab).page));
-    const knownTargets = new Set(known.map((tab) => (tab as FirefoxTab).page.target()));
+    // Every target there now is not the next tab: ours, and others' (Firefox shows a frame it refuses to load as
+    // an error page, a target of its own).
+    const knownTargets = new Set([
+      ...known.map((tab) => (tab as FirefoxTab).page.target()),
+      ...this.context.targets(),
+    ]);
     const target: Target = await this.context.waitForTarget(
       (candidate) => candidate.type() === 'page' && !knownTargets.has(candidate),
       { timeout },

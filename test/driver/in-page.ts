@@ -500,8 +500,9 @@ export function run(request: Request, fn?: (...args: unknown[]) => unknown): Out
       case 'evaluate':
         return done(await compile((arg as { fn: string }).fn)(element, (arg as { arg: unknown }).arg));
       case 'focus':
+        // Whether it took: WebKit refuses a script's focus() in a cross-origin frame the user has not used yet.
         (element as HTMLElement).focus();
-        return done(true);
+        return done((element.getRootNode() as Document | ShadowRoot).activeElement === element);
       case 'point': {
         // Actionable as Playwright means it: visible, enabled, not moving, and the one that gets the click.
         if (!isVisible(element)) return fail('not visible');

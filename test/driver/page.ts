@@ -255,7 +255,23 @@ class EngineLocator implements Locator {
   }
 
   async press(key: string) {
-    await this.element('focus');
+    // Each frame on the way gets focus from its parent first: a script's focus() in a cross-origin frame does
+    // not take it from the page in WebKit, and the keys would go to the page.
+    for (let i = 0; i < this.frames.length; i += 1) {
+      await this.page.run(
+        this.frames.slice(0, i),
+        { op: 'element', steps: this.frames[i] as Step[], action: 'focus', strict: true },
+        defaultTimeout,
+        `focus frame ${i + 1} of ${this.description}`,
+      );
+    }
+    if (!(await this.element('focus'))) {
+      // WebKit lets a script focus an element of a cross-origin frame only once the user has used the frame: a
+      // Shift press (it types nothing, activates nothing) is that use, as a shopper's click or key would be.
+      await this.page.tab.press('Shift');
+      if (!(await this.element('focus')))
+        throw new Error(`press ${key}: ${this.description} cannot take focus`);
+    }
     await this.page.tab.press(key);
   }
 
@@ -604,12 +620,18 @@ export abstract class EngineContext implements BrowserContext {
 
   async waitForEvent(event: 'page') {
     if (event !== 'page') throw new Error(`context.waitForEvent('${event}') is not supported`);
+    const deadline = Date.now() + defaultTimeout;
     const page = this.adopt(
       await this.nextTab(
         [...this.open].map((p) => p.tab),
         defaultTimeout,
       ),
     );
+    // A new tab starts at about:blank before it navigates to where it was opened for (as Playwright, skip it).
+    while ((await page.tab.url().catch(() => 'about:blank')) === 'about:blank') {
+      if (Date.now() > deadline) throw new Error('the new tab stayed at about:blank');
+      await delay(100);
+    }
     await page.waitForLoadState();
     return page;
   }

@@ -84,7 +84,7 @@ export interface DemoServer {
 
 /**
  * Starts `node --import tsx demo/server.ts` (what `npm start` runs) and waits for `/healthz`. Its output goes
- * to test-results/logs/<name>.log.
+ * to test-results/logs/<engine>/<name>.log.
  */
 /** The proxy in front of the newest demo server (Firefox and WebKit runs): the drivers read its records. */
 let currentProxy: RecordingProxy | undefined;
@@ -114,7 +114,7 @@ export async function startDemo(name: string, env: Record<string, string> = {}):
     };
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'crypto-checkout-e2e-'));
-  const logDir = join(root, 'test-results', 'logs');
+  const logDir = join(root, 'test-results', 'logs', engine);
   mkdirSync(logDir, { recursive: true });
   const logFile = join(logDir, `${name}.log`);
   writeFileSync(logFile, '');
@@ -222,7 +222,7 @@ const openContexts = new Set<BrowserContext>();
  * (`FAILED-…` under the suite's screenshots) and close it.
  */
 export async function closeLeftovers(suite: string): Promise<void> {
-  const dir = join(root, 'test-results', 'screenshots', suite);
+  const dir = join(root, 'test-results', 'screenshots', engine, suite);
   mkdirSync(dir, { recursive: true });
   let index = 0;
   for (const context of openContexts) {
@@ -264,9 +264,9 @@ export async function recordedEvents(page: Page, name?: string): Promise<Recorde
   return name ? all.filter((event) => event.name === name) : all;
 }
 
-/** Saves numbered screenshots under test-results/screenshots/<suite>/. */
+/** Saves numbered screenshots under test-results/screenshots/<engine>/<suite>/. */
 export function screenshots(suite: string) {
-  const dir = join(root, 'test-results', 'screenshots', suite);
+  const dir = join(root, 'test-results', 'screenshots', engine, suite);
   mkdirSync(dir, { recursive: true });
   let step = 0;
   return async (page: Page, name: string, options: { fullPage?: boolean } = {}) => {
@@ -338,7 +338,7 @@ export interface Demo {
   /** Its base URL, e.g. `http://localhost:41234`. */
   readonly url: string;
   readonly browser: Browser;
-  /** Saves a numbered screenshot of a step under test-results/screenshots/<suite>/. */
+  /** Saves a numbered screenshot of a step under test-results/screenshots/<engine>/<suite>/. */
   shot: ReturnType<typeof screenshots>;
   /**
    * A fresh context (see `newContext`) with one page, at `path` when given; `host` opens the demo under another

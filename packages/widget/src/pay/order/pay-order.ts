@@ -165,7 +165,8 @@ export class PayOrder {
         ${retry ? html`<button type="button" @click=${() => this._again()}>${t('retry')}</button>` : nothing}
       </div>
       ${
-        this._restored && !retry && !this._status?.view?.final
+        // Its page is not open (this tab came back to it, or the shopper closed the modal): a way back to it.
+        (this._restored || !this._owner.ctx.frame?.url) && !retry && !this._status?.view?.final
           ? html`<div class="actions">
               <button part="button" type="button" class="primary" @click=${() => this._resume()}>
                 ${t('resume')}

@@ -13,30 +13,9 @@ import {
   startWarnings,
 } from '../src/config.ts';
 import { createCheckout } from '../src/runtime.ts';
+import { liveEnv, problemsOf } from './config-env.ts';
 
-const live = {
-  RAMP_API_URL: 'https://ramp.example',
-  RAMP_WIDGET_URL: 'https://ramp.example',
-  RAMP_PUBLIC_KEY: 'pk_live_x',
-  RAMP_SECRET_KEY: 'sk_live_x',
-  PAY_API_URL: 'https://pay.example',
-  PAY_API_KEY: 'pay_x',
-  PAY_WEBHOOK_SECRET: 'whsec_x',
-  PUBLIC_URL: 'https://checkout.example',
-  ALLOWED_ORIGINS: 'https://shop.example',
-  CHECKOUT_TOKEN_SECRET: 'a-checkout-secret-long-enough',
-  ADMIN_TOKEN: 'an-admin-token-long-enough',
-};
-
-const problemsOf = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    assert.ok(error instanceof ConfigError);
-    return error.problems.join('\n');
-  }
-  assert.fail('loadConfig accepted the environment');
-};
+const live = liveEnv;
 
 describe('config', () => {
   test('with no upstream variable it runs on the sandbox mounted under PUBLIC_URL', () => {

@@ -2,31 +2,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tokenSha256 } from '../src/admin/credentials.ts';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { acceptedSecrets } from '../src/secrets/keyring.ts';
+import { liveEnv, problemsOf } from './config-env.ts';
 
+const { ADMIN_TOKEN: _token, ...liveWithoutToken } = liveEnv;
 const live = {
-  RAMP_API_URL: 'https://ramp.example',
-  RAMP_WIDGET_URL: 'https://ramp.example',
-  RAMP_PUBLIC_KEY: 'pk_live_x',
+  ...liveWithoutToken,
   RAMP_SECRET_KEY: 'sk_live_new',
-  PAY_API_URL: 'https://pay.example',
-  PAY_API_KEY: 'pay_x',
   PAY_WEBHOOK_SECRET: 'whsec_new',
-  PUBLIC_URL: 'https://checkout.example',
-  ALLOWED_ORIGINS: 'https://shop.example',
   CHECKOUT_TOKEN_SECRET: 'a-new-checkout-secret-long-enough',
   ADMIN_CREDENTIALS: `support:read:${tokenSha256('s')}`,
-};
-
-const problemsOf = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    assert.ok(error instanceof ConfigError);
-    return error.problems.join('\n');
-  }
-  assert.fail('loadConfig accepted the environment');
 };
 
 describe('rotation variables', () => {

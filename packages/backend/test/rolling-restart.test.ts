@@ -75,7 +75,7 @@ const describeAttempt = (attempt: Attempt, phases: Phase[]) =>
 
 test('SIGTERM each of three instances in turn, then SIGKILL one, under shoppers through HAProxy', {
   timeout: 600_000,
-}, async () => {
+}, async (t) => {
   const { front, instances } = deployment;
   const bodies = await quoteBodies(front);
   const traffic = shoppers({
@@ -220,4 +220,11 @@ test('SIGTERM each of three instances in turn, then SIGKILL one, under shoppers 
       );
   }
   assert.deepEqual(await deployment.states(), ['UP', 'UP', 'UP']);
+  const duplicates = deployment.deliveries.length - firstAt.size;
+  t.diagnostic(
+    `${quotes.length} quotes (${failedQuotes.length} failed, in flight at the kill), ${orders.length} orders ` +
+      `(${failedOrders.length} failed, in flight at the kill), ${reconnected.length} streams reconnected on a retry ` +
+      `hint, ${deployment.deliveries.length} webhook deliveries of ${firstAt.size} events (${duplicates} again); ` +
+      `restarts: ${phases.map((p) => `${p.kind} ${p.instance} ${Math.round(p.to - p.from)} ms`).join(', ')}`,
+  );
 });

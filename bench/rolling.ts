@@ -10,6 +10,7 @@
  * `npm run bench -- rolling` runs it alone; it writes bench/rolling-results.json and .md.
  */
 import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import {
   type Attempt,
@@ -44,6 +45,8 @@ interface Window {
 
 export interface RollingResult {
   settings: { quoteRate: number; orderRate: number; connections: number; drainMs: number; haproxy: string };
+  /** The machine's load average (1, 5, 15 min) when the step began and ended: the cores are shared. */
+  loadAverage: { start: number[]; end: number[] };
   restarts: Array<{ kind: string; instance: string; seconds: number; exitCode?: number | null }>;
   graceful: Window;
   sigkill: Window;
@@ -83,6 +86,7 @@ function window(quotes: Attempt[], orders: Attempt[]): Window {
 }
 
 export async function measureRolling(log: (line: string) => void): Promise<RollingResult> {
+  const loadAtStart = loadavg().map(round);
   log('rolling: PostgreSQL, Redis, the sandbox, three backends and HAProxy (deploy/haproxy.cfg)…');
   const deployment = await startDeployment({ haproxyLog: false });
   try {
@@ -163,9 +167,10 @@ export async function measureRolling(log: (line: string) => void): Promise<Rolli
         quoteRate: QUOTE_RATE,
         orderRate: ORDER_RATE,
         connections: CONNECTIONS,
-        drainMs: 3000,
-        haproxy: 'deploy/haproxy.cfg as shipped (check every 1 s, fall 1, rise 2; retries 3, redispatch)',
+        drainMs: 5000,
+        haproxy: 'deploy/haproxy.cfg as shipped (check every 1 s, fall 2, rise 2; retries 3, redispatch)',
       },
+      loadAverage: { start: loadAtStart, end: loadavg().map(round) },
       restarts: phases.map((phase) => ({
         kind: phase.kind,
         instance: phase.instance,
@@ -217,7 +222,8 @@ export function rollingMarkdown(result: RollingResult): string {
           (r) =>
             `${r.kind} ${r.instance} (back in rotation after ${r.seconds} s${r.exitCode === undefined ? '' : `, exit ${r.exitCode}`})`,
         )
-        .join(', ')}. Latency is timed from when each request was due.`,
+        .join(', ')}. Latency is timed from when each request was due. ` +
+      `Load average (1 min) ${result.loadAverage.start[0]} at the start, ${result.loadAverage.end[0]} at the end, on ${cpus().length} cores.`,
     '',
     '| requests due | quotes failed | quote latency p50 / p99 / max | orders failed |',
     '| --- | --- | --- | --- |',

@@ -205,6 +205,8 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
         ACCESS_LOG: 'off',
         // Behind the proxy every request comes from its address: the per-client limit is HAProxy's.
         RATE_LIMIT_PER_MINUTE: '1000000',
+        // Longer than HAProxy's inter × fall + timeout check (deploy/haproxy.cfg; README "Production").
+        SHUTDOWN_DRAIN_MS: '5000',
         MERCHANT_WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/hooks`,
         MERCHANT_WEBHOOK_SECRET: merchantWebhookSecret,
         ...options.env,

@@ -216,9 +216,9 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
       return {
         name: `checkout-${index + 1}`,
         url,
-        output: () => `${earlier}${proc?.output() ?? ''}`.slice(-20_000),
+        output: () => `${earlier}${proc?.output() ?? ''}`,
         async start() {
-          earlier = `${earlier}${proc?.output() ?? ''}`.slice(-10_000);
+          earlier = `${earlier}${proc?.output() ?? ''}`.slice(-60_000);
           const started = launch(process.execPath, [backendCli], env);
           proc = started;
           await waitFor(

@@ -3,7 +3,7 @@
  * Writes bench/results.json and bench/results.md. Nothing here asserts a timing; the goals are reported as met
  * or not. Every server runs in a process of its own (bench/server.ts), on loopback, with bounded load.
  *
- * `npm run bench -- <part>…` (parts: weight, ttfq, overhead, load, accuracy, profile, instances; `load` includes
+ * `npm run bench -- <part>…` (parts: weight, ttfq, overhead, load, accuracy, profile, instances, rolling; `load` includes
  * memory) runs only those parts and prints their sections; bench/results.* stay the record of the last full run.
  */
 import { spawnSync } from 'node:child_process';
@@ -43,6 +43,7 @@ import {
   ttfqSection,
   weightSection,
 } from './report.ts';
+import { measureRolling, rollingMarkdown, writeRollingResult } from './rolling.ts';
 import { measureTtfq } from './ttfq.ts';
 import { measureWeight } from './weight.ts';
 
@@ -62,7 +63,7 @@ const ACCURACY_MARKUP = 1;
 const LOAD_CONNECTIONS = 1000;
 const TTFQ_LOADS = 20;
 
-const PARTS = ['weight', 'ttfq', 'overhead', 'load', 'accuracy', 'profile', 'instances'] as const;
+const PARTS = ['weight', 'ttfq', 'overhead', 'load', 'accuracy', 'profile', 'instances', 'rolling'] as const;
 type Part = (typeof PARTS)[number];
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const unknown = asked.filter((arg) => !(PARTS as readonly string[]).includes(arg));
@@ -432,4 +433,12 @@ if (wants('instances')) {
   writeInstancesResult(result);
   console.log(`\n${instancesMarkdown(result)}`);
   log('instances: bench/instances-results.json, bench/instances-results.md');
+}
+
+// The rolling restarts too: their own deployment behind HAProxy, once the others are gone.
+if (wants('rolling')) {
+  const result = await measureRolling(log);
+  writeRollingResult(result);
+  console.log(`\n${rollingMarkdown(result)}`);
+  log('rolling: bench/rolling-results.json, bench/rolling-results.md');
 }

@@ -104,7 +104,8 @@ try {
   ensureDeps();
   const chrome = order.some((s) => s === 'browser' || s === 'e2e') ? ensureChromium() : undefined;
   if (order.includes('unit')) ensureDatabaseServers();
-  if (order.includes('e2e')) ensureDeployTools();
+  // HAProxy: deploy/'s tests (e2e) and the rolling restarts behind it (unit).
+  if (order.includes('unit') || order.includes('e2e')) ensureDeployTools();
   ensurePackagesBuilt();
   ensureWidgetBuilt();
   if (order.includes('e2e')) ensureDemoBuilt();

@@ -1,12 +1,13 @@
 /**
  * The files an operator starts from, in deploy/: the systemd unit passes `systemd-analyze verify` and runs the
- * backend's own command; HAProxy accepts its configuration, and run with it (Debian's haproxy, its addresses
- * moved to free loopback ports) it sends shoppers only to instances whose /readyz answers 200, tries a refused
- * connection again elsewhere, and limits each client as the backend would on its own.
+ * backend's own command; HAProxy accepts its configuration, and run with it as shipped (Debian's haproxy, its
+ * addresses moved to free loopback ports through the environment variables it reads) it sends shoppers only to
+ * instances whose /readyz answers 200, tries a refused connection again elsewhere, and limits each client as the
+ * backend would on its own. The rolling restart of real instances behind it: packages/backend/test/rolling-restart.test.ts.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,21 +119,26 @@ describe('deploy/', () => {
         await new Promise<void>((resolve) => instance.server.listen(instance.port, '127.0.0.1', resolve));
         instances.push(instance);
       }
-      // The file as shipped, with its addresses moved to free loopback ports.
+      // The file as shipped, its addresses moved to free loopback ports through the variables it reads.
       const frontPort = await freePort();
       front = `http://127.0.0.1:${frontPort}`;
       const statsPort = await freePort();
       stats = `http://127.0.0.1:${statsPort}/;csv`;
-      let config = readFileSync(haproxyFile, 'utf8')
-        .replace(/^(\s*)bind :80$/m, `$1bind 127.0.0.1:${frontPort}`)
-        .replace(/bind 127\.0\.0\.1:8404/, `bind 127.0.0.1:${statsPort}`);
-      ['8781', '8782', '8783'].forEach((port, index) => {
-        config = config.replace(`127.0.0.1:${port} check`, `127.0.0.1:${instances[index]?.port} check`);
+      haproxy = spawn(tools.haproxy, ['-db', '-f', haproxyFile], {
+        cwd: dir,
+        env: {
+          ...process.env,
+          CHECKOUT_BIND: `127.0.0.1:${frontPort}`,
+          CHECKOUT_STATS_BIND: `127.0.0.1:${statsPort}`,
+          ...Object.fromEntries(
+            instances.map((instance, index) => [
+              `CHECKOUT_SERVER_${index + 1}`,
+              `127.0.0.1:${instance.port}`,
+            ]),
+          ),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      assert.equal((config.match(/ check$/gm) ?? []).length, 3);
-      const file = join(dir, 'haproxy.cfg');
-      writeFileSync(file, config);
-      haproxy = spawn(tools.haproxy, ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
       haproxy.stdout?.on('data', (chunk: Buffer) => (haproxyOutput += chunk));
       haproxy.stderr?.on('data', (chunk: Buffer) => (haproxyOutput += chunk));
     });
@@ -152,11 +158,10 @@ describe('deploy/', () => {
         () => '',
       );
       const rows = csv.split('\n').map((line) => line.split(','));
-      return ['8781', '8782', '8783'].map(
-        (port) =>
-          rows.find(
-            ([proxy, server]) => proxy === 'crypto_checkout' && server === `checkout-${port}`,
-          )?.[17] ?? '?',
+      return [1, 2, 3].map(
+        (n) =>
+          rows.find(([proxy, server]) => proxy === 'crypto_checkout' && server === `checkout-${n}`)?.[17] ??
+          '?',
       );
     }
     const inRotation = (...expected: string[]) =>

@@ -6,6 +6,9 @@
  * once): POSIX locks, which work across containers sharing a volume where a pid in a file means nothing, and with
  * no window between "is the pid alive" and "take the file over" for two starting processes to both win. The
  * holder's pid goes beside it in `crypto-checkout.pid`, only to name it in the refusal.
+ *
+ * Taken by the command and by `createCheckout()` on SQLite alike. Within one process the lock is shared: an app
+ * that mounts two checkouts on one DATA_DIR holds it once, until the last of them is closed.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -29,9 +32,33 @@ export interface DataDirLock {
   release(): void;
 }
 
+/** The locks this process holds, by directory, with how many holders share each. */
+const held = new Map<string, { holders: number; release(): void }>();
+
 /** Takes DATA_DIR for this process, or throws DataDirInUse naming who holds it. */
 export async function lockDataDir(dataDir: string): Promise<DataDirLock> {
   const dir = path.resolve(dataDir);
+  let lock = held.get(dir);
+  if (lock) lock.holders += 1;
+  else {
+    lock = { holders: 1, ...(await takeDataDir(dir)) };
+    held.set(dir, lock);
+  }
+  const shared = lock;
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      shared.holders -= 1;
+      if (shared.holders > 0) return;
+      held.delete(dir);
+      shared.release();
+    },
+  };
+}
+
+async function takeDataDir(dir: string): Promise<DataDirLock> {
   mkdirSync(dir, { recursive: true });
   const pidFile = path.join(dir, 'crypto-checkout.pid');
   // Loaded here, as the store loads it: a backend on PostgreSQL never needs SQLite's native binary.

@@ -5,6 +5,7 @@
 export { type AppType, createApp } from './app.ts';
 export type { Clock } from './clock.ts';
 export { type Config, ConfigError, loadConfig } from './config.ts';
+export { DataDirInUse } from './data-dir-lock.ts';
 export type { AppDeps } from './deps.ts';
 export type { FulfilmentEvent, FulfilmentEventType, OnEvent } from './events/fulfilment-events.ts';
 export type { OrderView } from './orders/order.ts';

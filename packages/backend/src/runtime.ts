@@ -8,6 +8,7 @@ import type { Hono } from 'hono';
 import { createApp } from './app.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type Config, checkConfig, loadConfig } from './config.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import type { AppDeps, AppEnv } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { createDeliveryWorker } from './events/delivery-worker.ts';
@@ -323,7 +324,16 @@ export async function createCheckout(
     );
   }
   const onEvent = options.onEvent ?? legacyOnEvent;
-  const runtime = await createRuntime({ ...config, events }, { ...options, onEvent });
+  // SQLite is one process per DATA_DIR, mounted or not: a second process on it is refused (DataDirInUse), as the
+  // command refuses it; the lock is released by close().
+  const lock = config.databaseUrl ? undefined : await lockDataDir(config.dataDir);
+  let runtime: Runtime;
+  try {
+    runtime = await createRuntime({ ...config, events }, { ...options, onEvent });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   // Said once, as the command's banner does: a mounted checkout on the sandbox must not pass for a live one.
   if (config.mode === 'sandbox') logger.warn(sandboxNotice(config.publicUrl));
   return {
@@ -331,6 +341,12 @@ export async function createCheckout(
     fetch: underPublicPath(runtime.app, new URL(config.publicUrl).pathname),
     config: runtime.deps.config,
     markDraining: runtime.markDraining,
-    close: runtime.close,
+    async close() {
+      try {
+        await runtime.close();
+      } finally {
+        lock?.release();
+      }
+    },
   };
 }

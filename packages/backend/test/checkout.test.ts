@@ -1,7 +1,7 @@
 /**
  * `createCheckout` as a merchant's app mounts it: served on a real port in sandbox mode (SQLite in a temporary
  * DATA_DIR), its in-process `onEvent` hook hearing fulfilment events, given beside the config or, the first
- * way, inside `config.events`.
+ * way, inside `config.events`; on SQLite it holds DATA_DIR against other processes, as the command does.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,10 +14,12 @@ import {
   type Checkout,
   type Config,
   createCheckout,
+  DataDirInUse,
   type FulfilmentEvent,
   type LegacyCheckoutConfig,
   loadConfig,
 } from '../src/index.ts';
+import { startCli } from './cli-process.ts';
 import { waitFor } from './order-fixtures.ts';
 
 const dirs: string[] = [];
@@ -108,5 +110,38 @@ describe('createCheckout(config, { onEvent })', () => {
       createCheckout(legacy, { onEvent: () => undefined }),
       /createCheckout\(config, \{ onEvent \}\)/,
     );
+  });
+});
+
+describe('createCheckout on SQLite holds DATA_DIR, as the command does', () => {
+  test('a second process on its DATA_DIR is refused, and so is a checkout on a DATA_DIR another process holds', {
+    timeout: 120_000,
+  }, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'checkout-lock-'));
+    dirs.push(dataDir);
+    const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, ACCESS_LOG: 'off' });
+    const mounted = await createCheckout(config);
+    // Two checkouts in one app on one DATA_DIR share this process's hold.
+    const second = await createCheckout(config);
+    try {
+      await assert.rejects(
+        startCli({ DATA_DIR: dataDir }),
+        new RegExp(`DATA_DIR \\S+ is in use by another process \\(pid ${process.pid} `),
+      );
+    } finally {
+      await second.close();
+      await mounted.close();
+    }
+    // Closed, it lets go: the command takes the directory, and a checkout mounted now is refused, naming it.
+    const cli = await startCli({ DATA_DIR: dataDir });
+    try {
+      await assert.rejects(
+        createCheckout(config),
+        (error: unknown) =>
+          error instanceof DataDirInUse && /is in use by another process \(pid \d+ /.test(error.message),
+      );
+    } finally {
+      await cli.stop();
+    }
   });
 });

@@ -96,6 +96,28 @@ export function ensureDatabaseServers() {
 }
 
 /**
+ * Debian's Prometheus (with promtool) for the tests that scrape the instances and check the shipped alert rules:
+ * installed when missing and we are root, otherwise a message saying what to install. Never a skip.
+ */
+export function ensurePrometheus() {
+  const found = { prometheus: '/usr/bin/prometheus', promtool: '/usr/bin/promtool' };
+  const have = () => existsSync(found.prometheus) && existsSync(found.promtool);
+  if (have()) return found;
+  if (typeof process.getuid === 'function' && process.getuid() === 0) {
+    console.log("Installing Debian's prometheus for the metrics tests…");
+    run('apt-get', ['update', '-qq']);
+    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'prometheus'], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    if (have()) return found;
+  }
+  throw new Error(
+    "Prometheus is needed for the metrics tests. Install Debian's package (sudo apt-get install prometheus), " +
+      'or run the tests as root to have it installed.',
+  );
+}
+
+/**
  * The tools the files in deploy/ are checked with: Debian's `haproxy` (the load balancer of deploy/haproxy.cfg)
  * and `systemd` (for `systemd-analyze verify` of the unit). Installed when missing and we are root, otherwise a
  * message saying what to install; the tests that need them fail without them, never skip.

@@ -180,7 +180,7 @@ describe('/metrics', () => {
         at < 0,
         `an order id (${created.orderId}) in a label: …${text.slice(Math.max(0, at - 200), at + 60)}…`,
       );
-      assert.ok(!text.includes(created.statusToken));
+      assert.ok(!text.includes(created.statusToken), 'a status token in a label');
       const routes = new Set(
         all.filter((s) => s.name === 'checkout_http_requests_total').map((s) => s.labels['route']),
       );

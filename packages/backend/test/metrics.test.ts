@@ -305,6 +305,20 @@ describe('/metrics', () => {
       assert.equal(response.status, 200);
       const all = samples(await response.text());
       assert.equal(value(all, 'checkout_info', { upstream_mode: 'sandbox', storage: 'sqlite' }), 1);
+      // The first scrape already tells each readiness check as /readyz does (the upstream probes fail: nothing
+      // listens where they go), and a drain shows in the next one, with checkout_ready, in the same scrape.
+      const readyz = (await (await runtime.app.request('/readyz')).json()) as {
+        checks: Record<string, { status: string }>;
+      };
+      for (const [check, { status }] of Object.entries(readyz.checks))
+        assert.equal(value(all, 'checkout_readiness_check_ok', { check }), status === 'failing' ? 0 : 1, check);
+      assert.equal(value(all, 'checkout_readiness_check_ok', { check: 'storage' }), 1);
+      assert.equal(value(all, 'checkout_readiness_check_ok', { check: 'upstreamRamp' }), 0);
+      assert.equal(value(all, 'checkout_ready'), 0);
+      runtime.markDraining();
+      const drained = samples(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text());
+      assert.equal(value(drained, 'checkout_readiness_check_ok', { check: 'shutdown' }), 0);
+      assert.equal(value(drained, 'checkout_ready'), 0);
     } finally {
       await runtime.close();
       rmSync(dataDir, { recursive: true, force: true });

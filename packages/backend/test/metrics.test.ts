@@ -311,7 +311,11 @@ describe('/metrics', () => {
         checks: Record<string, { status: string }>;
       };
       for (const [check, { status }] of Object.entries(readyz.checks))
-        assert.equal(value(all, 'checkout_readiness_check_ok', { check }), status === 'failing' ? 0 : 1, check);
+        assert.equal(
+          value(all, 'checkout_readiness_check_ok', { check }),
+          status === 'failing' ? 0 : 1,
+          check,
+        );
       assert.equal(value(all, 'checkout_readiness_check_ok', { check: 'storage' }), 1);
       assert.equal(value(all, 'checkout_readiness_check_ok', { check: 'upstreamRamp' }), 0);
       assert.equal(value(all, 'checkout_ready'), 0);

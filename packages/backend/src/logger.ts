@@ -132,6 +132,11 @@ let stdoutStream: ReturnType<typeof pino.destination> | undefined;
 const stdout = () =>
   (stdoutStream ??= pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 }));
 
+/** Sends the lines gathered so far on their way (the start banner: before the first request is answered). */
+export function flushLogs(): void {
+  stdoutStream?.flush();
+}
+
 // Until the configuration is read (and when it is refused: that message too is a line), the environment's word.
 const formats = ['json', 'pretty', 'auto'] as const;
 const envFormat = formats.find((format) => format === process.env['LOG_FORMAT']) ?? 'auto';

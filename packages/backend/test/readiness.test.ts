@@ -73,6 +73,13 @@ describe('readiness of the CLI on PostgreSQL and Redis (sandbox upstream)', () =
     }
     assert.equal(typeof body.checks.storage.latencyMs, 'number');
     assert.ok(!JSON.stringify(body).includes(password), 'the password in /readyz');
+    // Lines go out within 250 ms of being written: the process may answer before its first lines are out.
+    await waitFor(async () => {
+      assert.ok(
+        backend.lines().some((line) => line.includes('checkout backend started')),
+        'no start line yet',
+      );
+    }, 'the start line');
     const started = backend.lines().find((line) => line.includes('checkout backend started'));
     assert.ok(started, backend.lines().join('\n'));
     const line = JSON.parse(started) as { msg: string; storage: unknown; redis: unknown; upstream: unknown };

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { type ServerType, serve } from '@hono/node-server';
 import { type Cluster, type Instance, shopOrigin, startCluster } from './instance-cluster.ts';
+import { type Created, statusEvents, upstreamIdOf } from './order-fixtures.ts';
 import { type PrometheusServer, startPrometheus } from './prometheus-server.ts';
 import { waitFor } from './servers.ts';
 import { testSecrets } from './support.ts';
@@ -55,45 +56,12 @@ after(async () => {
   receiver?.close();
 });
 
-interface Created {
-  orderId: string;
-  link: string;
-  statusToken: string;
-}
-
 const create = (instance: Instance, key: string, product = 'hoodie') =>
   fetch(`${instance.url}/api/orders`, {
     method: 'POST',
     headers: { origin: shopOrigin, 'content-type': 'application/json', 'idempotency-key': key },
     body: JSON.stringify({ product }),
   });
-
-/** The `status` events of an SSE response, one at a time (undefined once the stream ends). */
-function statusEvents(response: Response) {
-  if (!response.body) throw new Error('no body');
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  return {
-    async next(): Promise<string | undefined> {
-      for (;;) {
-        const cut = buffer.indexOf('\n\n');
-        if (cut !== -1) {
-          const frame = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const data = /^data: (.*)$/m.exec(frame)?.[1];
-          if (/^event: status$/m.test(frame) && data) return (JSON.parse(data) as { status: string }).status;
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) return undefined;
-        buffer += value;
-      }
-    },
-    close: () => reader.cancel(),
-  };
-}
-
-const upstreamIdOf = (created: Created) => new URL(created.link).pathname.split('/').pop() ?? '';
 
 describe('three instances on one PostgreSQL and one Redis', () => {
   test('Prometheus scrapes the three; PromQL over what it scraped returns the requests, orders and deliveries made', {

@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createDeliveryWorker } from '../src/events/delivery-worker.ts';
 import { createRuntime } from '../src/runtime.ts';
-import { createOrder, productsFile, upstreamIdOf } from './order-fixtures.ts';
+import { createOrder, productsFile, statusEvents, upstreamIdOf } from './order-fixtures.ts';
 import { freePort } from './servers.ts';
 import { startStack, testSecrets } from './support.ts';
 
@@ -38,31 +38,6 @@ function samples(text: string): Sample[] {
     out.push({ name: match[1] as string, labels, value: Number(match[3]) });
   }
   return out;
-}
-
-/** The `status` events of an SSE response, one at a time (undefined once it ends). */
-function statusEvents(response: Response) {
-  if (!response.body) throw new Error('no body');
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  return {
-    async next(): Promise<string | undefined> {
-      for (;;) {
-        const cut = buffer.indexOf('\n\n');
-        if (cut !== -1) {
-          const frame = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const data = /^data: (.*)$/m.exec(frame)?.[1];
-          if (/^event: status$/m.test(frame) && data) return (JSON.parse(data) as { status: string }).status;
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) return undefined;
-        buffer += value;
-      }
-    },
-    close: () => reader.cancel(),
-  };
 }
 
 const value = (all: Sample[], name: string, labels: Record<string, string> = {}) =>

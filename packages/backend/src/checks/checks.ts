@@ -189,98 +189,79 @@ const unreachable = (item: string, what: string, base: string, why: string, vari
     `Check ${variable} and this host's outbound network.`,
   );
 
+/** How a key's verdicts are worded: the item, the API, the variables named, each fix. */
+interface KeyWords {
+  item: string;
+  what: string;
+  base: string;
+  /** The variable of the API's address, and of the key. */
+  urlVariable: string;
+  keyVariable: string;
+  /** What was read, in "answered 500 to …" and "accepted by … (… was read)". */
+  read: string;
+  passed: string;
+  refusedFix: string;
+  answeredFix: string;
+}
+
 /**
  * One upstream probe (dependencies.ts, as /readyz makes it, outside the budget and without log lines: the verdict
  * says it), worded as a verdict.
  */
-async function checkKey(
-  config: Config,
-  probe: 'ramp' | 'payments',
-  words: {
-    item: string;
-    what: string;
-    base: string;
-    variable: string;
-    refused: (status: number | undefined) => Verdict;
-    passed: string;
-    answered: (how: string) => Verdict;
-  },
-): Promise<Verdict> {
+async function checkKey(config: Config, probe: 'ramp' | 'payments', words: KeyWords): Promise<Verdict> {
+  const { item, what, base } = words;
   try {
     await upstreamProbes(config, { log: () => undefined })[probe]();
-    return pass(words.item, words.passed);
+    return pass(item, `accepted by ${base} (${words.passed})`);
   } catch (error) {
     const failure = probeFailure(error);
-    if (failure.kind === 'unreachable')
-      return unreachable(words.item, words.what, words.base, failure.message, words.variable);
-    if (failure.kind === 'timeout')
-      return unreachable(
-        words.item,
-        words.what,
-        words.base,
-        `no answer within ${config.upstreamTimeoutMs} ms`,
-        words.variable,
-      );
-    if (failure.kind === 'refused') return words.refused(failure.status);
+    if (failure.kind === 'unreachable' || failure.kind === 'timeout') {
+      const why =
+        failure.kind === 'timeout' ? `no answer within ${config.upstreamTimeoutMs} ms` : failure.message;
+      return unreachable(item, what, base, why, words.urlVariable);
+    }
+    if (failure.kind === 'refused')
+      return fail(item, `${what} refused ${words.keyVariable} (${failure.status})`, words.refusedFix);
     // Without a budget, busy can only be the upstream's 429.
-    if (failure.kind === 'busy') return words.answered('answered 429 (throttled)');
-    return words.answered(
-      failure.status !== undefined
-        ? `answered ${failure.status}`
-        : `gave no usable answer (${failure.message})`,
-    );
+    const how =
+      failure.kind === 'busy'
+        ? 'answered 429 (throttled)'
+        : failure.status !== undefined
+          ? `answered ${failure.status}`
+          : `gave no usable answer (${failure.message})`;
+    return fail(item, `${what} ${how} to ${words.read}`, words.answeredFix);
   }
 }
 
 /** The payments API key, by listing one order (`GET /v1/merchants/orders?page=1&limit=1`). */
-export function checkPaymentsKey(config: Config): Promise<Verdict> {
-  const item = 'payments API key';
-  const { apiUrl } = config.payments;
-  return checkKey(config, 'payments', {
-    item,
+export const checkPaymentsKey = (config: Config): Promise<Verdict> =>
+  checkKey(config, 'payments', {
+    item: 'payments API key',
     what: 'the payments API',
-    base: apiUrl,
-    variable: 'PAY_API_URL',
-    refused: (status) =>
-      fail(
-        item,
-        `the payments API refused PAY_API_KEY (${status})`,
-        "Copy the API key from the payments dashboard's Developers page into PAY_API_KEY (live keys for live).",
-      ),
-    passed: `accepted by ${apiUrl} (an order list was read)`,
-    answered: (how) =>
-      fail(
-        item,
-        `the payments API ${how} to an order list`,
-        'Check PAY_API_URL (the API base, paths /v1/… are appended); retry if the upstream reports an outage.',
-      ),
+    base: config.payments.apiUrl,
+    urlVariable: 'PAY_API_URL',
+    keyVariable: 'PAY_API_KEY',
+    read: 'an order list',
+    passed: 'an order list was read',
+    refusedFix:
+      "Copy the API key from the payments dashboard's Developers page into PAY_API_KEY (live keys for live).",
+    answeredFix:
+      'Check PAY_API_URL (the API base, paths /v1/… are appended); retry if the upstream reports an outage.',
   });
-}
 
 /** The ramp's public key, by reading the currencies it supports (`get_supported?api_key=`). */
-export function checkRampPublicKey(config: Config): Promise<Verdict> {
-  const item = 'ramp public key';
-  const { apiUrl } = config.ramp;
-  return checkKey(config, 'ramp', {
-    item,
+export const checkRampPublicKey = (config: Config): Promise<Verdict> =>
+  checkKey(config, 'ramp', {
+    item: 'ramp public key',
     what: 'the ramp API',
-    base: apiUrl,
-    variable: 'RAMP_API_URL',
-    refused: (status) =>
-      fail(
-        item,
-        `the ramp API refused RAMP_PUBLIC_KEY (${status})`,
-        'Copy the public key (pk_live_…) from the ramp dashboard into RAMP_PUBLIC_KEY.',
-      ),
-    passed: `accepted by ${apiUrl} (its supported currencies were read)`,
-    answered: (how) =>
-      fail(
-        item,
-        `the ramp API ${how} to the supported currencies`,
-        'Check RAMP_API_URL (the API base, paths /api/v1/merchant/… are appended).',
-      ),
+    base: config.ramp.apiUrl,
+    urlVariable: 'RAMP_API_URL',
+    keyVariable: 'RAMP_PUBLIC_KEY',
+    read: 'the supported currencies',
+    passed: 'its supported currencies were read',
+    refusedFix: 'Copy the public key (pk_live_…) from the ramp dashboard into RAMP_PUBLIC_KEY.',
+    answeredFix: 'Check RAMP_API_URL (the API base, paths /api/v1/merchant/… are appended).',
   });
-}
 
 /**
  * The ramp's secret key, by loading a widget URL signed with it (a page load: no order until a shopper acts).

@@ -52,6 +52,9 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+const withoutKey = (env: Record<string, string>, key: string) =>
+  Object.fromEntries(Object.entries(env).filter(([name]) => name !== key));
+
 /** A port free on loopback right now (the CLI takes PORT, not 0). */
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -98,7 +101,8 @@ async function cliEnv(sandboxUrl: string | undefined): Promise<Record<string, st
 /**
  * Starts a server role in a process of its own (so servers and load generator do not share an event loop) and
  * waits until it listens: the backend as production runs it (`node bench/backend.mjs`, the built package, no tsx,
- * with the bench's timing hooks), `cli` (the built CLI itself, live against BENCH_SANDBOX_URL, SQLite), the
+ * with the bench's timing hooks), `cli` (the built CLI itself, live against BENCH_SANDBOX_URL, SQLite; any other
+ * variable in `env` is added to its environment), the
  * others through `node --import tsx bench/server.ts <role>`. A role says it listens with a `{"url": …}` line; the
  * CLI with its "listening on port" line.
  */
@@ -121,7 +125,7 @@ export async function startServer(
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: cli
-      ? { PATH: process.env.PATH ?? '', ...cli }
+      ? { PATH: process.env.PATH ?? '', ...cli, ...withoutKey(env, 'BENCH_SANDBOX_URL') }
       : {
           ...process.env,
           ...(role === 'backend' ? { BENCH_LIVE_ENV: JSON.stringify(liveEnv(env.BENCH_SANDBOX_URL)) } : {}),

@@ -3,7 +3,7 @@
  * Writes bench/results.json and bench/results.md. Nothing here asserts a timing; the goals are reported as met
  * or not. Every server runs in a process of its own (bench/server.ts), on loopback, with bounded load.
  *
- * `npm run bench -- <part>…` (parts: weight, ttfq, overhead, load, accuracy, profile, instances, rolling; `load` includes
+ * `npm run bench -- <part>…` (parts: weight, ttfq, overhead, load, accuracy, profile, instances, observability, rolling; `load` includes
  * memory) runs only those parts and prints their sections; bench/results.* stay the record of the last full run.
  */
 import { spawnSync } from 'node:child_process';
@@ -26,6 +26,7 @@ import {
   startServer,
 } from './lib.ts';
 import { type ArrivalPattern, amountOf, buildCombos, type Combo, type LoadRun, runLoad } from './load.ts';
+import { measureObservability, observabilityMarkdown, writeObservabilityResult } from './observability.ts';
 import { measureOverhead } from './overhead.ts';
 import { prng } from './prng.ts';
 import { profileRoute } from './profile.ts';
@@ -63,7 +64,17 @@ const ACCURACY_MARKUP = 1;
 const LOAD_CONNECTIONS = 1000;
 const TTFQ_LOADS = 20;
 
-const PARTS = ['weight', 'ttfq', 'overhead', 'load', 'accuracy', 'profile', 'instances', 'rolling'] as const;
+const PARTS = [
+  'weight',
+  'ttfq',
+  'overhead',
+  'load',
+  'accuracy',
+  'profile',
+  'instances',
+  'observability',
+  'rolling',
+] as const;
 type Part = (typeof PARTS)[number];
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const unknown = asked.filter((arg) => !(PARTS as readonly string[]).includes(arg));
@@ -433,6 +444,19 @@ if (wants('instances')) {
   writeInstancesResult(result);
   console.log(`\n${instancesMarkdown(result)}`);
   log('instances: bench/instances-results.json, bench/instances-results.md');
+}
+
+// Metrics and JSON logs on against off, once the other servers are gone (they would share the cores).
+if (wants('observability')) {
+  const sandbox = await startServer('sandbox');
+  try {
+    const result = await measureObservability(sandbox.url, log);
+    writeObservabilityResult(result);
+    console.log(`\n${observabilityMarkdown(result)}`);
+    log('observability: bench/observability-results.json, bench/observability-results.md');
+  } finally {
+    await sandbox.stop();
+  }
 }
 
 // The rolling restarts too: their own deployment behind HAProxy, once the others are gone.

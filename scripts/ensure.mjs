@@ -47,6 +47,21 @@ export function ensureDeps() {
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
+/**
+ * Installs Debian packages (as root). Waits for another apt/dpkg run to let go of its lock rather than failing at
+ * once: on a shared machine a second suite or a provisioning step may be installing at the same moment.
+ */
+function aptInstall(why, packages) {
+  console.log(`Installing Debian's ${packages.join(', ')} for ${why}…`);
+  const lock = ['-o', 'DPkg::Lock::Timeout=600'];
+  run('apt-get', [...lock, 'update', '-qq']);
+  run('apt-get', [...lock, 'install', '-y', '-qq', '--no-install-recommends', ...packages], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
 const chromiumCandidates = ['/usr/bin/chromium', '/usr/lib/chromium/chromium', '/usr/bin/chromium-browser'];
 
 /** The Chromium binary for browser tests; installs Debian's package when absent and we are root. */
@@ -55,12 +70,8 @@ export function ensureChromium() {
   if (fromEnv && existsSync(fromEnv)) return fromEnv;
   const found = chromiumCandidates.find((path) => existsSync(path));
   if (found) return found;
-  if (typeof process.getuid === 'function' && process.getuid() === 0) {
-    console.log("Installing Debian's chromium for the browser tests…");
-    run('apt-get', ['update', '-qq']);
-    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'fonts-liberation'], {
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
+  if (isRoot()) {
+    aptInstall('the browser tests', ['chromium', 'fonts-liberation']);
     const installed = chromiumCandidates.find((path) => existsSync(path));
     if (installed) return installed;
   }
@@ -81,17 +92,31 @@ export const postgresBin = '/usr/lib/postgresql/15/bin';
 export function ensureDatabaseServers() {
   const have = () => existsSync(join(postgresBin, 'postgres')) && existsSync('/usr/bin/redis-server');
   if (have()) return { postgresBin, redisServer: '/usr/bin/redis-server' };
-  if (typeof process.getuid === 'function' && process.getuid() === 0) {
-    console.log("Installing Debian's postgresql and redis-server for the storage tests…");
-    run('apt-get', ['update', '-qq']);
-    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'postgresql-15', 'redis-server'], {
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
+  if (isRoot()) {
+    aptInstall('the storage tests', ['postgresql-15', 'redis-server']);
     if (have()) return { postgresBin, redisServer: '/usr/bin/redis-server' };
   }
   throw new Error(
     "PostgreSQL 15 and Redis are needed for the storage tests. Install Debian's packages " +
       '(sudo apt-get install postgresql-15 redis-server), or run the tests as root to have them installed.',
+  );
+}
+
+/**
+ * Debian's Prometheus (with promtool) for the tests that scrape the instances and check the shipped alert rules:
+ * installed when missing and we are root, otherwise a message saying what to install. Never a skip.
+ */
+export function ensurePrometheus() {
+  const found = { prometheus: '/usr/bin/prometheus', promtool: '/usr/bin/promtool' };
+  const have = () => existsSync(found.prometheus) && existsSync(found.promtool);
+  if (have()) return found;
+  if (isRoot()) {
+    aptInstall('the metrics tests', ['prometheus']);
+    if (have()) return found;
+  }
+  throw new Error(
+    "Prometheus is needed for the metrics tests. Install Debian's package (sudo apt-get install prometheus), " +
+      'or run the tests as root to have it installed.',
   );
 }
 
@@ -104,12 +129,8 @@ export function ensureDeployTools() {
   const tools = { haproxy: '/usr/sbin/haproxy', systemdAnalyze: '/usr/bin/systemd-analyze' };
   const have = () => Object.values(tools).every((path) => existsSync(path));
   if (have()) return tools;
-  if (typeof process.getuid === 'function' && process.getuid() === 0) {
-    console.log("Installing Debian's haproxy and systemd for the tests of deploy/…");
-    run('apt-get', ['update', '-qq']);
-    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'haproxy', 'systemd'], {
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
+  if (isRoot()) {
+    aptInstall('the tests of deploy/', ['haproxy', 'systemd']);
     if (have()) return tools;
   }
   throw new Error(

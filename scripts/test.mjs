@@ -12,6 +12,7 @@ import {
   ensureDeployTools,
   ensureDeps,
   ensurePackagesBuilt,
+  ensurePrometheus,
   ensureWidgetBuilt,
   root,
 } from './ensure.mjs';
@@ -103,7 +104,10 @@ const lines = [];
 try {
   ensureDeps();
   const chrome = order.some((s) => s === 'browser' || s === 'e2e') ? ensureChromium() : undefined;
-  if (order.includes('unit')) ensureDatabaseServers();
+  if (order.includes('unit')) {
+    ensureDatabaseServers();
+    ensurePrometheus();
+  }
   // HAProxy: deploy/'s tests (e2e) and the rolling restarts behind it (unit).
   if (order.includes('unit') || order.includes('e2e')) ensureDeployTools();
   ensurePackagesBuilt();

@@ -1,13 +1,12 @@
 /** `createApp(deps)`: the backend's Hono app. `runtime.ts` builds the deps; `command.ts` serves it. */
 import { $ } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
-import { z } from 'zod';
 import { adminAccess } from './admin/access.ts';
 import { createAuditLog } from './admin/audit.ts';
 import type { AppDeps } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { healthRoutes } from './health/routes.ts';
-import { httpMetrics } from './metrics/http-metrics.ts';
+import { logger } from './logger.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { accessLog } from './middleware/access-log.ts';
 import { hostBodyGuard } from './middleware/host-body.ts';
@@ -96,8 +95,15 @@ export function createApp(deps: AppDeps) {
         c.set('path', c.req.path.slice(mount.length) || '/');
         return next();
       })
-      .use('*', config.accessLog ? accessLog() : (_c, next) => next())
-      .use('*', deps.metrics.enabled ? httpMetrics(deps.metrics) : (_c, next) => next())
+      .use(
+        '*',
+        config.accessLog || deps.metrics.enabled
+          ? accessLog({
+              log: config.accessLog ? logger.info : undefined,
+              metrics: deps.metrics.enabled ? deps.metrics : undefined,
+            })
+          : (_c, next) => next(),
+      )
       // Mounted behind a host's body parser (express.json()): the body is gone unless the host kept req.rawBody.
       .use('/api/*', hostBodyGuard)
       .use('*', securityHeaders(config))

@@ -16,7 +16,7 @@ import type { OnEvent } from './events/fulfilment-events.ts';
 import { createOutbox, hookTarget } from './events/outbox.ts';
 import { createReadinessChecks, environmentLine } from './health/checks.ts';
 import { Lifecycle } from './lifecycle.ts';
-import { configureLogging, logger } from './logger.ts';
+import { configureLogging, flushLogs, logger } from './logger.ts';
 import { metricsOf, startObservability, watchSources } from './metrics/wiring.ts';
 import { createQuoteEngine } from './quotes/engine.ts';
 import { singleKey } from './secrets/keyring.ts';
@@ -336,6 +336,8 @@ export async function createCheckout(
   }
   // Said once, as the command's banner does: a mounted checkout on the sandbox must not pass for a live one.
   if (config.mode === 'sandbox') logger.warn(sandboxNotice(config.publicUrl));
+  // Out now, beside the app's own start lines, rather than with the next batch.
+  flushLogs();
   return {
     app: runtime.app,
     fetch: underPublicPath(runtime.app, new URL(config.publicUrl).pathname),

@@ -62,7 +62,7 @@ export async function startCli(env: Record<string, string> = {}): Promise<CliPro
   try {
     await waitFor(async () => {
       if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${lines.join('\n')}`);
-      const response = await fetch(`${url}/healthz`);
+      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5000) });
       if (!response.ok) throw new Error(`healthz ${response.status}`);
     }, `the backend on port ${port}`);
   } catch (error) {

@@ -5,24 +5,56 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { type ServerType, serve } from '@hono/node-server';
 import { type Cluster, type Instance, shopOrigin, startCluster } from './instance-cluster.ts';
+import { type Created, statusEvents, upstreamIdOf } from './order-fixtures.ts';
+import { type PrometheusServer, startPrometheus } from './prometheus-server.ts';
 import { waitFor } from './servers.ts';
 import { testSecrets } from './support.ts';
 
+const metricsToken = 'cluster-metrics-token-0123456789';
 let cluster: Cluster;
+let prometheus: PrometheusServer;
+/** The merchant's receiver of fulfilment events (all instances deliver to it): the event ids it took. */
+let receiver: ServerType | undefined;
+const received = new Map<string, string>();
 before(async () => {
-  cluster = await startCluster();
+  const receiverUrl = await new Promise<string>((resolve) => {
+    receiver = serve(
+      {
+        hostname: '127.0.0.1',
+        port: 0,
+        // Read to the end, as a receiver does: an unread body would hold the instance's kept-alive connection.
+        fetch: async (request) => {
+          const body = await request.text();
+          const event = JSON.parse(body) as { type: string; data: { orderId?: string } };
+          received.set(request.headers.get('webhook-id') ?? '', `${event.type} ${event.data.orderId}`);
+          return new Response(null, { status: 204 });
+        },
+      },
+      (info) => resolve(`http://127.0.0.1:${(info as AddressInfo).port}/hooks`),
+    );
+  });
+  cluster = await startCluster({
+    env: {
+      METRICS: 'on',
+      METRICS_TOKEN: metricsToken,
+      MERCHANT_WEBHOOK_URL: receiverUrl,
+      MERCHANT_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    },
+  });
+  prometheus = await startPrometheus({
+    targets: cluster.instances.map((instance) => new URL(instance.url).host),
+    token: metricsToken,
+  });
 });
 after(async () => {
+  await prometheus?.stop();
   await cluster?.close();
+  receiver?.close();
 });
-
-interface Created {
-  orderId: string;
-  link: string;
-  statusToken: string;
-}
 
 const create = (instance: Instance, key: string, product = 'hoodie') =>
   fetch(`${instance.url}/api/orders`, {
@@ -31,34 +63,72 @@ const create = (instance: Instance, key: string, product = 'hoodie') =>
     body: JSON.stringify({ product }),
   });
 
-/** The `status` events of an SSE response, one at a time (undefined once the stream ends). */
-function statusEvents(response: Response) {
-  if (!response.body) throw new Error('no body');
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  return {
-    async next(): Promise<string | undefined> {
-      for (;;) {
-        const cut = buffer.indexOf('\n\n');
-        if (cut !== -1) {
-          const frame = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const data = /^data: (.*)$/m.exec(frame)?.[1];
-          if (/^event: status$/m.test(frame) && data) return (JSON.parse(data) as { status: string }).status;
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) return undefined;
-        buffer += value;
-      }
-    },
-    close: () => reader.cancel(),
-  };
-}
-
-const upstreamIdOf = (created: Created) => new URL(created.link).pathname.split('/').pop() ?? '';
-
 describe('three instances on one PostgreSQL and one Redis', () => {
+  test('Prometheus scrapes the three; PromQL over what it scraped returns the requests, orders and deliveries made', {
+    timeout: 180_000,
+  }, async () => {
+    const sum = async (promql: string) =>
+      (await prometheus.query(promql)).reduce((total, sample) => total + sample.value, 0);
+    await waitFor(
+      async () => {
+        assert.equal(await sum('count(up{job="checkout"} == 1)'), 3, 'three targets up');
+        // Scraped at least once since the instances started: every series is there (at 0 before anything happens).
+        assert.equal((await prometheus.query('checkout_ready')).length, 3, 'checkout_ready of each');
+      },
+      'Prometheus scraping the three instances',
+      30_000,
+    );
+    const deliveredBefore = received.size;
+    const before = {
+      creates: await sum('sum(checkout_http_requests_total{route="/api/orders",method="POST",status="201"})'),
+      orders: await sum('sum(checkout_orders_created_total)'),
+      delivered: await sum('sum(checkout_event_delivery_attempts_total{outcome="delivered"})'),
+    };
+    // Six orders, two through each instance.
+    const made: Created[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const response = await create(cluster.instances[i % 3] as Instance, `prom-${randomUUID()}`);
+      assert.equal(response.status, 201);
+      made.push((await response.json()) as Created);
+    }
+    // Their order.created events reach the receiver, delivered by whichever instance's worker claimed each.
+    const told = () => new Set(received.values());
+    await waitFor(
+      async () => {
+        const missing = made.filter((order) => !told().has(`order.created ${order.orderId}`));
+        assert.equal(missing.length, 0, `${missing.length} of 6 order.created events not received`);
+      },
+      'the six order.created events delivered',
+      60_000,
+    );
+    const delivered = received.size;
+    await waitFor(
+      async () => {
+        const creates = await sum(
+          'sum(checkout_http_requests_total{route="/api/orders",method="POST",status="201"})',
+        );
+        assert.equal(creates - before.creates, 6, 'POST /api/orders 201, over the three instances');
+        const perInstance = await prometheus.query(
+          'sum by (instance) (checkout_http_requests_total{route="/api/orders",method="POST",status="201"})',
+        );
+        assert.equal(perInstance.length, 3, 'each instance answered some');
+        assert.equal((await sum('sum(checkout_orders_created_total)')) - before.orders, 6, 'orders created');
+        assert.ok(
+          (await sum('sum(checkout_event_delivery_attempts_total{outcome="delivered"})')) -
+            before.delivered >=
+            delivered - deliveredBefore,
+          'deliveries counted',
+        );
+      },
+      'PromQL to show the six orders and their deliveries',
+      30_000,
+    );
+    // No id in any label: the orders' own ids are nowhere in what Prometheus holds.
+    const series = await prometheus.query('{job="checkout", __name__=~"checkout_.+"}');
+    const labels = JSON.stringify(series.map((sample) => sample.metric));
+    for (const order of made) assert.ok(!labels.includes(order.orderId), `${order.orderId} in a label`);
+  });
+
   test('50 concurrent creates with one Idempotency-Key over three instances, 20% of upstream calls failing → one upstream order', {
     timeout: 60_000,
   }, async () => {

@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createDeliveryWorker } from '../src/events/delivery-worker.ts';
 import { createRuntime } from '../src/runtime.ts';
-import { createOrder, productsFile, upstreamIdOf } from './order-fixtures.ts';
+import { createOrder, productsFile, statusEvents, upstreamIdOf } from './order-fixtures.ts';
 import { freePort } from './servers.ts';
 import { startStack, testSecrets } from './support.ts';
 
@@ -38,31 +38,6 @@ function samples(text: string): Sample[] {
     out.push({ name: match[1] as string, labels, value: Number(match[3]) });
   }
   return out;
-}
-
-/** The `status` events of an SSE response, one at a time (undefined once it ends). */
-function statusEvents(response: Response) {
-  if (!response.body) throw new Error('no body');
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  return {
-    async next(): Promise<string | undefined> {
-      for (;;) {
-        const cut = buffer.indexOf('\n\n');
-        if (cut !== -1) {
-          const frame = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const data = /^data: (.*)$/m.exec(frame)?.[1];
-          if (/^event: status$/m.test(frame) && data) return (JSON.parse(data) as { status: string }).status;
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) return undefined;
-        buffer += value;
-      }
-    },
-    close: () => reader.cancel(),
-  };
 }
 
 const value = (all: Sample[], name: string, labels: Record<string, string> = {}) =>
@@ -180,7 +155,7 @@ describe('/metrics', () => {
         at < 0,
         `an order id (${created.orderId}) in a label: …${text.slice(Math.max(0, at - 200), at + 60)}…`,
       );
-      assert.ok(!text.includes(created.statusToken));
+      assert.ok(!text.includes(created.statusToken), 'a status token in a label');
       const routes = new Set(
         all.filter((s) => s.name === 'checkout_http_requests_total').map((s) => s.labels['route']),
       );
@@ -305,6 +280,24 @@ describe('/metrics', () => {
       assert.equal(response.status, 200);
       const all = samples(await response.text());
       assert.equal(value(all, 'checkout_info', { upstream_mode: 'sandbox', storage: 'sqlite' }), 1);
+      // The first scrape already tells each readiness check as /readyz does (the upstream probes fail: nothing
+      // listens where they go), and a drain shows in the next one, with checkout_ready, in the same scrape.
+      const readyz = (await (await runtime.app.request('/readyz')).json()) as {
+        checks: Record<string, { status: string }>;
+      };
+      for (const [check, { status }] of Object.entries(readyz.checks))
+        assert.equal(
+          value(all, 'checkout_readiness_check_ok', { check }),
+          status === 'failing' ? 0 : 1,
+          check,
+        );
+      assert.equal(value(all, 'checkout_readiness_check_ok', { check: 'storage' }), 1);
+      assert.equal(value(all, 'checkout_readiness_check_ok', { check: 'upstreamRamp' }), 0);
+      assert.equal(value(all, 'checkout_ready'), 0);
+      runtime.markDraining();
+      const drained = samples(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text());
+      assert.equal(value(drained, 'checkout_readiness_check_ok', { check: 'shutdown' }), 0);
+      assert.equal(value(drained, 'checkout_ready'), 0);
     } finally {
       await runtime.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -150,3 +150,28 @@ export async function readStatusEvents(
     await reader.cancel().catch(() => undefined);
   }
 }
+
+/** The `status` events of an SSE response, one at a time (undefined once the stream ends). */
+export function statusEvents(response: Response) {
+  if (!response.body) throw new Error('no body');
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  return {
+    async next(): Promise<string | undefined> {
+      for (;;) {
+        const cut = buffer.indexOf('\n\n');
+        if (cut !== -1) {
+          const frame = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const data = /^data: (.*)$/m.exec(frame)?.[1];
+          if (/^event: status$/m.test(frame) && data) return (JSON.parse(data) as { status: string }).status;
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) return undefined;
+        buffer += value;
+      }
+    },
+    close: () => reader.cancel(),
+  };
+}

@@ -86,7 +86,10 @@ test('SIGTERM: /readyz fails, requests still served, in-flight finishes, streams
     assert.equal((await inFlight).status, 201);
     // The stream ends once the server stops accepting, with the retry hint last.
     assert.match(await streamText, /retry: 1000\n\n$/);
-    assert.match(output, /no new connections accepted/);
+    // Logged as it happens (lines go out within 250 ms).
+    await waitFor(async () => {
+      assert.match(output, /no new connections accepted/);
+    }, 'the stop logged');
     assert.equal(await exited, 0, output);
     for (const line of [
       /SIGTERM: \/readyz answers 503/,

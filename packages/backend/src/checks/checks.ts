@@ -1,15 +1,17 @@
 /**
- * One check per thing a backend needs before a shopper meets it: the configuration, the store, Redis, each
+ * One verdict per thing a backend needs before a shopper meets it: the configuration, the store, Redis, each
  * upstream with the configured keys. Each is a small function answering a `Verdict` with the fix of a failure,
- * so `crypto-checkout-backend check` (checks/run-check.ts) runs them once and a readiness endpoint can run the
- * same ones on a running backend. None creates an order or moves money: the upstream calls are reads (the
- * order list, the payment methods) and the load of a signed widget page.
+ * for `crypto-checkout-backend check` (checks/run-check.ts). The store, Redis and upstream probes are
+ * dependencies.ts's, the ones readiness (`/readyz`) runs on a running backend. None creates an order or moves
+ * money: the upstream calls are reads (the order list, the supported currencies) and the load of a signed widget
+ * page.
  */
 import type { Redis } from 'ioredis';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { overlapOpen } from '../secrets/keyring.ts';
 import type { Store } from '../store/store.ts';
 import { signedWidgetUrl } from '../upstream/widget-url.ts';
+import { probeFailure, probeRedis, probeStorage, upstreamProbes } from './dependencies.ts';
 
 export interface Verdict {
   /** What was checked: `storage`, `payments API key`. */
@@ -135,10 +137,10 @@ export function checkConfiguration(
   return { config, verdicts };
 }
 
-/** The store answers a read (a record that does not exist: nothing is written). */
+/** The store answers a read (dependencies.ts: a record that does not exist, nothing is written). */
 export async function checkStorage(store: Store, database: string): Promise<Verdict> {
   try {
-    await store.get('orders', '__check__');
+    await probeStorage(store);
     return pass('storage', `${database} answers`);
   } catch (error) {
     return fail(
@@ -149,31 +151,24 @@ export async function checkStorage(store: Store, database: string): Promise<Verd
   }
 }
 
-/** Redis answers PING. */
+/** Redis answers PING (dependencies.ts). */
 export async function checkRedis(redis: Pick<Redis, 'ping'>, where: string): Promise<Verdict> {
   try {
-    const answer = await redis.ping();
-    return answer === 'PONG'
-      ? pass('redis', `${where} answers`)
-      : fail(
-          'redis',
-          `${where} answered ${answer} to PING`,
-          'Check that REDIS_URL points at a Redis server.',
-        );
+    await probeRedis(redis);
+    return pass('redis', `${where} answers`);
   } catch (error) {
-    return fail(
-      'redis',
-      `${where} does not answer (${(error as Error).message})`,
-      'Check REDIS_URL and that Redis is running.',
-    );
+    const message = (error as Error).message;
+    return /PING/.test(message)
+      ? fail('redis', `${where} ${message}`, 'Check that REDIS_URL points at a Redis server.')
+      : fail('redis', `${where} does not answer (${message})`, 'Check REDIS_URL and that Redis is running.');
   }
 }
 
-/** An HTTP read of an upstream, or why it could not be made. */
-async function read(url: string, timeoutMs: number, headers: Record<string, string> = {}) {
+/** An HTTP read of an upstream page, or why it could not be made. */
+async function read(url: string, timeoutMs: number) {
   try {
     const response = await fetch(url, {
-      headers: { accept: 'application/json, text/html', ...headers },
+      headers: { accept: 'application/json, text/html' },
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     });
@@ -194,52 +189,79 @@ const unreachable = (item: string, what: string, base: string, why: string, vari
     `Check ${variable} and this host's outbound network.`,
   );
 
-/** The payments API key, by listing one order (`GET /v1/merchants/orders?limit=1`). */
-export async function checkPaymentsKey(config: Config): Promise<Verdict> {
-  const item = 'payments API key';
-  const { apiUrl, apiKey } = config.payments;
-  const answer = await read(`${apiUrl}/v1/merchants/orders?limit=1`, config.upstreamTimeoutMs, {
-    'x-api-key': apiKey,
-  });
-  if (answer.status === 0) return unreachable(item, 'the payments API', apiUrl, answer.text, 'PAY_API_URL');
-  if (answer.status === 401 || answer.status === 403)
-    return fail(
-      item,
-      `the payments API refused PAY_API_KEY (${answer.status})`,
-      "Copy the API key from the payments dashboard's Developers page into PAY_API_KEY (live keys for live).",
-    );
-  if (answer.status >= 200 && answer.status < 300)
-    return pass(item, `accepted by ${apiUrl} (an order list was read)`);
-  return fail(
-    item,
-    `the payments API answered ${answer.status} to an order list`,
-    'Check PAY_API_URL (the API base, paths /v1/… are appended); retry if the upstream reports an outage.',
-  );
+/** How a key's verdicts are worded: the item, the API, the variables named, each fix. */
+interface KeyWords {
+  item: string;
+  what: string;
+  base: string;
+  /** The variable of the API's address, and of the key. */
+  urlVariable: string;
+  keyVariable: string;
+  /** What was read, in "answered 500 to …" and "accepted by … (… was read)". */
+  read: string;
+  passed: string;
+  refusedFix: string;
+  answeredFix: string;
 }
 
-/** The ramp's public key, by reading the payment methods it is allowed (`get_payment_methods?apiKey=`). */
-export async function checkRampPublicKey(config: Config): Promise<Verdict> {
-  const item = 'ramp public key';
-  const { apiUrl, publicKey } = config.ramp;
-  const answer = await read(
-    `${apiUrl}/api/v1/merchant/get_payment_methods?apiKey=${encodeURIComponent(publicKey)}`,
-    config.upstreamTimeoutMs,
-  );
-  if (answer.status === 0) return unreachable(item, 'the ramp API', apiUrl, answer.text, 'RAMP_API_URL');
-  if (answer.status === 401 || answer.status === 403 || /invalid api ?key/i.test(answer.text))
-    return fail(
-      item,
-      `the ramp API refused RAMP_PUBLIC_KEY (${answer.status})`,
-      'Copy the public key (pk_live_…) from the ramp dashboard into RAMP_PUBLIC_KEY.',
-    );
-  if (answer.status >= 200 && answer.status < 300)
-    return pass(item, `accepted by ${apiUrl} (its payment methods were read)`);
-  return fail(
-    item,
-    `the ramp API answered ${answer.status} to the payment methods`,
-    'Check RAMP_API_URL (the API base, paths /api/v1/merchant/… are appended).',
-  );
+/**
+ * One upstream probe (dependencies.ts, as /readyz makes it, outside the budget and without log lines: the verdict
+ * says it), worded as a verdict.
+ */
+async function checkKey(config: Config, probe: 'ramp' | 'payments', words: KeyWords): Promise<Verdict> {
+  const { item, what, base } = words;
+  try {
+    await upstreamProbes(config, { log: () => undefined })[probe]();
+    return pass(item, `accepted by ${base} (${words.passed})`);
+  } catch (error) {
+    const failure = probeFailure(error);
+    if (failure.kind === 'unreachable' || failure.kind === 'timeout') {
+      const why =
+        failure.kind === 'timeout' ? `no answer within ${config.upstreamTimeoutMs} ms` : failure.message;
+      return unreachable(item, what, base, why, words.urlVariable);
+    }
+    if (failure.kind === 'refused')
+      return fail(item, `${what} refused ${words.keyVariable} (${failure.status})`, words.refusedFix);
+    // Without a budget, busy can only be the upstream's 429.
+    const how =
+      failure.kind === 'busy'
+        ? 'answered 429 (throttled)'
+        : failure.status !== undefined
+          ? `answered ${failure.status}`
+          : `gave no usable answer (${failure.message})`;
+    return fail(item, `${what} ${how} to ${words.read}`, words.answeredFix);
+  }
 }
+
+/** The payments API key, by listing one order (`GET /v1/merchants/orders?page=1&limit=1`). */
+export const checkPaymentsKey = (config: Config): Promise<Verdict> =>
+  checkKey(config, 'payments', {
+    item: 'payments API key',
+    what: 'the payments API',
+    base: config.payments.apiUrl,
+    urlVariable: 'PAY_API_URL',
+    keyVariable: 'PAY_API_KEY',
+    read: 'an order list',
+    passed: 'an order list was read',
+    refusedFix:
+      "Copy the API key from the payments dashboard's Developers page into PAY_API_KEY (live keys for live).",
+    answeredFix:
+      'Check PAY_API_URL (the API base, paths /v1/… are appended); retry if the upstream reports an outage.',
+  });
+
+/** The ramp's public key, by reading the currencies it supports (`get_supported?api_key=`). */
+export const checkRampPublicKey = (config: Config): Promise<Verdict> =>
+  checkKey(config, 'ramp', {
+    item: 'ramp public key',
+    what: 'the ramp API',
+    base: config.ramp.apiUrl,
+    urlVariable: 'RAMP_API_URL',
+    keyVariable: 'RAMP_PUBLIC_KEY',
+    read: 'the supported currencies',
+    passed: 'its supported currencies were read',
+    refusedFix: 'Copy the public key (pk_live_…) from the ramp dashboard into RAMP_PUBLIC_KEY.',
+    answeredFix: 'Check RAMP_API_URL (the API base, paths /api/v1/merchant/… are appended).',
+  });
 
 /**
  * The ramp's secret key, by loading a widget URL signed with it (a page load: no order until a shopper acts).

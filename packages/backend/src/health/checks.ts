@@ -14,20 +14,14 @@
  *   runs, as in an app built with `createApp` alone);
  * - `shutdown`: the instance has not been marked as draining (`markDraining`, on the way to a graceful stop).
  */
-import { z } from 'zod';
+import { probeFailure, probeRedis, probeStorage, upstreamProbes } from '../checks/dependencies.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { SharedState } from '../shared/redis.ts';
 import type { Store } from '../store/store.ts';
 import type { Budget } from '../upstream/budget.ts';
-import {
-  createUpstreamHttp,
-  type UpstreamHttp,
-  type UpstreamObserver,
-  UpstreamRefusal,
-  UpstreamUnreachable,
-} from '../upstream/http.ts';
+import type { UpstreamObserver } from '../upstream/http.ts';
 
 export type CheckName =
   | 'storage'
@@ -166,18 +160,13 @@ export function environmentLine(environment: Environment): string {
   return `storage ${storageWords(storage)}; Redis ${redis ? `at ${redis.host}` : 'none'}; upstream ${upstream.mode} (ramp ${upstream.ramp}, payments ${upstream.payments})`;
 }
 
+/** A failure as /readyz words it: `unreachable: connection refused (ECONNREFUSED)`, `the credentials were refused (401: …)`. */
 const errorMessage = (error: unknown): string => {
-  if (error instanceof UpstreamUnreachable) return `unreachable: ${error.reason}`;
-  if (error instanceof UpstreamRefusal) {
-    const said = error.upstreamMessage ? `: ${error.upstreamMessage.slice(0, 200)}` : '';
-    return error.upstreamStatus === 401 || error.upstreamStatus === 403
-      ? `the credentials were refused (${error.upstreamStatus}${said})`
-      : `answered ${error.upstreamStatus}${said}`;
-  }
-  if (error instanceof AppError && error.code === 'UPSTREAM_TIMEOUT') return 'no answer in time';
-  const cause = (error as Error)?.cause as Error | undefined;
-  const message = (error as Error)?.message ?? String(error);
-  return cause?.message ? `${message} (${cause.message})` : message;
+  const failure = probeFailure(error);
+  const said = failure.message ? `: ${failure.message}` : '';
+  if (failure.kind === 'unreachable') return `unreachable: ${failure.message}`;
+  if (failure.kind === 'refused') return `the credentials were refused (${failure.status}${said})`;
+  return failure.status !== undefined ? `answered ${failure.status}${said}` : failure.message;
 };
 
 class CheckTimeout extends Error {}
@@ -247,37 +236,23 @@ export function createReadinessChecks(deps: ReadinessDeps, options: ReadinessOpt
     }
   };
 
-  // The probes: their own HTTP layer (no retries: a probe that fails says so), through the shared budget.
-  const http = (name: string, baseUrl: string, headers?: Record<string, string>): UpstreamHttp =>
-    createUpstreamHttp({
-      name,
-      baseUrl,
-      timeoutMs: config.upstreamTimeoutMs,
-      budget: deps.budget,
-      retries: 0,
-      observe: deps.observe,
-      ...(headers ? { headers } : {}),
-      ...(deps.fetch ? { fetch: deps.fetch } : {}),
-    });
-  const ramp = http('ramp', config.ramp.apiUrl);
-  const payments = http('payments', `${config.payments.apiUrl}/v1`, { 'X-API-Key': config.payments.apiKey });
+  // The probes (checks/dependencies.ts, as `check` runs them), each within the shared upstream budget.
+  const upstream = upstreamProbes(config, {
+    budget: deps.budget,
+    observe: deps.observe,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
   const probes: Probe[] = [
     {
-      // The catalog's smallest authenticated read (docs/upstream.md#supported-currencies), with the public key.
       name: 'upstreamRamp',
-      call: () =>
-        ramp.get('/api/v1/merchant/get_supported', {
-          query: { api_key: config.ramp.publicKey },
-          schema: z.unknown(),
-        }),
+      call: upstream.ramp,
       result: undefined,
       startedAt: Number.NEGATIVE_INFINITY,
       running: undefined,
     },
     {
-      // One order of the merchant's list (docs/upstream.md#payment-orders), with X-API-Key.
       name: 'upstreamPayments',
-      call: () => payments.get('/merchants/orders', { query: { page: 1, limit: 1 }, schema: z.unknown() }),
+      call: upstream.payments,
       result: undefined,
       startedAt: Number.NEGATIVE_INFINITY,
       running: undefined,
@@ -378,12 +353,12 @@ export function createReadinessChecks(deps: ReadinessDeps, options: ReadinessOpt
     },
     async run() {
       const [storage, redis, upstreamRamp, upstreamPayments] = await Promise.all([
-        timed('storage', true, () => store.get('orders', '__readyz__'), 'a primary-key read'),
+        timed('storage', true, () => probeStorage(store), 'a primary-key read'),
         shared
           ? timed(
               'redis',
               redisRequired,
-              () => shared.redis.ping(),
+              () => probeRedis(shared.redis),
               redisRequired ? 'PING' : 'PING (not required: REDIS_FALLBACK_INSTANCES is set)',
             )
           : Promise.resolve<CheckResult>({

@@ -352,11 +352,24 @@ export function createMetrics(options: MetricsOptions): Metrics {
       if (pool) this.set(pool.waiting);
     },
   });
-  const checkGauge = new Gauge({
+  // One readiness run per scrape, read by both gauges: prom-client collects them side by side, so a gauge set
+  // from the other's collect would show the previous scrape's checks (none at the first).
+  let report: Promise<ReadinessReport> | undefined;
+  const readiness = (read: () => Promise<ReadinessReport>) =>
+    (report ??= read().finally(() => {
+      report = undefined;
+    }));
+  new Gauge({
     name: 'checkout_readiness_check_ok',
     help: 'Each readiness check as /readyz runs it: 1 passing (or not applicable), 0 failing.',
     labelNames: ['check'],
     registers: [registry],
+    async collect() {
+      if (!sources.readiness) return;
+      for (const [name, check] of Object.entries((await readiness(sources.readiness)).checks)) {
+        this.labels(name).set(check.status === 'failing' ? 0 : 1);
+      }
+    },
   });
   new Gauge({
     name: 'checkout_ready',
@@ -364,11 +377,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     registers: [registry],
     async collect() {
       if (!sources.readiness) return;
-      const report = await sources.readiness();
-      this.set(report.ready ? 1 : 0);
-      for (const [name, check] of Object.entries(report.checks)) {
-        checkGauge.labels(name).set(check.status === 'failing' ? 0 : 1);
-      }
+      this.set((await readiness(sources.readiness)).ready ? 1 : 0);
     },
   });
 

@@ -1,11 +1,13 @@
 /**
- * One line per request (ACCESS_LOG): request id, method, path, route template, status, duration. Query values
- * that could identify a customer or unlock something (tokens, keys, signatures, e-mails, wallet addresses) are
- * masked; bodies are never read.
+ * What each request leaves behind, in one middleware (one clock reading, one route lookup per request): a log line
+ * (ACCESS_LOG: request id, method, path, route template, status, duration) and the HTTP metrics (METRICS: count
+ * and duration by method, route template and status). Query values that could identify a customer or unlock
+ * something (tokens, keys, signatures, e-mails, wallet addresses) are masked; bodies are never read.
  */
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../deps.ts';
-import { type LogFields, logger } from '../logger.ts';
+import type { LogFields } from '../logger.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { mountOf, routeOf } from './route-template.ts';
 
 const sensitive = /token|key|signature|secret|sig|email|wallet|address|name|phone|search/i;
@@ -28,26 +30,39 @@ export function loggableUrl(url: string): string {
   }
 }
 
-export function accessLog(
-  write: (line: string, fields: LogFields) => void = logger.info,
-): MiddlewareHandler<AppEnv> {
+export interface RequestObserver {
+  /** Writes the access-log line (ACCESS_LOG=on). */
+  log?: ((line: string, fields: LogFields) => void) | undefined;
+  /** Counts and times the request (METRICS=on). */
+  metrics?: Pick<Metrics, 'httpRequest'> | undefined;
+}
+
+export function accessLog({ log, metrics }: RequestObserver): MiddlewareHandler<AppEnv> {
+  // Where this app is mounted is the same for every request: read once.
+  let mount: string | undefined;
   return async (c, next) => {
     const started = performance.now();
-    const mount = mountOf(c);
+    mount ??= mountOf(c);
     try {
       await next();
     } finally {
-      const durationMs = Math.round((performance.now() - started) * 100) / 100;
-      const path = loggablePath(c.req.url);
+      const ms = performance.now() - started;
+      const route = routeOf(c, mount);
       const status = c.res.status;
-      write(`${c.req.method} ${path} ${status} ${durationMs}ms`, {
-        requestId: c.get('requestId'),
-        method: c.req.method,
-        path,
-        route: routeOf(c, mount),
-        status,
-        durationMs,
-      });
+      metrics?.httpRequest(c.req.method, route, status, ms / 1000);
+      if (log) {
+        const durationMs = Math.round(ms * 100) / 100;
+        // Most requests carry no query: their path is the router's, without parsing the URL again.
+        const path = c.req.url.includes('?') ? loggablePath(c.req.url) : c.req.path;
+        log(`${c.req.method} ${path} ${status} ${durationMs}ms`, {
+          requestId: c.get('requestId'),
+          method: c.req.method,
+          path,
+          route,
+          status,
+          durationMs,
+        });
+      }
     }
   };
 }

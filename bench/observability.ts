@@ -1,0 +1,194 @@
+/**
+ * What observability costs a shopper: the quote route at 1000 quote requests/s on the built CLI (live against
+ * the bench's sandbox, SQLite), once as it runs by default here (metrics off, access log off) and once with
+ * METRICS=on, ACCESS_LOG=on and LOG_FORMAT=json (a JSON line per request, read off its stdout as a log shipper
+ * would). Both processes run side by side, idle but for their turn; the rounds alternate (off then on, on then off, …)
+ * on the same seeded stream, so the machine's other load falls on both alike. Reported: CPU per answered quote
+ * (median of the rounds), the ratio of the two, p99 of the 2xx answers, and each process's peak RSS.
+ */
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import {
+  benchDir,
+  type Child,
+  procCpuSeconds,
+  procMemory,
+  resetPeakRss,
+  round,
+  sleep,
+  startServer,
+} from './lib.ts';
+import { buildCombos, runLoad } from './load.ts';
+
+const RATE = 1000;
+const ROUND_SECONDS = 10;
+const ROUNDS = 6;
+const CONNECTIONS = 1000;
+/** The load step's goals (README "Benchmarks"): CPU at most 5 % more, p99 and memory as the load step's. */
+const GOALS = { cpuRatio: 1.05, p99Ms: 100, peakRssMb: 120 };
+
+export interface ObservabilityVariant {
+  label: string;
+  env: Record<string, string>;
+  rounds: Array<{
+    answered: number;
+    ok2xx: number;
+    cpuSeconds: number;
+    cpuPerQuoteUs: number;
+    p99Ms: number;
+  }>;
+  cpuPerQuoteUs: number;
+  p99Ms: number;
+  peakRssMb: number | null;
+  logLines: number;
+}
+
+export interface ObservabilityResult {
+  rate: number;
+  roundSeconds: number;
+  rounds: number;
+  off: ObservabilityVariant;
+  on: ObservabilityVariant;
+  /** Median over the rounds of on ÷ off CPU per quote (each pair run back to back, so under the same load). */
+  cpuRatio: number;
+  /** The load average (1 min) when the step began and ended: on a busy machine every figure moves. */
+  loadAverage: { start: number; end: number };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+export async function measureObservability(
+  sandboxUrl: string,
+  log: (line: string) => void,
+): Promise<ObservabilityResult> {
+  const variants: Array<{ label: string; env: Record<string, string> }> = [
+    { label: 'metrics off, access log off', env: { METRICS: 'off', ACCESS_LOG: 'off' } },
+    {
+      label: 'METRICS=on (scraped every 15 s), ACCESS_LOG=on, LOG_FORMAT=json',
+      env: {
+        METRICS: 'on',
+        METRICS_TOKEN: 'bench-metrics-token-0123456789',
+        ACCESS_LOG: 'on',
+        LOG_FORMAT: 'json',
+      },
+    },
+  ];
+  const loadAtStart = round(loadavg()[0] ?? 0);
+  const children: Child[] = [];
+  try {
+    for (const variant of variants) {
+      children.push(await startServer('cli', { BENCH_SANDBOX_URL: sandboxUrl, ...variant.env }));
+    }
+    const lineCounts = children.map(() => 0);
+    children.forEach((child, index) => {
+      child.process.stdout?.on('data', (chunk: Buffer) => {
+        for (const byte of chunk) if (byte === 10) lineCounts[index] = (lineCounts[index] ?? 0) + 1;
+      });
+    });
+    const combos = await buildCombos((children[0] as Child).url);
+    await buildCombos((children[1] as Child).url);
+    await sleep(1500);
+    for (const child of children) resetPeakRss(child.pid);
+    // Prometheus's scrape of the "on" process, as a deployment would (every 15 s).
+    const on = children[1] as Child;
+    const scraper = setInterval(() => {
+      fetch(`${on.url}/metrics`, { headers: { authorization: 'Bearer bench-metrics-token-0123456789' } })
+        .then((response) => response.arrayBuffer())
+        .catch(() => undefined);
+    }, 15_000);
+    const rounds: ObservabilityVariant['rounds'][] = children.map(() => []);
+    try {
+      for (let round_ = 0; round_ < ROUNDS; round_ += 1) {
+        // Each variant goes first in every other round: the second of a pair does not always meet a warmer sandbox.
+        const entries = [...children.entries()];
+        for (const [index, child] of round_ % 2 ? entries.reverse() : entries) {
+          log(
+            `observability: round ${round_ + 1} of ${ROUNDS}, ${variants[index]?.label}, ${RATE}/s for ${ROUND_SECONDS} s…`,
+          );
+          const cpuBefore = procCpuSeconds(child.pid);
+          const run = await runLoad({
+            label: `CLI, ${variants[index]?.label}`,
+            url: child.url,
+            sandboxUrl,
+            combos,
+            rate: RATE,
+            durationS: ROUND_SECONDS,
+            connections: CONNECTIONS,
+            seed: 20_261_126 + round_,
+          });
+          const cpuSeconds = procCpuSeconds(child.pid) - cpuBefore;
+          rounds[index]?.push({
+            answered: run.answered,
+            ok2xx: run.ok2xx,
+            cpuSeconds: round(cpuSeconds),
+            cpuPerQuoteUs: round((cpuSeconds / Math.max(1, run.answered)) * 1e6),
+            p99Ms: run.latencyOkMs.p99,
+          });
+        }
+      }
+    } finally {
+      clearInterval(scraper);
+    }
+    const result = children.map((child, index): ObservabilityVariant => {
+      const own = rounds[index] ?? [];
+      return {
+        label: variants[index]?.label ?? '',
+        env: variants[index]?.env ?? {},
+        rounds: own,
+        cpuPerQuoteUs: median(own.map((r) => r.cpuPerQuoteUs)),
+        p99Ms: median(own.map((r) => r.p99Ms)),
+        peakRssMb: procMemory(child.pid)?.hwmMb ?? null,
+        logLines: lineCounts[index] ?? 0,
+      };
+    });
+    const [off, onResult] = result as [ObservabilityVariant, ObservabilityVariant];
+    const ratios = off.rounds.map(
+      (r, i) => (onResult.rounds[i]?.cpuPerQuoteUs ?? Number.NaN) / r.cpuPerQuoteUs,
+    );
+    return {
+      rate: RATE,
+      roundSeconds: ROUND_SECONDS,
+      rounds: ROUNDS,
+      off,
+      on: onResult,
+      cpuRatio: round(median(ratios)),
+      loadAverage: { start: loadAtStart, end: round(loadavg()[0] ?? 0) },
+    };
+  } finally {
+    await Promise.all(children.map((child) => child.stop()));
+  }
+}
+
+export function observabilityMarkdown(result: ObservabilityResult): string {
+  const { off, on } = result;
+  const mark = (ok: boolean) => (ok ? '✓' : '✗');
+  const row = (v: ObservabilityVariant) =>
+    `| ${v.label} | ${v.cpuPerQuoteUs} µs | ${v.p99Ms} ms ${mark(v.p99Ms <= GOALS.p99Ms)} | ${v.peakRssMb ?? '?'} MB ${mark((v.peakRssMb ?? Infinity) <= GOALS.peakRssMb)} | ${v.rounds.map((r) => `${r.ok2xx}/${r.answered}`).join(', ')} | ${v.logLines} |`;
+  return [
+    `## What observability costs: ${result.rate} quote requests/s, metrics and JSON logs off vs on`,
+    '',
+    `The built CLI twice, side by side (live against the sandbox, SQLite), ${result.rounds} alternating rounds of ` +
+      `${result.roundSeconds} s each on the same seeded Poisson stream; medians of the rounds. Load average (1 min) ` +
+      `${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end.`,
+    '',
+    '| variant | CPU per quote | p99 (2xx) | peak RSS | 2xx / answered per round | lines written |',
+    '| --- | ---: | ---: | ---: | --- | ---: |',
+    row(off),
+    row(on),
+    '',
+    `CPU per quote, on ÷ off (median of the rounds' pairs): ${result.cpuRatio} (goal ≤ ${GOALS.cpuRatio} ${mark(result.cpuRatio <= GOALS.cpuRatio)}).`,
+    '',
+  ].join('\n');
+}
+
+export function writeObservabilityResult(result: ObservabilityResult): void {
+  writeFileSync(join(benchDir, 'observability-results.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(
+    join(benchDir, 'observability-results.md'),
+    `# Bench: what observability costs\n\n${observabilityMarkdown(result)}`,
+  );
+}

@@ -8,8 +8,9 @@ import { createServer, type Server } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { createDeliveryWorker } from '../src/events/delivery-worker.ts';
-import type { ReadinessReport } from '../src/health/checks.ts';
+import { createReadinessChecks, type ReadinessReport } from '../src/health/checks.ts';
 import { configureLogging } from '../src/logger.ts';
+import { UpstreamBudget } from '../src/upstream/budget.ts';
 import { type CliProcess, startCli } from './cli-process.ts';
 import {
   createDatabase,
@@ -266,9 +267,53 @@ describe('readiness against the upstream, live keys', () => {
       clock.offsetMs += 30_000;
       const later = await readiness(stack.backendUrl);
       assert.equal(later.status, 200);
-      assert.equal(probes(), calls + 1, 'probed again once 30 s have passed');
-      assert.equal(granted(), tokens + 2);
+      await waitFor(() => {
+        assert.equal(probes(), calls + 1, 'probed again once 30 s have passed');
+        assert.equal(granted(), tokens + 2);
+      }, 'the due probes');
+      for (let i = 0; i < 3; i += 1) assert.equal((await readiness(stack.backendUrl)).status, 200);
+      assert.equal(probes(), calls + 1, 'and not again until 30 s more');
     } finally {
+      await stack.close();
+    }
+  });
+
+  // Without the fix, `run()` waits for the held probe and the test ends by its timeout.
+  test('a due probe the upstream holds does not hold /readyz: the last result answers while it runs', {
+    timeout: 120_000,
+  }, async () => {
+    const stack = await startStack();
+    const clock = { offsetMs: 0, now: () => Date.now() + clock.offsetMs };
+    // The probes' fetch: after the first round, each call hangs until the test lets it through.
+    let hold = false;
+    const held: Array<() => void> = [];
+    const probeFetch: typeof fetch = (input, init) =>
+      hold
+        ? new Promise<Response>((resolve) => held.push(() => resolve(fetch(input, init))))
+        : fetch(input, init);
+    // Waiting for a due probe as long as it takes would hold a load balancer's check past its timeout.
+    const readiness = createReadinessChecks(
+      {
+        config: stack.config,
+        store: stack.deps.store,
+        budget: new UpstreamBudget({ perSecond: 10 }),
+        clock,
+        fetch: probeFetch,
+      },
+      { probeWaitMs: 600_000 },
+    );
+    try {
+      const first = await readiness.run();
+      assert.equal(first.checks.upstreamRamp.status, 'ok');
+      hold = true;
+      clock.offsetMs += 30_000;
+      const during = await readiness.run();
+      await waitFor(() => assert.equal(held.length, 2), 'both due probes on their way, held');
+      assert.equal(during.checks.upstreamRamp.status, 'ok', 'the last result answers meanwhile');
+      assert.equal(during.checks.upstreamPayments.status, 'ok');
+      assert.deepEqual(during.failing, []);
+    } finally {
+      for (const release of held) release();
       await stack.close();
     }
   });

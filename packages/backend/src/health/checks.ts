@@ -95,7 +95,11 @@ export interface ReadinessOptions {
   upstreamEveryMs?: number;
   /** How long a storage or Redis check may take before it counts as failing (default 3 s). */
   checkTimeoutMs?: number;
-  /** How long `run` waits for a due upstream probe before answering the last result (default 3 s). */
+  /**
+   * How long `run` waits for the first upstream probe's answer (default 3 s). Once a probe has answered, a due probe
+   * runs in the background and `run` answers the last result at once: a probe waiting on a busy shared budget or
+   * a slow upstream never holds a load balancer's health check past its timeout.
+   */
   probeWaitMs?: number;
   /** A worker whose last pass ended longer ago than this (and none running) is not alive (default 60 s). */
   workerStaleMs?: number;
@@ -296,7 +300,7 @@ export function createReadinessChecks(deps: ReadinessDeps, options: ReadinessOpt
 
   const upstreamCheck = async (entry: Probe): Promise<CheckResult> => {
     if (!entry.running && clock.now() - entry.startedAt >= upstreamEveryMs) void probe(entry);
-    if (entry.running) {
+    if (entry.running && !entry.result) {
       await within(entry.running, probeWaitMs, entry.name).catch(() => undefined);
     }
     const result = entry.result;

@@ -17,7 +17,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, root, startDemo } from '../test/harness.ts';
+import { launchPlaywrightChromium, root, startDemo } from '../test/harness.ts';
 // @ts-expect-error: plain JavaScript shared with scripts/test.mjs (no types).
 import * as ensure from './ensure.mjs';
 
@@ -179,7 +179,7 @@ const journeys: { name: string; path: string; steps: (page: Page, checkout: Loca
   ];
 
 const demo = await startDemo('screenshots');
-const browser = await launchBrowser();
+const browser = await launchPlaywrightChromium();
 try {
   for (const { mode, path, ready, attributes = {} } of take('modes') ? modes : []) {
     for (const width of [390, 1280]) {

@@ -293,6 +293,8 @@ export interface ShownStatus {
   className: string;
   text: string;
   visible: boolean;
+  /** Pixels of the element's card left empty under the element (its padding aside). */
+  spaceBelow: number;
 }
 
 /**
@@ -302,11 +304,23 @@ export interface ShownStatus {
 export async function recordStatusOnLeave(page: Page): Promise<void> {
   await page.evaluate(() =>
     addEventListener('pagehide', () => {
-      const part = document.querySelector('crypto-checkout')?.shadowRoot?.querySelector('[part~="status"]');
+      const element = document.querySelector('crypto-checkout');
+      const part = element?.shadowRoot?.querySelector('[part~="status"]');
+      const card = element?.closest('.card');
+      const cardStyle = card && getComputedStyle(card);
       const shown = part && {
         className: part.className,
         text: (part.textContent ?? '').trim().replace(/\s+/g, ' '),
         visible: part.checkVisibility(),
+        spaceBelow:
+          element && card && cardStyle
+            ? Math.round(
+                card.getBoundingClientRect().bottom -
+                  Number.parseFloat(cardStyle.paddingBottom) -
+                  Number.parseFloat(cardStyle.borderBottomWidth) -
+                  element.getBoundingClientRect().bottom,
+              )
+            : 0,
       };
       sessionStorage.setItem('e2e-status-on-leave', JSON.stringify(shown ?? null));
     }),

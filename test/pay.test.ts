@@ -71,6 +71,8 @@ test('pay: product → payment page in the iframe → exact payment → success 
     className: 'status paid',
     text: 'Paid. Thank you!',
     visible: true,
+    // The card ends with the element: no space kept for the form it had before.
+    spaceBelow: 0,
   });
 
   const url = new URL(page.url());

@@ -72,6 +72,13 @@ test('every page has the layout, the nav and the SANDBOX badge, on a desktop and
           )
           .catch(() => undefined);
       }
+      // A page's event log shows checkout-ready, also when its script ran after the element had shown its form:
+      // it reads the element's readyState then, as the README tells merchants to (demo/client/lib/event-log.ts).
+      if (
+        (await page.locator('#event-log').count()) > 0 &&
+        (await page.locator('crypto-checkout').count()) > 0
+      )
+        await page.locator('#event-log li[data-event="checkout-ready"]').first().waitFor({ timeout: 15_000 });
       await shot(page, `page${path === '/' ? '-shop' : path.replace(/\//g, '-')}${mobile ? '-phone' : ''}`);
       // Nothing may overflow sideways on a phone.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

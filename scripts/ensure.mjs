@@ -73,8 +73,10 @@ export function ensureChromium() {
 /**
  * Firefox and WebKit for the browser and end-to-end tests, from Debian: `firefox-esr` (driven over WebDriver
  * BiDi, no driver binary), `webkit2gtk-driver` (WebKitWebDriver and its MiniBrowser), `xvfb` (MiniBrowser
- * has no headless mode) and `xsettingsd` (GTK's settings on that display: reduced motion). Installed when missing and we are root, otherwise a message naming the packages.
- * Never a skip: a suite that cannot start an engine fails.
+ * has no headless mode), `xsettingsd` (GTK's settings on that display: colour scheme, reduced motion) and
+ * `fonts-liberation` (the metric-compatible fonts every engine lays the pages out with). Installed when missing
+ * and we are root, otherwise a message naming the packages. Never a skip: a suite that cannot start an engine
+ * fails.
  */
 export function ensureEngines() {
   const needed = {
@@ -82,6 +84,7 @@ export function ensureEngines() {
     'webkit2gtk-driver': process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver',
     xvfb: '/usr/bin/Xvfb',
     xsettingsd: process.env.XSETTINGSD_PATH ?? '/usr/bin/xsettingsd',
+    'fonts-liberation': '/usr/share/fonts/truetype/liberation',
   };
   const missing = () => Object.keys(needed).filter((name) => !existsSync(needed[name]));
   if (missing().length === 0) return;

@@ -21,6 +21,14 @@ export interface FrameMessage {
 export const RESIZE_MESSAGE = 'SWAPPED_RESIZE';
 const MAX_HEIGHT = 4000;
 
+/**
+ * A screen this narrow is a phone's: the modal takes all of it. Decided here rather than by an `@media` rule of the
+ * element's CSS, because WebKit evaluates a shadow tree's media queries (and `vw`, `dvh`) once per shared style
+ * resolver: an element mounted after the screen changed (turned, resized) while none was on the page got the old
+ * screen's layout. `matchMedia` answers for the screen as it is now in every engine.
+ */
+const PHONE = '(max-width: 639px)';
+
 type Host = ReactiveControllerHost & { renderRoot: ParentNode };
 
 export class FrameController implements ReactiveController {
@@ -29,6 +37,9 @@ export class FrameController implements ReactiveController {
   state: FrameState = 'idle';
   /** The page's own height in CSS pixels, when it says it (`SWAPPED_RESIZE`); the frame is sized to it. */
   height?: number;
+  /** The screen is a phone's (`PHONE`): the modal is full-screen. Kept current while the modal is open. */
+  phone = false;
+  private _screen?: MediaQueryList;
 
   private _origins: string[] = [];
   private _opener?: Element | null;
@@ -68,6 +79,11 @@ export class FrameController implements ReactiveController {
     this._origins = origins;
     this.display = shown;
     this.height = undefined;
+    if (shown === 'modal') {
+      this._screen ??= matchMedia(PHONE);
+      this._screen.onchange = this._onScreen;
+      this.phone = this._screen.matches;
+    }
     this.state = 'loading';
     this._timer = this.later(() => this._settle('fallback'), this.timeoutMs);
     this._host.requestUpdate();
@@ -75,6 +91,7 @@ export class FrameController implements ReactiveController {
 
   close(): void {
     clearTimeout(this._timer);
+    if (this._screen) this._screen.onchange = null;
     const root = this._host.renderRoot as ShadowRoot | undefined;
     const dialog = root?.querySelector('dialog');
     // The modal (open, or closing: its `close` event brings us here) or the page had focus, and they go.
@@ -138,7 +155,14 @@ export class FrameController implements ReactiveController {
     window.removeEventListener('message', this._onWindowMessage);
     document.removeEventListener('keydown', this._onKey);
     clearTimeout(this._timer);
+    if (this._screen) this._screen.onchange = null;
   }
+
+  /** The screen changed while the modal is open (a phone turned, a window resized). */
+  private _onScreen = (e: MediaQueryListEvent): void => {
+    this.phone = e.matches;
+    this._host.requestUpdate();
+  };
 
   hostUpdated(): void {
     const dialog = this._host.renderRoot.querySelector('dialog');

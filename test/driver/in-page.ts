@@ -58,7 +58,10 @@ export function run(request: Request, fn?: (...args: unknown[]) => unknown): Out
   const childElements = (node: Element | Document | ShadowRoot): Element[] => {
     const list: Element[] = [];
     if (node instanceof Element && node.shadowRoot) list.push(...node.shadowRoot.children);
-    list.push(...(node instanceof Document ? [node.documentElement] : node.children));
+    // A document being replaced (a navigation under way) can be without its root element for a moment.
+    if (node instanceof Document) {
+      if (node.documentElement) list.push(node.documentElement);
+    } else list.push(...node.children);
     return list;
   };
 
@@ -566,6 +569,8 @@ export function run(request: Request, fn?: (...args: unknown[]) => unknown): Out
   };
 
   const main = async (): Promise<Outcome> => {
+    // Between two documents of a navigation: ask again once the next one is there.
+    if (!document.documentElement) return fail('the document is loading');
     switch (request.op) {
       case 'count':
         return done(apply([document], request.steps).length);

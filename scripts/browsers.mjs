@@ -278,6 +278,29 @@ const mediaFromFeatures = (features = []) => {
 };
 
 /**
+ * Resolves once `page`'s media queries say what `setFirefoxMedia` set: a preference reaches the page's content
+ * process a moment after it is set.
+ */
+async function waitForMedia(page, { colorScheme, reducedMotion }) {
+  const wanted = {};
+  if (colorScheme) wanted['(prefers-color-scheme: dark)'] = colorScheme === 'dark';
+  if (reducedMotion) wanted['(prefers-reduced-motion: reduce)'] = reducedMotion === 'reduce';
+  if (Object.keys(wanted).length === 0) return;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const applied = await page.evaluate(
+      (queries) => Object.entries(queries).every(([query, matches]) => matchMedia(query).matches === matches),
+      wanted,
+    );
+    if (applied) return;
+    if (Date.now() > deadline) {
+      throw new Error(`Firefox did not apply ${JSON.stringify({ colorScheme, reducedMotion })} within 10 s`);
+    }
+    await delay(50);
+  }
+}
+
+/**
  * Firefox for web-test-runner: its Puppeteer launcher (ChromeLauncher with puppeteer-core, over BiDi), with
  * `emulateMedia` served through Firefox's preferences instead of CDP, which Firefox does not have.
  */
@@ -296,7 +319,11 @@ class FirefoxLauncher extends ChromeLauncher {
     return new Proxy(page, {
       get(target, property) {
         if (property === 'emulateMediaFeatures') {
-          return (features) => setFirefoxMedia(target.browser(), mediaFromFeatures(features));
+          return async (features) => {
+            const media = mediaFromFeatures(features);
+            await setFirefoxMedia(target.browser(), media);
+            await waitForMedia(target, media);
+          };
         }
         if (property === 'emulateMediaType') {
           return async (type) => {

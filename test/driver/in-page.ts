@@ -28,7 +28,8 @@ export type Request =
   | { op: 'all'; steps: Step[]; fn: string; arg?: unknown }
   | { op: 'page'; fn: string; arg?: unknown }
   | { op: 'frameOffset'; steps: Step[] }
-  | { op: 'resolve'; steps: Step[] };
+  | { op: 'resolve'; steps: Step[] }
+  | { op: 'clickResult' };
 
 export type ElementAction =
   | 'textContent'
@@ -479,6 +480,46 @@ export function run(request: Request, fn?: (...args: unknown[]) => unknown): Out
     return false;
   };
 
+  /**
+   * Where the click after a `point` went, as Playwright checks it: the first pointer or mouse event of the click
+   * must reach the element (or what is inside it); when it reaches something else (the page moved between the
+   * point and the click), it and the rest of that click are stopped before the page sees them, and `clickResult`
+   * says so, for the driver to click again. Kept on the window between the two calls, under this key.
+   */
+  const guardKey = '__e2eClickGuard';
+  interface ClickGuard {
+    hit?: boolean;
+    where?: string;
+    disarm(): void;
+  }
+  const clickEvents = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick'];
+  const armClick = (element: Element) => {
+    const holder = window as unknown as Record<string, ClickGuard | undefined>;
+    holder[guardKey]?.disarm();
+    const guard: ClickGuard = {
+      disarm: () => {
+        for (const type of clickEvents) window.removeEventListener(type, listener, true);
+        if (holder[guardKey] === guard) delete holder[guardKey];
+      },
+    };
+    const listener = (event: Event) => {
+      if (!event.isTrusted) return;
+      if (guard.hit === undefined) {
+        const target = event.composedPath()[0];
+        guard.hit = target instanceof Element && contains(element, target);
+        if (!guard.hit) guard.where = (target as Element | null)?.outerHTML?.slice(0, 120) ?? String(target);
+      }
+      if (guard.hit) {
+        for (const type of clickEvents) window.removeEventListener(type, listener, true);
+        return;
+      }
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    };
+    for (const type of clickEvents) window.addEventListener(type, listener, true);
+    holder[guardKey] = guard;
+  };
+
   const fail = (message: string, retry = true): Outcome => ({ ok: false, retry, message });
   const done = (value: unknown): Outcome => ({ ok: true, value });
 
@@ -519,6 +560,7 @@ export function run(request: Request, fn?: (...args: unknown[]) => unknown): Out
         if (!contains(element, hit)) {
           return fail(`another element would receive the click: ${hit?.outerHTML.slice(0, 120) ?? 'none'}`);
         }
+        armClick(element);
         return done({ x: after.x, y: after.y });
       }
       case 'fill': {
@@ -572,6 +614,11 @@ export function run(request: Request, fn?: (...args: unknown[]) => unknown): Out
     // Between two documents of a navigation: ask again once the next one is there.
     if (!document.documentElement) return fail('the document is loading');
     switch (request.op) {
+      case 'clickResult': {
+        const guard = (window as unknown as Record<string, ClickGuard | undefined>)[guardKey];
+        guard?.disarm();
+        return done(guard ? { hit: guard.hit, where: guard.where } : null);
+      }
       case 'count':
         return done(apply([document], request.steps).length);
       case 'state': {

@@ -244,10 +244,32 @@ class EngineLocator implements Locator {
     );
   }
 
+  /**
+   * Clicks the element's centre, again when the click reached something else (the page moved between finding the
+   * point and clicking it: in-page.ts's click guard stopped it before the page saw it), as Playwright does.
+   */
   async click() {
-    const point = (await this.element('point')) as { x: number; y: number };
-    const offset = await this.page.frameOffset(this.frames);
-    await this.page.tab.click(point.x + offset.x, point.y + offset.y);
+    const deadline = Date.now() + defaultTimeout;
+    for (;;) {
+      const point = (await this.element('point', undefined, Math.max(1000, deadline - Date.now()))) as {
+        x: number;
+        y: number;
+      };
+      const offset = await this.page.frameOffset(this.frames);
+      await this.page.tab.click(point.x + offset.x, point.y + offset.y);
+      // Asked once: a click that navigated or closed the frame took its document and the guard with it, and went.
+      const result = (await this.page.tab
+        .evaluate(this.frames, engineExpression({ op: 'clickResult' }))
+        .catch(() => undefined)) as
+        | { ok: boolean; value?: { hit?: boolean; where?: string } | null }
+        | undefined;
+      const went = result?.ok ? result.value : undefined;
+      if (went?.hit !== false) return;
+      if (Date.now() >= deadline) {
+        throw new Error(`click ${this.description}: the click reached ${went.where} instead`);
+      }
+      await delay(100);
+    }
   }
 
   async fill(value: string) {

@@ -81,6 +81,34 @@ export function ensureChromium() {
   );
 }
 
+/**
+ * Firefox and WebKit for the browser and end-to-end tests, from Debian: `firefox-esr` (driven over WebDriver
+ * BiDi, no driver binary), `webkit2gtk-driver` (WebKitWebDriver and its MiniBrowser), `xvfb` (MiniBrowser
+ * has no headless mode), `xsettingsd` (GTK's settings on that display: colour scheme, reduced motion) and
+ * `fonts-liberation` (the metric-compatible fonts every engine lays the pages out with). Installed when missing
+ * and we are root, otherwise a message naming the packages. Never a skip: a suite that cannot start an engine
+ * fails.
+ */
+export function ensureEngines() {
+  const needed = {
+    'firefox-esr': process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr',
+    'webkit2gtk-driver': process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver',
+    xvfb: '/usr/bin/Xvfb',
+    xsettingsd: process.env.XSETTINGSD_PATH ?? '/usr/bin/xsettingsd',
+    'fonts-liberation': '/usr/share/fonts/truetype/liberation',
+  };
+  const missing = () => Object.keys(needed).filter((name) => !existsSync(needed[name]));
+  if (missing().length === 0) return;
+  if (isRoot()) {
+    aptInstall('the browser tests', missing());
+    if (missing().length === 0) return;
+  }
+  throw new Error(
+    `Firefox and WebKit are needed for the browser and end-to-end tests. Install Debian's packages ` +
+      `(sudo apt-get install ${missing().join(' ')}), or run the tests as root to have them installed.`,
+  );
+}
+
 /** Where Debian's PostgreSQL 15 keeps its server binaries (not on PATH). */
 export const postgresBin = '/usr/lib/postgresql/15/bin';
 

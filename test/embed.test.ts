@@ -1,8 +1,6 @@
 /** The ways to embed the element: the display modes, the script tag, the npm import, and a blocked iframe. */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { demoSuite, clickPay as pay, recordedEvents } from './harness.ts';
+import { demoSuite, type Page, clickPay as pay, recordedEvents, test } from './harness.ts';
 import { simulatePayment } from './pay-page.ts';
 
 const demo = demoSuite('embed');

@@ -10,17 +10,19 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { after, afterEach, before } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import {
+  type Browser,
   clickPay,
   closeLeftovers,
   type DemoServer,
+  hookTimeout,
   launchBrowser,
   newContext,
   recordedEvents,
   startDemo,
+  test,
   waitForEvent,
 } from './harness.ts';
 import { simulatePayment } from './pay-page.ts';
@@ -100,18 +102,24 @@ const env = () => ({
 });
 let server: DemoServer;
 
-before(async () => {
-  receiver = await startReceiver();
-  browser = await launchBrowser();
-  server = await startDemo('fulfilment', env());
-});
-afterEach(() => closeLeftovers('fulfilment'));
-after(async () => {
-  await server.stop();
-  await browser.close();
-  await receiver.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+before(
+  async () => {
+    receiver = await startReceiver();
+    browser = await launchBrowser();
+    server = await startDemo('fulfilment', env());
+  },
+  { timeout: hookTimeout },
+);
+afterEach(() => closeLeftovers('fulfilment'), { timeout: hookTimeout });
+after(
+  async () => {
+    await server.stop();
+    await browser.close();
+    await receiver.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  },
+  { timeout: hookTimeout },
+);
 
 /** A shopper pays for the first product on the product page, inline; returns our order id. */
 async function shopperPays(): Promise<string> {

@@ -1,7 +1,14 @@
 /**
  * What every end-to-end test file shares: the real `npm start` server (demo/server.ts) on a free port with a
- * throw-away DATA_DIR, Debian's Chromium through playwright-core, step screenshots, and a record of the
- * element's events that survives page navigations. A test file calls `demoSuite(suite)` once.
+ * throw-away DATA_DIR, a browser of the engine in E2E_BROWSER (chromium, firefox or webkit: scripts/test.mjs
+ * runs each file once per engine), step screenshots, and a record of the element's events that survives page
+ * navigations. A test file calls `demoSuite(suite)` once, and names its tests with this module's `test`, which
+ * adds the engine to the name.
+ *
+ * Chromium is driven by playwright-core, as it always was; Firefox and WebKit by driver/ (puppeteer-core over
+ * WebDriver BiDi, webdriverio over WebDriver classic) behind the same small part of Playwright's API
+ * (driver/api.ts), with the demo behind a recording proxy (driver/proxy.ts) that stands in for Playwright's
+ * init scripts and network events.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -9,11 +16,44 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before } from 'node:test';
+import { after, afterEach, before, test as nodeTest } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { chromium, type BrowserContext as PlaywrightContext } from 'playwright-core';
 import { checkoutEventNames } from '../demo/client/lib/event-log.ts';
 import chromiumFlags from '../scripts/chromium-flags.json' with { type: 'json' };
+import type { Browser, BrowserContext, Engine, Page } from './driver/api.ts';
+import { launchFirefoxForTests } from './driver/firefox.ts';
+import { initScriptSource, recordEvents } from './driver/init-script.ts';
+import { type RecordingProxy, startRecordingProxy } from './driver/proxy.ts';
+import { launchWebKitForTests } from './driver/webkit.ts';
+
+export type { Browser, BrowserContext, FrameLocator, Locator, Page } from './driver/api.ts';
+
+/** The engine this run drives (scripts/test.mjs sets E2E_BROWSER; Chromium when unset). */
+export const engine: Engine = (() => {
+  const name = process.env.E2E_BROWSER ?? 'chromium';
+  if (name !== 'chromium' && name !== 'firefox' && name !== 'webkit') {
+    throw new Error(`E2E_BROWSER must be chromium, firefox or webkit, not "${name}"`);
+  }
+  return name;
+})();
+
+/**
+ * The longest a test may run before it fails as hung (each browser call has its own, shorter bound: see
+ * driver/page.ts's `callTimeout`); a test file's setup and teardown get `hookTimeout`.
+ */
+export const testTimeout = 300_000;
+export const hookTimeout = 120_000;
+
+/** node:test's `test`, with the engine in each test's name and `testTimeout` unless the test sets its own. */
+export const test = ((name: string, ...rest: unknown[]) => {
+  const [first, ...others] = rest;
+  const args =
+    typeof first === 'function'
+      ? [{ timeout: testTimeout }, first, ...others]
+      : [{ timeout: testTimeout, ...(first as object) }, ...others];
+  return (nodeTest as unknown as (...args: unknown[]) => unknown)(`${name} (${engine})`, ...args);
+}) as typeof nodeTest;
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -44,12 +84,37 @@ export interface DemoServer {
 
 /**
  * Starts `node --import tsx demo/server.ts` (what `npm start` runs) and waits for `/healthz`. Its output goes
- * to test-results/logs/<name>.log.
+ * to test-results/logs/<engine>/<name>.log.
  */
+/** The proxy in front of the newest demo server (Firefox and WebKit runs): the drivers read its records. */
+let currentProxy: RecordingProxy | undefined;
+const proxy = () => {
+  if (!currentProxy) throw new Error('no demo server is running');
+  return currentProxy;
+};
+
 export async function startDemo(name: string, env: Record<string, string> = {}): Promise<DemoServer> {
   const port = await freePort();
+  // Firefox and WebKit: the browser talks to the recording proxy, which the demo knows as its public address.
+  let front: RecordingProxy | undefined;
+  if (engine !== 'chromium') {
+    const publicPort = await freePort();
+    front = await startRecordingProxy(
+      publicPort,
+      () => new URL(`http://127.0.0.1:${port}`),
+      initScriptSource(checkoutEventNames),
+    );
+    currentProxy = front;
+    env = {
+      PUBLIC_URL: `http://localhost:${publicPort}`,
+      ALLOWED_ORIGINS: ['localhost', '127.0.0.1', '[::1]']
+        .map((host) => `http://${host}:${publicPort}`)
+        .join(','),
+      ...env,
+    };
+  }
   const dataDir = mkdtempSync(join(tmpdir(), 'crypto-checkout-e2e-'));
-  const logDir = join(root, 'test-results', 'logs');
+  const logDir = join(root, 'test-results', 'logs', engine);
   mkdirSync(logDir, { recursive: true });
   const logFile = join(logDir, `${name}.log`);
   writeFileSync(logFile, '');
@@ -66,9 +131,11 @@ export async function startDemo(name: string, env: Record<string, string> = {}):
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://localhost:${port}`;
+  const url = `http://localhost:${front ? front.port : port}`;
+  const health = `http://localhost:${port}/healthz`;
 
   const stop = async () => {
+    await front?.close();
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
@@ -81,13 +148,14 @@ export async function startDemo(name: string, env: Record<string, string> = {}):
   const kill = async () => {
     child.kill('SIGKILL');
     await exited;
+    await front?.close();
   };
 
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
     try {
-      const response = await fetch(`${url}/healthz`);
+      const response = await fetch(health);
       if (response.ok) return { url, output: () => output, stop, kill };
     } catch {
       // not listening yet
@@ -98,12 +166,52 @@ export async function startDemo(name: string, env: Record<string, string> = {}):
   throw new Error(`The demo server did not become healthy on ${url}.\n${output}`);
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** Debian's Chromium through playwright-core, as before; the event recorder as an init script of each context. */
+async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: chromeFlags,
+  });
+  return {
+    engine: 'chromium',
+    async newContext(options = {}) {
+      const context = await browser.newContext(
+        options.mobile
+          ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true }
+          : { viewport: { width: 1280, height: 900 } },
+      );
+      await context.addInitScript(recordEvents, checkoutEventNames);
+      context.setDefaultTimeout(15_000);
+      return context as unknown as BrowserContext;
+    },
+    async grantClipboard(context, origin) {
+      await (context as unknown as PlaywrightContext).grantPermissions(
+        ['clipboard-read', 'clipboard-write'],
+        {
+          origin,
+        },
+      );
+    },
+    clipboardText: (page) => page.evaluate(() => navigator.clipboard.readText()),
+    close: () => browser.close(),
+  };
+}
+
+/** Playwright's own Chromium, for scripts/screenshots.ts (which uses more of Playwright than the tests). */
+export function launchPlaywrightChromium() {
   return chromium.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     headless: true,
     args: chromeFlags,
   });
+}
+
+/** A browser of this run's engine (see `engine`). */
+export async function launchBrowser(): Promise<Browser> {
+  if (engine === 'firefox') return launchFirefoxForTests(proxy);
+  if (engine === 'webkit') return launchWebKitForTests(proxy);
+  return launchChromium();
 }
 
 /** Contexts not closed yet: a test that closes its own context has passed its last step. */
@@ -114,7 +222,7 @@ const openContexts = new Set<BrowserContext>();
  * (`FAILED-…` under the suite's screenshots) and close it.
  */
 export async function closeLeftovers(suite: string): Promise<void> {
-  const dir = join(root, 'test-results', 'screenshots', suite);
+  const dir = join(root, 'test-results', 'screenshots', engine, suite);
   mkdirSync(dir, { recursive: true });
   let index = 0;
   for (const context of openContexts) {
@@ -134,23 +242,11 @@ export async function newContext(
   browser: Browser,
   options: { mobile?: boolean } = {},
 ): Promise<BrowserContext> {
-  const context = await browser.newContext(
-    options.mobile
-      ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true }
-      : { viewport: { width: 1280, height: 900 } },
-  );
-  await context.addInitScript((names) => {
-    for (const name of names) {
-      document.addEventListener(name, (event) => {
-        const list = JSON.parse(sessionStorage.getItem('e2e-events') ?? '[]') as unknown[];
-        list.push({ name, detail: (event as CustomEvent).detail, path: location.pathname });
-        sessionStorage.setItem('e2e-events', JSON.stringify(list));
-      });
-    }
-  }, checkoutEventNames);
-  context.setDefaultTimeout(15_000);
+  const context = await browser.newContext(options);
   openContexts.add(context);
-  context.on('close', () => openContexts.delete(context));
+  (context as unknown as { on(event: 'close', listener: () => void): void }).on('close', () =>
+    openContexts.delete(context),
+  );
   return context;
 }
 
@@ -168,9 +264,9 @@ export async function recordedEvents(page: Page, name?: string): Promise<Recorde
   return name ? all.filter((event) => event.name === name) : all;
 }
 
-/** Saves numbered screenshots under test-results/screenshots/<suite>/. */
+/** Saves numbered screenshots under test-results/screenshots/<engine>/<suite>/. */
 export function screenshots(suite: string) {
-  const dir = join(root, 'test-results', 'screenshots', suite);
+  const dir = join(root, 'test-results', 'screenshots', engine, suite);
   mkdirSync(dir, { recursive: true });
   let step = 0;
   return async (page: Page, name: string, options: { fullPage?: boolean } = {}) => {
@@ -197,6 +293,8 @@ export interface ShownStatus {
   className: string;
   text: string;
   visible: boolean;
+  /** Pixels of the element's card left empty under the element (its padding aside). */
+  spaceBelow: number;
 }
 
 /**
@@ -206,11 +304,23 @@ export interface ShownStatus {
 export async function recordStatusOnLeave(page: Page): Promise<void> {
   await page.evaluate(() =>
     addEventListener('pagehide', () => {
-      const part = document.querySelector('crypto-checkout')?.shadowRoot?.querySelector('[part~="status"]');
+      const element = document.querySelector('crypto-checkout');
+      const part = element?.shadowRoot?.querySelector('[part~="status"]');
+      const card = element?.closest('.card');
+      const cardStyle = card && getComputedStyle(card);
       const shown = part && {
         className: part.className,
         text: (part.textContent ?? '').trim().replace(/\s+/g, ' '),
         visible: part.checkVisibility(),
+        spaceBelow:
+          element && card && cardStyle
+            ? Math.round(
+                card.getBoundingClientRect().bottom -
+                  Number.parseFloat(cardStyle.paddingBottom) -
+                  Number.parseFloat(cardStyle.borderBottomWidth) -
+                  element.getBoundingClientRect().bottom,
+              )
+            : 0,
       };
       sessionStorage.setItem('e2e-status-on-leave', JSON.stringify(shown ?? null));
     }),
@@ -242,7 +352,7 @@ export interface Demo {
   /** Its base URL, e.g. `http://localhost:41234`. */
   readonly url: string;
   readonly browser: Browser;
-  /** Saves a numbered screenshot of a step under test-results/screenshots/<suite>/. */
+  /** Saves a numbered screenshot of a step under test-results/screenshots/<engine>/<suite>/. */
   shot: ReturnType<typeof screenshots>;
   /**
    * A fresh context (see `newContext`) with one page, at `path` when given; `host` opens the demo under another
@@ -264,14 +374,20 @@ export interface Demo {
 export function demoSuite(suite: string, env: Record<string, string> = {}): Demo {
   let server: DemoServer | undefined;
   let browser: Browser | undefined;
-  before(async () => {
-    [server, browser] = await Promise.all([startDemo(suite, env), launchBrowser()]);
-  });
-  afterEach(() => closeLeftovers(suite));
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  before(
+    async () => {
+      [server, browser] = await Promise.all([startDemo(suite, env), launchBrowser()]);
+    },
+    { timeout: hookTimeout },
+  );
+  afterEach(() => closeLeftovers(suite), { timeout: hookTimeout });
+  after(
+    async () => {
+      await browser?.close();
+      await server?.stop();
+    },
+    { timeout: hookTimeout },
+  );
   const started = () => {
     if (!server || !browser) throw new Error(`${suite}: the demo is not started yet (use it inside a test)`);
     return { server, browser };

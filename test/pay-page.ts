@@ -3,7 +3,7 @@
  * details and currency steps when it shows them, then its buttons that simulate an on-chain payment (exact,
  * underpaid, overpaid) or expiry.
  */
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Page } from './driver/api.ts';
 
 export type PaymentKind = 'exact' | 'underpaid' | 'overpaid' | 'expire';
 

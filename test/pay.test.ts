@@ -1,13 +1,13 @@
 /** Paying for a product: the whole chain from the shop to the thank-you page and the merchant's Orders page. */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import type { Page } from 'playwright-core';
 import {
   clickPay,
   demoSuite,
+  type Page,
   recordedEvents,
   recordStatusOnLeave,
   statusShownOnLeave,
+  test,
   waitForEvent,
 } from './harness.ts';
 import { type PaymentKind, simulatePayment } from './pay-page.ts';
@@ -71,6 +71,8 @@ test('pay: product → payment page in the iframe → exact payment → success 
     className: 'status paid',
     text: 'Paid. Thank you!',
     visible: true,
+    // The card ends with the element: no space kept for the form it had before.
+    spaceBelow: 0,
   });
 
   const url = new URL(page.url());

@@ -1,8 +1,6 @@
 /** Buy and sell crypto (the ramp modes) and the customer's permanent deposit address, in the demo's pages. */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { demoSuite, type RecordedEvent, recordedEvents, waitForEvent } from './harness.ts';
+import { demoSuite, type Page, type RecordedEvent, recordedEvents, test, waitForEvent } from './harness.ts';
 
 const demo = demoSuite('ramp');
 const { shot } = demo;

@@ -11,4 +11,6 @@ wallet.addEventListener('keydown', (e) => {
 });
 wallet.addEventListener('input', () => {
   checkout.setAttribute('wallet-address', wallet.value.trim());
+  // The hidden copy the field grows with (styles.css, .grow-wrap).
+  if (wallet.parentElement) wallet.parentElement.dataset['value'] = wallet.value;
 });

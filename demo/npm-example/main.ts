@@ -13,11 +13,12 @@ if (mount) {
   checkout.mode = 'pay';
   checkout.product = mount.dataset['productId'] ?? '';
   checkout.returnUrl = '/thank-you';
-  checkout.addEventListener('checkout-ready', () => {
-    if (status) status.textContent = 'Loaded from the npm package (crypto-checkout/define), bundled by Vite.';
-  });
   checkout.addEventListener('checkout-complete', (event) => {
     console.log('paid', event.detail.orderId, event.detail.status);
   });
   mount.append(checkout);
+  // Resolves once the form shows (at once had it shown already): the README's "The element".
+  void checkout.ready.then(() => {
+    if (status) status.textContent = 'Loaded from the npm package (crypto-checkout/define), bundled by Vite.';
+  });
 }

@@ -7,6 +7,7 @@
 //   floor   a trivial Lit element built as the bundle is (scripts/build.mjs --floor): what Lit alone weighs.
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type UserConfig } from 'vite';
+import { buildTargets } from './build/browsers.ts';
 import { bundleEntry, bundleEntryId } from './build/bundle-entry.ts';
 import { mangleInternals } from './build/mangle-internals.ts';
 import { packTranslations } from './build/pack-translations.ts';
@@ -80,6 +81,13 @@ function chunkOf(id: string): string | undefined {
 /** The chunks a page runs before its first quote or product: the element's and its mode's view. */
 const firstChunks = [elementChunk, ...viewFolders];
 
+/**
+ * What the script-tag bundle is written for: the oldest browser of each engine the support policy names
+ * (package.json's `browserslist`, the README's "Browser support"); test/browser-support.test.ts checks that what
+ * ships uses nothing newer.
+ */
+const target = buildTargets();
+
 export default defineConfig(({ mode }): UserConfig => {
   const shared: UserConfig = {
     root: widget,
@@ -107,7 +115,7 @@ export default defineConfig(({ mode }): UserConfig => {
       build: {
         outDir: 'dist',
         emptyOutDir: false,
-        target: 'es2021',
+        target,
         minify: true,
         sourcemap: true,
         reportCompressedSize: false,
@@ -162,7 +170,7 @@ export default defineConfig(({ mode }): UserConfig => {
       build: {
         outDir: 'dist',
         emptyOutDir: false,
-        target: 'es2021',
+        target,
         minify: true,
         reportCompressedSize: false,
         lib: {

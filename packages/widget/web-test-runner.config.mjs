@@ -1,5 +1,5 @@
-// Browser tests for the widget: web-test-runner + @open-wc/testing in Debian's Chromium, against a real
-// backend running on the sandbox.
+// Browser tests for the widget: web-test-runner + @open-wc/testing in Debian's Chromium, Firefox and WebKit,
+// against a real backend running on the sandbox.
 //
 // - Files: test/browser/**/*.test.ts of this package (node tests of the widget live beside that folder).
 // - Browsers: `browserLaunchers()` below, the one place that says which browsers run them.
@@ -14,7 +14,7 @@
 //   tokens with the backend's secret, and a bare-import shim serving React as ES modules.
 // - The counts go to WTR_SUMMARY as JSON for scripts/test.mjs.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter } from '@web/test-runner';
-import { chromeLauncher } from '@web/test-runner-chrome';
+import { browsers } from '../../scripts/browsers.mjs';
 
 /** The widget package (this file's folder) and the repository (whose node_modules and backend the tests use). */
 const widget = fileURLToPath(new URL('.', import.meta.url));
@@ -32,21 +32,11 @@ const tsconfig = join(root, 'tsconfig.json');
 // ---- The browsers ----
 
 /**
- * The browsers the widget's tests run in, each a web-test-runner launcher: Debian's Chromium (`CHROME_PATH`
- * overrides it), with the flags these machines need (root, no GPU, a closed network), which the e2e tests and
- * the bench share (scripts/chromium-flags.json). Another engine's launcher goes in this list.
+ * The browsers the widget's tests run in, each a web-test-runner launcher: Debian's Chromium, Firefox ESR and
+ * WebKitGTK, set up in scripts/browsers.mjs (the e2e tests share it). `WTR_BROWSERS=firefox` picks some.
  */
 function browserLaunchers() {
-  const chromiumFlags = JSON.parse(readFileSync(join(root, 'scripts', 'chromium-flags.json'), 'utf8'));
-  return [
-    chromeLauncher({
-      launchOptions: {
-        executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-        headless: true,
-        args: chromiumFlags,
-      },
-    }),
-  ];
+  return browsers;
 }
 
 // ---- The backend the tests talk to, and the commands they call ----
@@ -346,6 +336,8 @@ export default {
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig }),
   ],
   reporters: [defaultReporter(), summaryReporter()],
+  // One engine after another: the tests share one backend and sandbox.
   browsers: browserLaunchers(),
+  concurrentBrowsers: 1,
   testFramework: { config: { timeout: 10000 } },
 };

@@ -33,23 +33,39 @@ function summarise(name: CheckoutEventName, detail: Record<string, unknown>): st
   }
 }
 
+/** What this page reads of `<crypto-checkout>` (undefined until its script has defined the tag). */
+interface Checkout extends HTMLElement {
+  readyState?: 'loading' | 'ready';
+  ready?: Promise<Record<string, unknown>>;
+}
+
 export function attachEventLog(target: EventTarget = document): void {
   const list = document.querySelector<HTMLOListElement>('#event-log');
   const empty = document.querySelector<HTMLElement>('#event-log-empty');
   if (!list) return;
+  const show = (name: CheckoutEventName, detail: Record<string, unknown>) => {
+    const item = document.createElement('li');
+    item.dataset['event'] = name;
+    item.title = JSON.stringify(detail, null, 2);
+    const label = document.createElement('span');
+    label.className = 'event-name';
+    label.textContent = name;
+    item.append(label, ` ${summarise(name, detail)}`);
+    list.prepend(item);
+    while (list.children.length > 40) list.lastElementChild?.remove();
+    if (empty) empty.hidden = true;
+  };
   for (const name of checkoutEventNames) {
-    target.addEventListener(name, (event) => {
-      const detail = ((event as CustomEvent).detail ?? {}) as Record<string, unknown>;
-      const item = document.createElement('li');
-      item.dataset['event'] = name;
-      item.title = JSON.stringify(detail, null, 2);
-      const label = document.createElement('span');
-      label.className = 'event-name';
-      label.textContent = name;
-      item.append(label, ` ${summarise(name, detail)}`);
-      list.prepend(item);
-      while (list.children.length > 40) list.lastElementChild?.remove();
-      if (empty) empty.hidden = true;
-    });
+    target.addEventListener(name, (event) =>
+      show(name, ((event as CustomEvent).detail ?? {}) as Record<string, unknown>),
+    );
+  }
+  // This module runs after the element's script, which may have shown the form already: `checkout-ready` then
+  // fired before the listener above was there, and the element says what it said (the README's "The element").
+  // An element its script has not defined yet has no readyState: its `checkout-ready` is still to come.
+  const scope = target instanceof Element || target instanceof Document ? target : document;
+  for (const checkout of scope.querySelectorAll<Checkout>('crypto-checkout')) {
+    if (checkout.readyState === 'ready')
+      void checkout.ready?.then((detail) => show('checkout-ready', detail));
   }
 }

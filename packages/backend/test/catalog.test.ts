@@ -106,6 +106,24 @@ describe('GET /api/catalog', () => {
       await stack.api('/api/catalog', { headers: { 'accept-language': 'en' } }),
     );
     assert.equal(none.country, stack.config.defaultCountry);
+    // A script subtag before the region, and the underscore some clients write.
+    for (const [header, country] of [
+      ['pt-Latn-BR,pt;q=0.8', 'BR'],
+      ['fr_FR', 'FR'],
+    ] as const) {
+      const read = await json<Catalog>(
+        await stack.api('/api/catalog', { headers: { 'accept-language': header } }),
+      );
+      assert.equal(read.country, country, header);
+    }
+    // What is not a language tag (WebKitGTK under LANG=C.UTF-8 sends `C`), a UN region, an empty header or a
+    // malformed one name no country: the default, never a guess read out of noise.
+    for (const header of ['C', '', 'es-419', '*', 'en-US-!!', 'C.UTF-8']) {
+      const read = await json<Catalog>(
+        await stack.api('/api/catalog', { headers: { 'accept-language': header } }),
+      );
+      assert.equal(read.country, stack.config.defaultCountry, JSON.stringify(header));
+    }
     const bad = await stack.api('/api/catalog?country=Germany');
     assert.equal(bad.status, 422);
     assert.equal((await json<{ error: { code: string } }>(bad)).error.code, 'VALIDATION_FAILED');

@@ -30,8 +30,9 @@ export const styles = css`
   .base, form, .form, .deposit, .skeleton { display: grid; gap: 12px; margin: 0; }
   .field { display: grid; gap: 4px; position: relative; }
   label { font-size: 13px; font-weight: 600; }
-  input, textarea, button { font: inherit; color: inherit; box-sizing: border-box; min-height: 40px; border-radius: var(--_r); }
-  input, textarea { width: 100%; padding: 8px 10px; background: var(--_surface); border: 1px solid var(--_line); }
+  /* A finger's target (44px); text at 16px, or iOS Safari zooms into the field on focus. */
+  input, textarea, button { font: inherit; color: inherit; box-sizing: border-box; min-height: 44px; border-radius: var(--_r); }
+  input, textarea { width: 100%; padding: 8px 10px; background: var(--_surface); border: 1px solid var(--_line); font-size: 16px; }
   [aria-invalid=true] { border-color: var(--_danger); }
   button { cursor: pointer; padding: 8px 14px; border: 1px solid var(--_line); background: none; }
   .primary { background: var(--_accent); border-color: var(--_accent); color: #fff; font-weight: 600; }

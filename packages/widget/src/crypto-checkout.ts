@@ -40,6 +40,9 @@ const flatStyles = (styles: CSSResultGroup | undefined): CSSResultOrNative[] =>
  * An embeddable crypto checkout: buy or sell crypto through a ramp, pay for a product with crypto, or show a
  * customer's permanent deposit address. It talks only to the merchant's backend (`api`) and never holds a key.
  *
+ * A script that runs after the element's (a module script, an app's mount) may come after `checkout-ready`: it
+ * reads `readyState`, or awaits `ready`, once the tag is defined (`await customElements.whenDefined(…)`).
+ *
  * @summary Buy, sell, pay or deposit crypto, with one element.
  *
  * @fires {CheckoutReadyEvent} checkout-ready - The catalog or product has loaded.
@@ -133,6 +136,28 @@ export class CryptoCheckout extends LitElement {
   private _viewFailed = false;
   /** A catalog arrived before the view's code: announced once the view is there to show it. */
   private _pendingReady?: CheckoutReadyDetail;
+  /** What the last `checkout-ready` said, while the form it announced shows. */
+  private _readyDetail?: CheckoutReadyDetail;
+
+  /**
+   * `'ready'` once the shopper sees the form (`checkout-ready` has fired), `'loading'` before that and while
+   * another mode's view loads.
+   */
+  get readyState(): 'loading' | 'ready' {
+    return this._readyDetail ? 'ready' : 'loading';
+  }
+
+  /**
+   * Resolves with `checkout-ready`'s detail: at once when the form shows already, else at the next
+   * `checkout-ready` (a failure meanwhile is a `checkout-error`, and the promise waits for the retry).
+   */
+  get ready(): Promise<CheckoutReadyDetail> {
+    return new Promise((resolve) =>
+      this._readyDetail
+        ? resolve(this._readyDetail)
+        : this.addEventListener('checkout-ready', (e) => resolve(e.detail), { once: true }),
+    );
+  }
   /** The attempt whose completion was announced (`kind:orderId`). */
   private _completed = '';
 
@@ -281,7 +306,7 @@ export class CryptoCheckout extends LitElement {
   private _showMode(mode: CheckoutMode): void {
     this._viewMode = mode;
     this._viewFailed = false;
-    this._pendingReady = undefined;
+    this._pendingReady = this._readyDetail = undefined;
     if (this._view) {
       this._view.dispose();
       this._view = undefined;
@@ -335,6 +360,7 @@ export class CryptoCheckout extends LitElement {
   private _ready(detail: CheckoutReadyDetail): void {
     this._pendingReady = this._view ? undefined : detail;
     if (!this._view) return;
+    this._readyDetail = detail;
     this.dispatchEvent(new CheckoutReadyEvent(detail));
     // The form shows: the frame's code comes while the shopper reads it, so the main button opens at once.
     if (detail.mode !== 'deposit')

@@ -1,7 +1,7 @@
 // Registers <crypto-checkout>; a second copy of the bundle on the page leaves the first registration alone.
 import { CryptoCheckout } from './crypto-checkout.ts';
 import { idle } from './internal/idle.ts';
-import { decimalSeparator } from './internal/locale.ts';
+import { decimalSeparator, validLocale } from './internal/locale.ts';
 
 export { CryptoCheckout };
 
@@ -10,9 +10,10 @@ if (typeof customElements !== 'undefined' && !customElements.get('crypto-checkou
   // The first Intl formatter of a page readies the browser's data, for every locale at once: main-thread time
   // that `npm run bench -- ttfq` shows in the updates before a first quote (bench/results.md, where the time
   // goes). Done while the page is idle, a checkout added later (a single-page app's checkout route) shows its
-  // first quote without paying it; one already on the page sends its requests first (firstUpdated). No
-  // navigator under a server-side DOM shim.
-  idle(() => decimalSeparator(globalThis.navigator?.language || 'en'));
+  // first quote without paying it; one already on the page sends its requests first (firstUpdated). The
+  // browser's language as the element takes it: not always a tag (`"C"`, `""`; no navigator under a server-side
+  // DOM shim), and an uncaught RangeError here would reach the shop's error reporting.
+  idle(() => decimalSeparator(validLocale(globalThis.navigator?.language)));
 }
 
 declare global {

@@ -5,17 +5,27 @@ const isCountry = (value: string | undefined): value is string => !!value && /^[
 
 /**
  * The shopper's country from request headers: CDN geolocation first (`cf-ipcountry`, `x-vercel-ip-country`,
- * `x-country`), then the region of the first `accept-language` tag that has one. Cloudflare's `XX`/`T1`
- * (unknown, Tor) are not countries.
+ * `x-country`), then the region of the first `accept-language` tag that has one (`pt-Latn-BR` → BR, `zh-Hant-TW` → TW; `en_US`, as
+ * some clients write it, → US). Cloudflare's `XX`/`T1` (unknown, Tor) are not countries, nor is a UN region
+ * (`es-419`); what is not a language tag at all (`C`, which WebKitGTK sends under `LANG=C.UTF-8`, `*`) says
+ * nothing, so the caller's default applies rather than a guess.
  */
 export function countryFromHeaders(c: Context): string | undefined {
   for (const name of ['cf-ipcountry', 'x-vercel-ip-country', 'x-country']) {
     const value = c.req.header(name)?.trim().toUpperCase();
     if (isCountry(value) && value !== 'XX' && value !== 'T1') return value;
   }
-  for (const tag of (c.req.header('accept-language') ?? '').split(',')) {
-    const region = /^[a-z]{2,3}[-_]([a-z]{2})\b/i.exec(tag.trim().split(';')[0] ?? '')?.[1];
-    if (region) return region.toUpperCase();
+  for (const range of (c.req.header('accept-language') ?? '').split(',')) {
+    const region = regionOf(range.split(';')[0]?.trim().replaceAll('_', '-') ?? '');
+    if (isCountry(region)) return region;
   }
   return undefined;
+}
+
+function regionOf(tag: string): string | undefined {
+  try {
+    return new Intl.Locale(tag).region;
+  } catch {
+    return undefined;
+  }
 }

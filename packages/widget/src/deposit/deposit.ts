@@ -92,7 +92,7 @@ export class DepositView extends View {
                 'address',
                 this.t('address'),
                 html`<div class="copy">
-                  <textarea id="address" class="address" readonly rows="1" .value=${a.address}></textarea>
+                  <div class="grow" data-v=${a.address}><textarea id="address" class="address" readonly rows="1" .value=${a.address}></textarea></div>
                   <button type="button" part="button" @click=${() => this._copy(a.address)}>${this.t('copy')}</button>
                 </div>`,
               )}

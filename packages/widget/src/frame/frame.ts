@@ -92,7 +92,7 @@ export function renderFrame(
     }`;
   if (f.display === 'inline') return html`<div class="frame">${frame}</div>`;
   // A title names the dialog (what is being paid); on a phone the dialog takes the whole screen.
-  return html`<dialog part="dialog" aria-labelledby="dialog-title" @close=${() => f.url && close(host, f, 'user')}>
+  return html`<dialog part="dialog" class=${f.phone ? 'phone' : ''} aria-labelledby="dialog-title" @close=${() => f.url && close(host, f, 'user')}>
     <form method="dialog" class="bar">
       <h2 id="dialog-title" part="dialog-title">${title ?? frameMessages(loc, 'checkout')}</h2>
       <button class="close" autofocus aria-label=${frameMessages(loc, 'close')}>×</button>

@@ -2,8 +2,11 @@
 
 export type Decimal = `${number}`;
 
-/** `locale` if Intl accepts it as a language tag, else `fallback` (so formatting never throws on a typo). */
-export function validLocale(locale: string, fallback = 'en'): string {
+/**
+ * `locale` if Intl accepts it as a language tag, else `fallback`: formatting never throws on a typo, nor on what a
+ * browser reports (`"C"` under `LANG=C.UTF-8` in WebKitGTK, `""`, nothing at all under a server-side DOM shim).
+ */
+export function validLocale(locale?: string, fallback = 'en'): string {
   try {
     return Intl.getCanonicalLocales(locale)[0] ?? fallback;
   } catch {

@@ -33,8 +33,9 @@ export class BuyView extends RampView {
     return field(
       'wallet',
       this.t('wallet'),
-      // A textarea that wraps: the whole address stays in sight on a phone (an input scrolled its start away).
-      html`<textarea id="wallet" class="address" rows="1" required autocomplete="off" spellcheck="false"
+      // A textarea that wraps: the whole address stays in sight on a phone (an input scrolled its start away). It
+      // grows with the address through the copy of its text in `data-v` (ramp.styles.ts).
+      html`<div class="grow" data-v=${this._wallet}><textarea id="wallet" class="address" rows="1" required autocomplete="off" spellcheck="false"
         .value=${this._wallet} aria-invalid=${String(this._walletMissing)} aria-describedby="wallet-msg"
         @keydown=${(e: KeyboardEvent) => {
           // One line of text: Enter submits, as in any other field of the form.
@@ -46,7 +47,7 @@ export class BuyView extends RampView {
           this._wallet = (e.target as HTMLTextAreaElement).value;
           this._walletMissing = false;
           this.host.requestUpdate();
-        }}></textarea>
+        }}></textarea></div>
       <p id="wallet-msg" class="msg" role="alert">${this._walletMissing ? this.t('walletMissing') : ''}</p>`,
     );
   }

@@ -10,10 +10,15 @@ export const rampStyles = css`
   .msg:empty { display: none; }
   .msg { color: var(--_danger); }
   .hint { opacity: 0.8; }
-  /* Buy's wallet address is shown whole (wrapped, never scrolled out of sight), as deposit's address is. */
-  .address { display: block; font: 13px/1.65 ui-monospace, monospace; word-break: break-all; resize: none; field-sizing: content; }
+  /* Buy's wallet address is shown whole (wrapped, never scrolled out of sight), as deposit's
+     address is: the shopper checks it by eye. The field grows with it through a hidden copy of its text (data-v)
+     in the same grid cell, in every browser (field-sizing is not in Safari before 26.2 nor in Firefox ESR before
+     152). 16px: iOS Safari zooms into a smaller field on focus. */
+  .grow { display: grid; flex: 1; }
+  .grow::after { content: attr(data-v) ' '; visibility: hidden; border: 1px solid; padding: 8px 10px; }
+  .grow > *, .grow::after { grid-area: 1 / 1; font: 16px/1.5 ui-monospace, monospace; white-space: pre-wrap; word-break: break-all; resize: none; overflow: hidden; }
   fieldset { border: 0; padding: 0; gap: 6px; }
-  .method { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-radius: var(--_r); }
+  .method { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-radius: var(--_r); min-height: 44px; box-sizing: border-box; }
   .method:has(:checked) { outline: 2px solid var(--_accent); }
   .net, dd { margin-inline-start: auto; }
   .method { flex-wrap: wrap; border: 1px solid var(--_line); font-weight: 400; }
@@ -23,6 +28,9 @@ export const rampStyles = css`
     .method:not(:has(:checked)) small { display: none; }
   }
   .method input { width: auto; min-height: 0; margin: 0; accent-color: var(--_accent); }
+  /* The focus ring on a method's radio whenever it has focus: WebKit does not count a radio an arrow key moved to
+     as :focus-visible, and a mouse user sees the picked method outlined anyway. */
+  .method input:focus { outline: 3px solid var(--_accent); outline-offset: 2px; }
   .ico { display: grid; place-items: center; width: 20px; height: 20px; border-radius: 50%; font: 700 11px/1 var(--_font); background: var(--_accent); color: #fff; }
   .dk, .dark .lt { display: none; }
   .dark .dk { display: inline; }
@@ -35,8 +43,9 @@ export const rampStyles = css`
   .method small { margin-inline-start: auto; }
   .terms { padding-inline-start: 2px; }
   dl div:last-child { font-weight: 700; }
-  /* A phone: country and currency each take the whole width, so a name is read whole and its list is wide. */
-  @container (width<=400px) { .pickers { grid-template-columns: 1fr; } }
+  /* A phone: country and currency each take the whole width, so a name is read whole and its list is wide; and
+     the rows closer, so that with fields a finger can hit (44px) the amount, the quote and Continue stay in sight. */
+  @container (width<=400px) { .pickers { grid-template-columns: 1fr; } form, .row { gap: 8px; } }
   /* The ramp page's usual height until it posts its own (SWAPPED_RESIZE: docs/upstream.md#postmessage), so the
      frame barely moves when it does; a page that never posts it keeps this one. */
   .frame iframe { height: 540px; }

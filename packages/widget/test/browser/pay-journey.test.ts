@@ -146,16 +146,35 @@ describe('the pay journey', () => {
     }
   });
 
-  it('shows the modal full-screen on a phone', async function () {
-    this.timeout(20000);
-    await setViewport({ width: 390, height: 844 });
+  it('shows the modal full-screen on a phone, and follows the screen as it turns', async function () {
+    this.timeout(30000);
+    const box = (el: CryptoCheckout) => {
+      const { left, top, width, height } = shadowQuery(el, 'dialog').getBoundingClientRect();
+      return [left, top, width, height].map(Math.round);
+    };
+    const modal = html`<crypto-checkout mode="pay" product=${PRODUCT} display="modal"></crypto-checkout>`;
     try {
-      const el = await mountReady(
-        html`<crypto-checkout mode="pay" product=${PRODUCT} display="modal"></crypto-checkout>`,
-      );
+      // A modal seen on a wide screen, then gone: WebKit used to keep that screen's layout for the next element
+      // mounted on the page once the screen had changed.
+      await setViewport({ width: 1280, height: 800 });
+      const wide = await mountReady(modal);
+      const wideOrder = await startPayment(wide);
+      expect(box(wide)[2]).to.equal(600);
+      // Paid, so that the next element starts afresh rather than resuming this order.
+      const paid = waitForEvent(wide, 'checkout-complete', { timeout: 10000 });
+      await payOrder(wideOrder);
+      await paid;
+      wide.remove();
+      await setViewport({ width: 390, height: 844 });
+      const el = await mountReady(modal);
       await startPayment(el);
-      const box = shadowQuery(el, 'dialog').getBoundingClientRect();
-      expect([box.left, box.top, box.width, box.height]).to.deep.equal([0, 0, 390, 844]);
+      expect(box(el)).to.deep.equal([0, 0, 390, 844]);
+      // Turned to landscape (wider than a phone's 640 px): the centred modal; turned back, the whole screen.
+      await setViewport({ width: 844, height: 390 });
+      await waitUntil(() => box(el)[2] === 600, `landscape: ${box(el)}`, { timeout: 5000 });
+      expect(box(el)[3]).to.be.at.most(390 - 24);
+      await setViewport({ width: 390, height: 844 });
+      await waitUntil(() => `${box(el)}` === '0,0,390,844', `portrait again: ${box(el)}`, { timeout: 5000 });
     } finally {
       await setViewport({ width: 800, height: 600 });
     }

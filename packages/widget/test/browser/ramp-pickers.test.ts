@@ -48,6 +48,63 @@ describe('buy: the pickers', () => {
     expect((await order).detail.kind).to.equal('buy');
   });
 
+  it('moves between the payment methods with the arrow keys, the focused one with its focus ring', async () => {
+    // The United States in euros: four methods, shown as radios.
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="US" fiat="EUR" amount="100" locale="en"></crypto-checkout>`,
+    );
+    const radios = [...el.shadowRoot!.querySelectorAll<HTMLInputElement>('.method input[type="radio"]')];
+    expect(radios).to.have.length(4);
+    const ring = (radio: HTMLInputElement) => {
+      const style = getComputedStyle(radio);
+      return style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) >= 2;
+    };
+    const checked = radios.findIndex((r) => r.checked);
+    radios[checked]!.focus();
+    for (const [key, step] of [
+      ['ArrowDown', 1],
+      ['ArrowUp', -1],
+    ] as const) {
+      const from = radios.findIndex((r) => r.checked);
+      const to = (from + step + radios.length) % radios.length;
+      await sendKeys({ press: key });
+      await el.updateComplete;
+      await waitUntil(() => el.shadowRoot!.activeElement === radios[to], `${key} did not move the focus`);
+      expect(radios[to]!.checked, `${key} picks the method`).to.equal(true);
+      expect(ring(radios[to]!), `the focus ring after ${key}`).to.equal(true);
+      expect(radios.filter((r) => r !== radios[to]).some(ring), 'a ring elsewhere').to.equal(false);
+    }
+  });
+
+  it('selects a picked country’s text, so typing next replaces it ("fra" after Australia, never "Australiafra")', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" amount="100" locale="en"></crypto-checkout>`,
+    );
+    const country = shadowQuery<HTMLInputElement>(el, '#country');
+    const wholeSelected = () =>
+      country.selectionStart === 0 && country.selectionEnd === country.value.length && country.value !== '';
+    country.focus();
+    await sendKeys({ type: 'austral' });
+    expect((await optionsOf(el, 'country'))[0]!.textContent!.trim()).to.equal('Australia');
+    const australia = waitForEvent(el, 'checkout-ready', { accept: (e) => e.detail.country === 'AU' });
+    await sendKeys({ press: 'Enter' });
+    await australia;
+    await el.updateComplete;
+    expect(country.value).to.equal('Australia');
+    expect(el.shadowRoot!.activeElement).to.equal(country);
+    await waitUntil(wholeSelected, 'the picked country’s text is not selected');
+    await sendKeys({ type: 'fra' });
+    await el.updateComplete;
+    expect(country.value).to.equal('fra');
+    expect((await optionsOf(el, 'country'))[0]!.textContent!.trim()).to.equal('France');
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => el.country === 'FR', 'France was not picked');
+    // Left and entered again (Tab away and back): the text is selected again.
+    country.blur();
+    country.focus();
+    await waitUntil(wholeSelected, 'the country’s text is not selected on entering the field again');
+  });
+
   it('filters the country list as the shopper types ("ger"), and Enter picks Germany: its currency, methods and quote', async () => {
     const el = await mountReady(
       html`<crypto-checkout mode="buy" country="GB" amount="100" locale="en"></crypto-checkout>`,

@@ -1,11 +1,12 @@
 // Each mode's view on its own: an element loads the code of its mode's view only, a mode switch loads the next
 // view once, and on a phone the buy and sell views keep the amount, the quote and Continue in sight.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
 import '../../src/define.ts';
 import type { CryptoCheckout } from '../../src/index.ts';
 import { MODES } from '../../src/modes.ts';
 import { customerToken, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
-import { mountReady, openPicker } from './checkout-helpers.ts';
+import { mountReady, openPicker, typeInto } from './checkout-helpers.ts';
 
 /** How many times this page fetched the view module `name` (src/<folder>/<name>.ts). */
 const loads = (name: string) =>
@@ -109,5 +110,59 @@ describe('a shopper on a phone (390 px)', () => {
     expect(terms).to.deep.equal([true, false, false, false]);
     // The whole form, the wallet field included, fits a phone's screen (844 px).
     expect(bottomOf(el, '[part~="button"]')).to.be.below(844);
+  });
+});
+
+describe('an address on a phone (390 × 844), whole in every engine', () => {
+  beforeEach(resetSandbox);
+  before(() => setViewport({ width: 390, height: 844 }));
+  after(() => setViewport({ width: 800, height: 600 }));
+
+  /** A field shows all its text: nothing scrolled out of sight, in more than one line where it wraps. */
+  function expectWhole(field: HTMLTextAreaElement) {
+    const lineHeight = Number.parseFloat(getComputedStyle(field).lineHeight);
+    expect(field.scrollHeight, 'the field has text').to.be.greaterThan(0);
+    expect(
+      field.clientHeight,
+      `${field.id}: client ${field.clientHeight}, scroll ${field.scrollHeight}`,
+    ).to.be.at.least(field.scrollHeight);
+    return Math.round((field.clientHeight - 16) / lineHeight);
+  }
+
+  it('grows the wallet field with what is typed: a 42-character address whole, wrapped', async () => {
+    const el = await mountReady(
+      html`<crypto-checkout mode="buy" country="DE" amount="100" locale="en"></crypto-checkout>`,
+    );
+    const wallet = shadowQuery<HTMLTextAreaElement>(el, '#wallet');
+    expect(expectWhole(wallet), 'empty: one line').to.equal(1);
+    wallet.focus();
+    await sendKeys({ type: '0x2222222222222222222222222222222222222222' });
+    await el.updateComplete;
+    expect(wallet.value).to.have.length(42);
+    expect(expectWhole(wallet), 'two lines at 390 px').to.equal(2);
+    // Shortened again: it shrinks back.
+    await typeInto(el, '#wallet', '0x22');
+    expect(expectWhole(wallet)).to.equal(1);
+    // iOS Safari zooms into a field under 16px on focus.
+    expect(Number.parseFloat(getComputedStyle(wallet).fontSize)).to.be.at.least(16);
+  });
+
+  it('shows the deposit address whole', async () => {
+    const token = await customerToken({ customerId: 'cust-phone' });
+    const el = await mountReady(
+      html`<crypto-checkout mode="deposit" customer-token=${token} locale="en"></crypto-checkout>`,
+    );
+    await waitUntil(
+      () => el.shadowRoot!.querySelector<HTMLTextAreaElement>('#address')?.value,
+      'no address',
+      {
+        timeout: 8000,
+      },
+    );
+    await el.updateComplete;
+    const address = shadowQuery<HTMLTextAreaElement>(el, '#address');
+    expect(address.value.length).to.be.at.least(26);
+    expect(expectWhole(address)).to.be.at.least(1);
+    expect(Number.parseFloat(getComputedStyle(address).fontSize)).to.be.at.least(16);
   });
 });

@@ -31,6 +31,8 @@ export class PayOrder {
   private _outcome?: string;
   /** The order shown was restored from this tab's storage (its payment page is not open). */
   private _restored = false;
+  /** The payment page came back to the shop (the backend's return page): nothing to open again. */
+  private _returned = false;
   private _status?: OrderStatusController;
 
   constructor(private _owner: OrderOwner) {
@@ -64,7 +66,7 @@ export class PayOrder {
   opened(order: Order): void {
     const { host } = this._owner;
     this.order = order;
-    this._restored = false;
+    this._restored = this._returned = false;
     this._keep(order);
     this._outcome = undefined;
     host.dispatchEvent(
@@ -142,6 +144,7 @@ export class PayOrder {
       const order = this.order;
       if (!order || m.orderId !== order.orderId) return;
       this._keep(undefined);
+      this._returned = true;
       const status = isStatus(m.status) ? m.status : (this._status?.view?.status ?? order.status);
       ctx.frame?.close();
       this._status?.refresh();
@@ -165,7 +168,10 @@ export class PayOrder {
         ${retry ? html`<button type="button" @click=${() => this._again()}>${t('retry')}</button>` : nothing}
       </div>
       ${
-        this._restored && !retry && !this._status?.view?.final
+        // Its page is not open (this tab came back to it, or the shopper closed the modal): a way back to it.
+        (this._restored || !(this._returned || this._owner.ctx.frame?.url)) &&
+        !retry &&
+        !this._status?.view?.final
           ? html`<div class="actions">
               <button part="button" type="button" class="primary" @click=${() => this._resume()}>
                 ${t('resume')}

@@ -42,6 +42,12 @@ export function pickerList(
   const pick = (x?: PickerItem) => {
     if (x && x.code !== value) onPick(x.code);
     p._set(false, '');
+    // Still in the field (Enter, Escape): its text selected, so what is typed next replaces it ("Fra", never
+    // "AustraliaFra").
+    p._host.updateComplete.then(() => {
+      const input = p._host.renderRoot.querySelector<HTMLInputElement>(`#${id}`);
+      if (input && (input.getRootNode() as ShadowRoot).activeElement === input) input.select();
+    });
   };
   const onKey = (e: KeyboardEvent) => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {

@@ -267,7 +267,7 @@ describe('readiness against the upstream, live keys', () => {
       clock.offsetMs += 30_000;
       const later = await readiness(stack.backendUrl);
       assert.equal(later.status, 200);
-      await waitFor(() => {
+      await waitFor(async () => {
         assert.equal(probes(), calls + 1, 'probed again once 30 s have passed');
         assert.equal(granted(), tokens + 2);
       }, 'the due probes');
@@ -308,7 +308,7 @@ describe('readiness against the upstream, live keys', () => {
       hold = true;
       clock.offsetMs += 30_000;
       const during = await readiness.run();
-      await waitFor(() => assert.equal(held.length, 2), 'both due probes on their way, held');
+      await waitFor(async () => assert.equal(held.length, 2), 'both due probes on their way, held');
       assert.equal(during.checks.upstreamRamp.status, 'ok', 'the last result answers meanwhile');
       assert.equal(during.checks.upstreamPayments.status, 'ok');
       assert.deepEqual(during.failing, []);

@@ -103,10 +103,18 @@ export async function startRestartable(
       const { json, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (json !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
-      return fetch(`${url}${apiPath}`, {
-        ...rest,
-        headers,
-        ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+      const send = () =>
+        fetch(`${url}${apiPath}`, {
+          ...rest,
+          headers,
+          ...(json !== undefined ? { body: JSON.stringify(json) } : {}),
+        });
+      // A keep-alive connection to the instance before a restart can be picked for the first request after it,
+      // before this process has seen it closed: sent again on a new connection, as a browser does.
+      return send().catch((error: unknown) => {
+        const code = (error as { cause?: { code?: string } }).cause?.code;
+        if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return send();
+        throw error;
       });
     },
     async restart(own) {

@@ -48,7 +48,12 @@ describe('buy: the ramp page', () => {
     await el.updateComplete;
     const frame = shadowQuery<HTMLIFrameElement>(el, 'iframe');
     const page = () => frame.contentDocument!;
-    await waitUntil(() => page().getElementById('amount-form'), 'ramp page not loaded', { timeout: 5000 });
+    // Loaded, its script has run: a Continue clicked before would submit the form itself (WebKit, once in ten runs).
+    await waitUntil(
+      () => page().readyState === 'complete' && page().getElementById('amount-form'),
+      'ramp page not loaded',
+      { timeout: 5000 },
+    );
     await waitUntil(
       () => !(page().getElementById('continue') as HTMLButtonElement).disabled,
       'no ramp quote',
@@ -57,16 +62,14 @@ describe('buy: the ramp page', () => {
       },
     );
     (page().getElementById('continue') as HTMLButtonElement).click();
-    await waitUntil(
-      () =>
-        !page().getElementById('step-LOGIN_EMAIL')!.hidden || !page().getElementById('step-PAYMENT')!.hidden,
-      'no next step',
-    );
-    if (!page().getElementById('step-LOGIN_EMAIL')!.hidden) {
+    // Continue may load the page's next document: until it has, neither step is there to read.
+    const shown = (id: string) => page().getElementById(id)?.hidden === false;
+    await waitUntil(() => shown('step-LOGIN_EMAIL') || shown('step-PAYMENT'), 'no next step');
+    if (shown('step-LOGIN_EMAIL')) {
       (page().getElementById('email') as HTMLInputElement).value = 'shopper@example.com';
       (page().getElementById('email-form') as HTMLFormElement).requestSubmit();
     }
-    await waitUntil(() => !page().getElementById('step-PAYMENT')!.hidden, 'no payment step', {
+    await waitUntil(() => shown('step-PAYMENT'), 'no payment step', {
       timeout: 5000,
     });
     const complete = waitForEvent(el, 'checkout-complete', { timeout: 8000 });

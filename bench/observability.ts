@@ -3,8 +3,12 @@
  * the bench's sandbox, SQLite), once as it runs by default here (metrics off, access log off) and once with
  * METRICS=on, ACCESS_LOG=on and LOG_FORMAT=json (a JSON line per request, read off its stdout as a log shipper
  * would). Both processes run side by side, idle but for their turn; the rounds alternate (off then on, on then off, …)
- * on the same seeded stream, so the machine's other load falls on both alike. Reported: CPU per answered quote
- * (median of the rounds), the ratio of the two, p99 of the 2xx answers, and each process's peak RSS.
+ * on the same seeded stream, so the machine's other load falls on both alike. Each measured round follows WARM_SECONDS
+ * of the same rate, not measured: a process that sat idle through the other's round has let its quote caches
+ * expire, and its first seconds back cost more CPU than a process kept busy does (measured without: the round right
+ * after its own cost about 25 % less than the one after the other's, which made each pair's ratio swing between
+ * 0.87 and 1.5). Reported: CPU per answered quote (median of the rounds), the ratio of the two, p99 of the 2xx
+ * answers, and each process's peak RSS.
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -23,6 +27,7 @@ import { buildCombos, runLoad } from './load.ts';
 
 const RATE = 1000;
 const ROUND_SECONDS = 10;
+const WARM_SECONDS = 3;
 const ROUNDS = 6;
 const CONNECTIONS = 1000;
 /** The load step's goals (README "Benchmarks"): CPU at most 5 % more, p99 and memory as the load step's. */
@@ -109,6 +114,16 @@ export async function measureObservability(
           log(
             `observability: round ${round_ + 1} of ${ROUNDS}, ${variants[index]?.label}, ${RATE}/s for ${ROUND_SECONDS} s…`,
           );
+          await runLoad({
+            label: `CLI, ${variants[index]?.label}, warming up`,
+            url: child.url,
+            sandboxUrl,
+            combos,
+            rate: RATE,
+            durationS: WARM_SECONDS,
+            connections: CONNECTIONS,
+            seed: 20_261_200 + round_,
+          });
           const cpuBefore = procCpuSeconds(child.pid);
           const run = await runLoad({
             label: `CLI, ${variants[index]?.label}`,
@@ -172,7 +187,8 @@ export function observabilityMarkdown(result: ObservabilityResult): string {
     `## What observability costs: ${result.rate} quote requests/s, metrics and JSON logs off vs on`,
     '',
     `The built CLI twice, side by side (live against the sandbox, SQLite), ${result.rounds} alternating rounds of ` +
-      `${result.roundSeconds} s each on the same seeded Poisson stream; medians of the rounds. Load average (1 min) ` +
+      `${result.roundSeconds} s each on the same seeded Poisson stream, each after ${WARM_SECONDS} s at the same rate ` +
+      `that are not measured; medians of the rounds. Load average (1 min) ` +
       `${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end.`,
     '',
     '| variant | CPU per quote | p99 (2xx) | peak RSS | 2xx / answered per round | lines written |',

@@ -25,7 +25,10 @@ test('every rule of alerts.yml has a case in alerts.test.yml that fires it', () 
   const rules = names('alerts.yml', /- alert: (\w+)/g);
   const tested = names('alerts.test.yml', /alertname: (\w+)\n\s+exp_alerts:\n\s+- exp_labels/g);
   assert.equal(rules.size, 13);
-  assert.deepEqual([...rules].filter((rule) => !tested.has(rule)), []);
+  assert.deepEqual(
+    [...rules].filter((rule) => !tested.has(rule)),
+    [],
+  );
 });
 
 test("promtool check config accepts the example prometheus.yml (its token file is the deployment's)", () => {

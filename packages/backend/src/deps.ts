@@ -7,6 +7,7 @@ import type { Outbox } from './events/outbox.ts';
 import type { ReadinessChecks } from './health/checks.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Metrics } from './metrics/metrics.ts';
+import type { ClaimOwners } from './middleware/idempotency.ts';
 import type { QuoteEngine } from './quotes/engine.ts';
 import type { SharedState } from './shared/redis.ts';
 import type { Store } from './store/store.ts';
@@ -25,6 +26,8 @@ export interface AppDeps {
   clock: Clock;
   /** Redis shared by several instances (REDIS_URL); absent: everything stays in this process. */
   shared?: SharedState | undefined;
+  /** Which process made an idempotency claim, and whether it still runs (middleware/claim-owners.ts). */
+  claimOwners?: ClaimOwners | undefined;
   /** What /metrics reports (no-ops with METRICS=off). */
   metrics: Metrics;
   /** What /readyz checks; also marks the instance as draining. */

@@ -18,6 +18,7 @@ import { createReadinessChecks, environmentLine } from './health/checks.ts';
 import { Lifecycle } from './lifecycle.ts';
 import { configureLogging, flushLogs, logger } from './logger.ts';
 import { metricsOf, startObservability, watchSources } from './metrics/wiring.ts';
+import { claimOwners } from './middleware/claim-owners.ts';
 import { createQuoteEngine } from './quotes/engine.ts';
 import { singleKey } from './secrets/keyring.ts';
 import { connectShared, type SharedState } from './shared/redis.ts';
@@ -100,6 +101,7 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
     lifecycle: new Lifecycle(() => readiness.markDraining()),
     store: overrides.store,
     shared,
+    claimOwners: claimOwners(config, shared),
     outbox: createOutbox(overrides.store, () => [
       ...config.events.webhookUrls,
       ...(overrides.onEvent ? [hookTarget] : []),

@@ -20,6 +20,8 @@ export interface CliProcess {
   /** Every line it wrote to stdout and stderr so far. */
   lines(): string[];
   stop(): Promise<void>;
+  /** SIGKILL, as the kernel's OOM killer or `kill -9` ends it: nothing it had in hand is finished. */
+  kill(): Promise<void>;
 }
 
 export async function startCli(env: Record<string, string> = {}): Promise<CliProcess> {
@@ -69,5 +71,12 @@ export async function startCli(env: Record<string, string> = {}): Promise<CliPro
     await stop();
     throw error;
   }
-  return { url, port, lines: () => (partial ? [...lines, partial] : [...lines]), stop };
+  const kill = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGKILL');
+    });
+  };
+  return { url, port, lines: () => (partial ? [...lines, partial] : [...lines]), stop, kill };
 }

@@ -108,7 +108,7 @@ export const restoreWebhooks = (stack: Stack) =>
 export async function waitFor<T>(
   check: () => Promise<T | undefined>,
   what: string,
-  timeoutMs = 5000,
+  timeoutMs = 20_000,
 ): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {

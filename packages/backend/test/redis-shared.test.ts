@@ -4,6 +4,9 @@
  * what happens while Redis is away.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import { AppError } from '../src/errors.ts';
 import { connectShared, type SharedState } from '../src/shared/redis.ts';
@@ -111,6 +114,46 @@ describe('order-status fan-out', () => {
     assert.equal(await heardByB, 'ord_fanout');
     assert.equal(await heardByC, 'ord_fanout');
     assert.deepEqual(heardByA, []);
+  });
+});
+
+describe('which instances run', () => {
+  test('an instance runs while it keeps its key alive; closed, or killed, it soon no longer does', async () => {
+    const [one, two] = instances as [SharedState, SharedState];
+    assert.equal(await two.alive(one.instanceId), true);
+    assert.equal(await two.alive('an-instance-that-never-ran'), false);
+    const leaving = await connectShared(server.url);
+    assert.equal(await one.alive(leaving.instanceId), true);
+    await leaving.close();
+    assert.equal(await one.alive(leaving.instanceId), false, 'closed: gone at once');
+
+    // Killed: a process of its own, which cannot say goodbye; its key runs out (INSTANCE_ALIVE_MS).
+    const redisModule = new URL('../src/shared/redis.ts', import.meta.url).href;
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { connectShared } = await import(${JSON.stringify(redisModule)});
+         const shared = await connectShared(process.env.REDIS_URL);
+         console.log(shared.instanceId);
+         setInterval(() => {}, 1000);`,
+      ],
+      { env: { ...process.env, REDIS_URL: server.url }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      const [id] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+      assert.equal(await one.alive(id), true);
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+      await waitFor(async () => {
+        assert.equal(await one.alive(id), false);
+      }, 'the killed instance no longer counted as running');
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });
 

@@ -14,12 +14,13 @@ const MB = 2 ** 20;
 const moduleUrl = new URL('../src/young-generation.ts', import.meta.url).href;
 
 /**
- * The child's work: `quiet`, a batch of allocations every 100 ms, the loop idle most of the time; `busy`, one batch
- * after another. Both keep some of what they allocate alive for a while, as requests in flight are. It works for
- * `seconds`, or, given `until`, until the young generation reaches that size (then one second more, to see it
- * stop) or a minute passes. What is busy is the event loop's own measure, which counts time the process waits for
- * a core while running: a batch takes a few milliseconds, so one every 100 ms stays under half busy even when
- * other processes slow it several times over (one every 20 ms did not, at a load average of 13 to 18 on 2 cores).
+ * The child's work: `quiet`, a batch of allocations every 100 ms, or after four times as long as the batch took if
+ * that is longer, the loop idle most of the time; `busy`, one batch after another. Both keep some of what they
+ * allocate alive for a while, as requests in flight are. It works for `seconds`, or, given `until`, until the young
+ * generation reaches that size (then one second more, to see it stop) or a minute passes. What is busy is the
+ * event loop's own measure, which counts time the process waits for a core while running: a batch takes a few
+ * milliseconds, but other processes can slow it past 100 ms (at a load average of 8 to 10 on 2 cores, one batch
+ * every 100 ms was more than half busy for a second), so the quiet child rests four times what its batch took.
  * Without the module, V8 grows this quiet workload's young generation to 32 MB within its three seconds.
  */
 const script = (mode: 'quiet' | 'busy', seconds: number, until?: number) => `
@@ -35,13 +36,15 @@ import(${JSON.stringify(moduleUrl)}).then(async () => {
   let largest = first;
   let reached = false;
   while (Date.now() < end) {
+    const started = performance.now();
     batch();
+    const took = performance.now() - started;
     largest = Math.max(largest, young());
     if (${until ?? 'Infinity'} <= largest && !reached) {
       reached = true;
       end = Math.min(end, Date.now() + 1000);
     }
-    await new Promise((resolve) => ${mode === 'quiet' ? 'setTimeout(resolve, 100)' : 'setImmediate(resolve)'});
+    await new Promise((resolve) => ${mode === 'quiet' ? 'setTimeout(resolve, Math.max(100, 4 * took))' : 'setImmediate(resolve)'});
   }
   process.stdout.write(JSON.stringify({ first, largest }));
 });`;

@@ -7,15 +7,17 @@
  *   our order id, its status token);
  * - **replay**: the same key and body after a success answers the stored response, 200 with
  *   `Idempotent-Replayed: true`; the same key with another body is a 409, and so is a claim still running;
- * - **take over**: a claim older than `staleClaimMs` with no answer (its process died), or one an earlier attempt
- *   left uncertain, is taken by a conditional update, keeping its seed, and the handler is told it is `uncertain`
- *   (it then looks for what the earlier attempt made before making anything);
+ * - **take over**: a claim older than `staleClaimMs` with no answer (its process died, as far as anyone can
+ *   tell), one whose process is known to have stopped (`owners`: the claim names the process that made it) once
+ *   the call that process may have made upstream has ended (`callEndsWithinMs`), or one an earlier attempt left
+ *   uncertain, is taken by a conditional update, keeping its seed, and the handler is told it is `uncertain` (it
+ *   then looks for what the earlier attempt made before making anything);
  * - **reconcile**: a failure that says nothing was made (`madeNothing`) puts the key back as it was; any other
  *   (a timeout, a lost answer) keeps the claim as uncertain and free to take, and runs the handler's
  *   `reconcile` after each of `reconcileAfterMs`, so what that attempt made is recorded even if no retry comes.
  *
  * The key holds for the body as the route validates it (`body`): key order and fields the schema drops do not
- * matter. The record (collection `idempotency`, key `<scope>:<key>`) is `{ state, bodyHash, claimedAt,
+ * matter. The record (collection `idempotency`, key `<scope>:<key>`) is `{ state, bodyHash, claimedAt, owner?,
  * uncertain?, response?, ...seed }`.
  */
 import { createHash } from 'node:crypto';
@@ -45,6 +47,17 @@ export type Claim<Seed> = Seed & {
 
 export type IdempotencyEnv<Seed> = { Variables: { idempotency: Claim<Seed> } };
 
+/**
+ * Which process made a claim, and whether it still runs: a shopper whose order was being made when its process
+ * was killed can try again as soon as that is known, rather than after `staleClaimMs` (claim-owners.ts).
+ */
+export interface ClaimOwners {
+  /** This process, written into each claim it makes. */
+  self: string;
+  /** False only when `owner` is known to have stopped; in doubt (Redis unreachable, say), true. */
+  alive(owner: string): Promise<boolean>;
+}
+
 export interface IdempotencyOptions<Seed extends Record<string, unknown>> {
   store: Store;
   clock: Clock;
@@ -60,6 +73,13 @@ export interface IdempotencyOptions<Seed extends Record<string, unknown>> {
   reconcileAfterMs: (attempt: number) => number | undefined;
   /** A claim older than this with no answer is taken to be from a process that died mid-call (default 2 min). */
   staleClaimMs?: number;
+  /** Who makes claims here, and who still runs; without it, only `staleClaimMs` says a claim was left behind. */
+  owners?: ClaimOwners | undefined;
+  /**
+   * How long after a claim the upstream call its handler made may still be under way (its timeout): a stopped
+   * process's claim is taken over no sooner, so what that call made is there to be found (default: staleClaimMs).
+   */
+  callEndsWithinMs?: number;
   log?: LogLine;
 }
 
@@ -69,6 +89,8 @@ interface IdempotencyRecord {
   uncertain?: boolean;
   bodyHash: string;
   claimedAt: number;
+  /** The process that made the claim (`ClaimOwners.self`), when owners are known. */
+  owner?: string;
   response?: unknown;
 }
 
@@ -90,8 +112,17 @@ const inProgress = () =>
 export function idempotency<Seed extends Record<string, unknown>>(
   options: IdempotencyOptions<Seed>,
 ): MiddlewareHandler<IdempotencyEnv<Seed>> {
-  const { store, clock } = options;
+  const { store, clock, owners } = options;
   const staleClaimMs = options.staleClaimMs ?? 2 * 60 * 1000;
+  const callEndsWithinMs = Math.min(options.callEndsWithinMs ?? staleClaimMs, staleClaimMs);
+  /** Whether a pending claim may still be answered by the process that made it, or its upstream call still land. */
+  const stillRunning = async (claim: IdempotencyRecord): Promise<boolean> => {
+    const age = clock.now() - claim.claimedAt;
+    if (age >= staleClaimMs) return false;
+    if (age < callEndsWithinMs || !owners || claim.owner === undefined || claim.owner === owners.self)
+      return true;
+    return owners.alive(claim.owner).catch(() => true);
+  };
   const log = options.log ?? logger.warn;
   const lock = createKeyedLock();
   type Stored = IdempotencyRecord & Seed;
@@ -146,15 +177,15 @@ export function idempotency<Seed extends Record<string, unknown>>(
           c.header('Idempotent-Replayed', 'true');
           return c.json(existing.response as object, 200);
         }
-        if (clock.now() - existing.claimedAt < staleClaimMs) throw inProgress();
+        if (await stillRunning(existing)) throw inProgress();
       }
 
       // A stale or uncertain claim is taken over with the same seed: what the earlier attempt may have made
       // upstream carries it, so the handler can look for that before making anything.
       const claim = (
         existing
-          ? { ...existing, uncertain: true, claimedAt: clock.now() }
-          : { ...options.seed(), state: 'pending', bodyHash, claimedAt: clock.now() }
+          ? { ...existing, uncertain: true, claimedAt: clock.now(), owner: owners?.self }
+          : { ...options.seed(), state: 'pending', bodyHash, claimedAt: clock.now(), owner: owners?.self }
       ) as Stored;
       if (existing) {
         // Taken over only if no other instance took it since we read it (a conditional update).
@@ -170,7 +201,14 @@ export function idempotency<Seed extends Record<string, unknown>>(
       }
 
       let find: (() => Promise<unknown>) | undefined;
-      const { state: _state, bodyHash: _hash, claimedAt: _at, response: _response, ...seed } = claim;
+      const {
+        state: _state,
+        bodyHash: _hash,
+        claimedAt: _at,
+        owner: _owner,
+        response: _response,
+        ...seed
+      } = claim;
       c.set('idempotency', {
         ...(seed as unknown as Seed),
         uncertain: claim.uncertain === true,

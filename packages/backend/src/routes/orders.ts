@@ -60,6 +60,9 @@ export function orderRoutes(deps: AppDeps, ledger: OrderLedger, catalog: Product
       idempotency<OrderSeed>({
         store,
         clock,
+        // A killed process's claim is free once the order it may have been making upstream has been made.
+        owners: deps.claimOwners,
+        callEndsWithinMs: 2 * config.upstreamTimeoutMs,
         scope: 'orders',
         body: createOrderBody,
         seed: () => ({ orderId: newOrderId(), statusToken: newStatusToken() }),

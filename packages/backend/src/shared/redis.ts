@@ -1,7 +1,8 @@
 /**
  * What several instances share through Redis when REDIS_URL is set: the connection (one for commands, one
- * for subscriptions), the order-status fan-out channel and the cross-instance response cache. Without
- * REDIS_URL none of this exists and everything stays in the process.
+ * for subscriptions), the order-status fan-out channel, the cross-instance response cache, and which instances
+ * run (each keeps `cc:instance:<id>` alive while it runs). Without REDIS_URL none of this exists and everything
+ * stays in the process.
  *
  * Commands fail at once while Redis is unreachable (no offline queue), so a request gets its answer (503, or
  * the configured fallback) instead of hanging; the connection keeps retrying in the background.
@@ -26,8 +27,14 @@ export interface SharedState {
   cache: SharedCache;
   /** Instances to divide the upstream budget by when Redis is down; undefined = 503. */
   fallbackInstances: number | undefined;
+  /** Whether the instance `instanceId` still runs: false once it has not said so for INSTANCE_ALIVE_MS. */
+  alive(instanceId: string): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** How long an instance counts as running after it last said so; it says so every third of it. */
+export const INSTANCE_ALIVE_MS = 10_000;
+const instanceKey = (instanceId: string) => `cc:instance:${instanceId}`;
 
 /** Redis's address without credentials, for messages. */
 export function describeRedis(url: string): string {
@@ -77,13 +84,21 @@ export async function connectShared(url: string, fallbackInstances?: number): Pr
   const instanceId = randomUUID();
   const fanout = createOrderFanout(redis, subscriber, instanceId);
   await fanout.ready;
+  // Missed beats while Redis is away are made up by the next; a process killed stops beating and is gone 10 s on.
+  const beat = () => redis.set(instanceKey(instanceId), '1', 'PX', INSTANCE_ALIVE_MS).catch(() => undefined);
+  await beat();
+  const heartbeat = setInterval(beat, INSTANCE_ALIVE_MS / 3).unref();
   return {
     redis,
     instanceId,
     fanout,
     cache: createSharedCache(redis),
     fallbackInstances,
+    alive: async (id) => (await redis.exists(instanceKey(id))) === 1,
     async close() {
+      clearInterval(heartbeat);
+      // Closed once what it served has finished: nothing it claimed is still being made.
+      await redis.del(instanceKey(instanceId)).catch(() => undefined);
       redis.disconnect();
       subscriber.disconnect();
     },

@@ -109,6 +109,14 @@ async function healthOf(cli: Cli, port: number): Promise<{ upstream?: string }> 
   assert.fail(`the command never answered /healthz:\n${cli.output()}`);
 }
 
+/** What the command has written, once it holds `pattern` (its lines go out on their own, beside its answers). */
+async function printed(cli: Cli, pattern: RegExp): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  while (!pattern.test(cli.output()) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  return cli.output();
+}
+
 async function stop(cli: Cli): Promise<void> {
   if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGTERM');
   await cli.exited;
@@ -345,7 +353,7 @@ createRoot(document.getElementById('root')).render(
     const cli = startCli(project, { PORT: String(port), DATA_DIR: join(dir, 'sandbox-data') });
     try {
       assert.equal((await healthOf(cli, port)).upstream, 'sandbox');
-      assert.match(cli.output(), /UPSTREAM: the offline SANDBOX/);
+      assert.match(await printed(cli, /UPSTREAM/), /UPSTREAM: the offline SANDBOX/);
       const page = await fetch(`http://127.0.0.1:${port}/sandbox`);
       assert.equal(page.status, 200, 'the sandbox is served beside the API');
     } finally {
@@ -381,7 +389,7 @@ createRoot(document.getElementById('root')).render(
     try {
       assert.equal((await healthOf(cli, port)).upstream, 'live');
       assert.match(
-        cli.output(),
+        await printed(cli, /UPSTREAM/),
         new RegExp(`UPSTREAM: live — ramp ${upstreamUrl}/ramp, payments ${upstreamUrl}/pay-api`),
       );
       // The catalog comes from the upstream's ramp API, with its keys.

@@ -494,7 +494,7 @@ export function shoppers(options: ShopperOptions) {
           `${options.front}/api/orders/${trail.orderId}/events?token=${trail.statusToken}`,
           {
             headers: lastEventId ? { 'last-event-id': lastEventId } : {},
-            signal: AbortSignal.timeout(120_000),
+            signal: AbortSignal.timeout(300_000),
           },
         );
         connection.status = response.status;

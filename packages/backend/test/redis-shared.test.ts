@@ -207,6 +207,12 @@ describe('per-client limit', () => {
   test('a client spreading its requests over two instances gets one limit, not one per instance', async () => {
     const env = { RATE_LIMIT_PER_MINUTE: '5' };
     const [a, b] = instances as [SharedState, SharedState];
+    // The test before this one stopped Redis: these instances' clients may still be reconnecting (until then
+    // the limiter answers 503, as it should).
+    await waitFor(async () => {
+      await a.redis.ping();
+      await b.redis.ping();
+    }, 'both instances connected to Redis again');
     const one = await startStack({ env, shared: a });
     const two = await startStack({ env, shared: b });
     try {

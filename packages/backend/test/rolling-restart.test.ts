@@ -102,13 +102,18 @@ test('SIGTERM each of three instances in turn, then SIGKILL one, under shoppers 
   const log: string[] = [];
   try {
     // The restarts begin once shoppers are under way (a condition, not a time), with three streams held.
-    await waitFor(async () => {
-      for (const order of traffic.orders) {
-        const id = order.upstreamOrderId;
-        if (held.size < 3 && id && order.connections.length && !payStarted.has(id)) held.add(id);
-      }
-      assert.ok(held.size >= 3);
-    }, 'three orders followed and held before the restarts');
+    await waitFor(
+      async () => {
+        for (const order of traffic.orders) {
+          const id = order.upstreamOrderId;
+          if (held.size < 3 && id && order.connections.length && !payStarted.has(id)) held.add(id);
+        }
+        const made = traffic.orders.map((order) => order.attempt.status);
+        assert.ok(held.size >= 3, `${held.size} held; creations answered ${JSON.stringify(made)}`);
+      },
+      'three orders followed and held before the restarts',
+      60_000,
+    );
     phases = await rollingRestart(deployment, {
       killIndex: 1,
       log: (line) => log.push(`${Math.round(performance.now())} ${line}`),
@@ -116,9 +121,14 @@ test('SIGTERM each of three instances in turn, then SIGKILL one, under shoppers 
     releaseHeld();
     // And go on until orders made after the last restart are followed too.
     const madeBefore = traffic.orders.length;
-    await waitFor(async () => {
-      assert.ok(traffic.orders.length >= madeBefore + 4);
-    }, 'four more orders after the restarts');
+    await waitFor(
+      async () => {
+        const since = traffic.orders.slice(madeBefore).map((order) => order.attempt.status);
+        assert.ok(since.length >= 4, `answered since: ${JSON.stringify(since)}`);
+      },
+      'four more orders after the restarts',
+      60_000,
+    );
   } finally {
     releaseHeld();
     await traffic.stop();

@@ -428,7 +428,8 @@ test('checkout tokens verify to the product they charge', async () => {
 describe('an order creation that times out (issue 13, case 5)', () => {
   let stack: Stack;
   before(async () => {
-    stack = await startStack({ env: { PRODUCTS_FILE: productsFile, UPSTREAM_TIMEOUT_MS: '300' } });
+    // Long enough that the calls around the slow one (the retry, the list) answer in time on a loaded machine.
+    stack = await startStack({ env: { PRODUCTS_FILE: productsFile, UPSTREAM_TIMEOUT_MS: '1500' } });
   });
   after(() => stack.close());
 
@@ -436,7 +437,7 @@ describe('an order creation that times out (issue 13, case 5)', () => {
     stack.control('POST', '/faults', {
       route: '/pay-api/v1/orders',
       method: 'POST',
-      latencyMs: 1000,
+      latencyMs: 4000,
       times: 1,
     });
   const upstreamWith = async (externalId: string) =>
@@ -460,7 +461,7 @@ describe('an order creation that times out (issue 13, case 5)', () => {
         return fresh.length ? fresh : undefined;
       },
       'the slow upstream order',
-      5000,
+      15_000,
     );
     const retry = await postOrder(stack, { product: 'hoodie' }, key);
     const text = await retry.text();
@@ -485,7 +486,7 @@ describe('an order creation that times out (issue 13, case 5)', () => {
         return fresh.length ? fresh : undefined;
       },
       'the orphan recorded',
-      8000,
+      20_000,
     );
     assert.equal((await upstreamWith(recorded[0] ?? '')).length, 1);
   });

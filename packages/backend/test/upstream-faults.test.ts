@@ -15,7 +15,8 @@ interface ErrorBody {
 
 let stack: Stack;
 before(async () => {
-  stack = await startStack({ env: { PRODUCTS_FILE: productsFile, UPSTREAM_TIMEOUT_MS: '400' } });
+  // Long enough that an injected error is answered in time on a loaded machine (at 400 ms a 500 was once a 504).
+  stack = await startStack({ env: { PRODUCTS_FILE: productsFile, UPSTREAM_TIMEOUT_MS: '2000' } });
 });
 after(() => stack.close());
 
@@ -49,7 +50,7 @@ const faults: Array<[fault: Record<string, unknown>, status: number, code: strin
   [{ status: 200, body: 'malformed' }, 502, 'UPSTREAM_ERROR'],
   [{ status: 200, body: 'empty' }, 502, 'UPSTREAM_ERROR'],
   [{ status: 429 }, 503, 'UPSTREAM_BUSY'],
-  [{ latencyMs: 1500 }, 504, 'UPSTREAM_TIMEOUT'],
+  [{ latencyMs: 5000 }, 504, 'UPSTREAM_TIMEOUT'],
 ];
 
 /** Every fault of the table on `route`, one after the other; `send(n)` makes the n-th request. */

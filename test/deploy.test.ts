@@ -232,5 +232,20 @@ describe('deploy/', () => {
         assert.equal((await fetch(`${front}${path}`, { method })).status, 200, `${method} ${path}`);
       }
     });
+
+    test('every check failing at once (an overload): requests still reach the instances, none is a 503', async () => {
+      // The third was closed above; the other two now fail their checks too.
+      (instances[0] as Instance).ready = false;
+      (instances[1] as Instance).ready = false;
+      await inRotation('DOWN', 'DOWN', 'DOWN');
+      const answered: number[] = [];
+      for (let n = 0; n < 20; n += 1) {
+        // The catalog: not counted by the per-client limit the test before spent.
+        const response = await fetch(`${front}/api/catalog?country=DE`);
+        assert.equal(response.status, 200, `request ${n}: ${response.status}\n${haproxyOutput}`);
+        answered.push(((await response.json()) as { instance: number }).instance);
+      }
+      assert.ok(answered.includes(0) && answered.includes(1), `both running instances answer: ${answered}`);
+    });
   });
 });

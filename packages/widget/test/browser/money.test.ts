@@ -4,7 +4,7 @@
 import { expect, html, waitUntil } from '@open-wc/testing';
 import type { Quote } from '../../src/api/types.ts';
 import type { CryptoCheckout } from '../../src/index.ts';
-import { resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
+import { resetSandbox, setClock, shadowQuery, waitForEvent } from '../support.ts';
 import { mountReady, typeInto } from './checkout-helpers.ts';
 
 const wallet = '0x2222222222222222222222222222222222222222';
@@ -40,7 +40,13 @@ async function rampPageFigure(el: CryptoCheckout, side: 'buy' | 'sell'): Promise
 }
 
 describe('fees inside: what is typed is what is paid or received', () => {
-  beforeEach(resetSandbox);
+  // The sandbox's prices drift with its clock, as a market's do: pinned, the ramp page prices at the moment the
+  // quote was made, however long the page takes to open (a sell priced by crypto moved a cent under load).
+  beforeEach(async () => {
+    await resetSandbox();
+    await setClock({ now: Date.now() });
+  });
+  afterEach(() => setClock({ reset: true }));
 
   it('buy, fiat typed: "You pay (EUR) 100" is a total of €100.00, and the ramp page charges 100.00 EUR', async function () {
     this.timeout(20000);

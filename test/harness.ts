@@ -93,17 +93,43 @@ const proxy = () => {
   return currentProxy;
 };
 
+/** The demo server's first line once it listens (demo/server.ts): the port it was given is its own. */
+const listening = /crypto-checkout demo on /;
+
+/**
+ * Starts the demo server on a free port. A port found free can be taken by another process before the server
+ * binds it (suites and other runs start servers side by side), and `/healthz` would then be answered by that
+ * process: the server is ready only once its own output says it listens, and is started again on other ports
+ * when its port (or its proxy's) was taken.
+ */
 export async function startDemo(name: string, env: Record<string, string> = {}): Promise<DemoServer> {
+  for (let attempt = 1; ; attempt += 1) {
+    const started = await startDemoOnce(name, env);
+    if (started !== 'port taken') return started;
+    if (attempt === 5) throw new Error(`${name}: the demo server found its port taken five times`);
+  }
+}
+
+async function startDemoOnce(
+  name: string,
+  given: Record<string, string>,
+): Promise<DemoServer | 'port taken'> {
+  let env = given;
   const port = await freePort();
   // Firefox and WebKit: the browser talks to the recording proxy, which the demo knows as its public address.
   let front: RecordingProxy | undefined;
   if (engine !== 'chromium') {
     const publicPort = await freePort();
-    front = await startRecordingProxy(
-      publicPort,
-      () => new URL(`http://127.0.0.1:${port}`),
-      initScriptSource(checkoutEventNames),
-    );
+    try {
+      front = await startRecordingProxy(
+        publicPort,
+        () => new URL(`http://127.0.0.1:${port}`),
+        initScriptSource(checkoutEventNames),
+      );
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') return 'port taken';
+      throw error;
+    }
     currentProxy = front;
     env = {
       PUBLIC_URL: `http://localhost:${publicPort}`,
@@ -154,15 +180,18 @@ export async function startDemo(name: string, env: Record<string, string> = {}):
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) break;
-    try {
-      const response = await fetch(health);
-      if (response.ok) return { url, output: () => output, stop, kill };
-    } catch {
-      // not listening yet
+    if (listening.test(output)) {
+      try {
+        const response = await fetch(health);
+        if (response.ok) return { url, output: () => output, stop, kill };
+      } catch {
+        // not answering yet
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   await stop();
+  if (/EADDRINUSE/.test(output)) return 'port taken';
   throw new Error(`The demo server did not become healthy on ${url}.\n${output}`);
 }
 

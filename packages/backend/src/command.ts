@@ -169,6 +169,17 @@ if (applied.length) logger.info(`${database}: applied ${applied.length} migratio
 // thousands of shoppers connect at once (connections dropped, each retried by its client a second or more later:
 // `npm run bench -- load`), and Node accepts one connection per turn of its loop. The kernel caps it at net.core.somaxconn.
 const server = createAdaptorServer({ fetch: runtime.app.fetch });
+server.once('error', (error: NodeJS.ErrnoException) => {
+  const words =
+    error.code === 'EADDRINUSE'
+      ? `port ${config.port} is already in use by another process: stop it, or set PORT to a free port.`
+      : error.code === 'EACCES'
+        ? `port ${config.port} needs privileges this process does not have: set PORT to 1024 or above.`
+        : `could not listen on port ${config.port}: ${error.message}`;
+  logger.error(`crypto-checkout backend: ${words}`);
+  flushLogs();
+  process.exit(1);
+});
 server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
   const base = config.publicUrl;
   const address = server.address();

@@ -24,8 +24,24 @@ export interface CliProcess {
   kill(): Promise<void>;
 }
 
+/**
+ * Starts the CLI on `env.PORT`, or on a free port: one found free can be taken by another process before the CLI
+ * binds it (suites and other runs start servers side by side), so the CLI is ready only once its own line says it
+ * listens, and is started again on another port when the one found was taken.
+ */
 export async function startCli(env: Record<string, string> = {}): Promise<CliProcess> {
   ensurePackagesBuilt();
+  for (let attempt = 1; ; attempt += 1) {
+    const started = await startCliOnce(env);
+    if (started !== 'port taken' || env['PORT']) {
+      if (started === 'port taken') throw new Error(`port ${env['PORT']} is taken`);
+      return started;
+    }
+    if (attempt === 5) throw new Error('the CLI found its port taken five times');
+  }
+}
+
+async function startCliOnce(env: Record<string, string>): Promise<CliProcess | 'port taken'> {
   const port = env['PORT'] ? Number(env['PORT']) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-cli-'));
@@ -61,14 +77,17 @@ export async function startCli(env: Record<string, string> = {}): Promise<CliPro
     }
     rmSync(dataDir, { recursive: true, force: true });
   };
+  const own = `listening on port ${port}`;
   try {
     await waitFor(async () => {
       if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}: ${lines.join('\n')}`);
+      if (!lines.some((line) => line.includes(own))) throw new Error(`no "${own}" line yet`);
       const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5000) });
       if (!response.ok) throw new Error(`healthz ${response.status}`);
     }, `the backend on port ${port}`);
   } catch (error) {
     await stop();
+    if (lines.some((line) => line.includes('is already in use'))) return 'port taken';
     throw error;
   }
   const kill = async () => {

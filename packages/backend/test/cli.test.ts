@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -226,6 +227,24 @@ describe('the command line', () => {
     } finally {
       await stop(first, 'SIGKILL');
       if (third) await stop(third);
+    }
+  });
+
+  test('a port another process holds is refused in one sentence that names the fix, without a stack', async () => {
+    const cwd = mkdtempSync(path.join(dir, 'port-'));
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const run = await runCli(cwd, { PORT: String(port), DATA_DIR: path.join(cwd, 'data') });
+      assert.equal(run.code, 1);
+      assert.match(
+        run.output,
+        new RegExp(`port ${port} is already in use by another process: stop it, or set PORT to a free port\\.`),
+      );
+      assert.doesNotMatch(run.output, /listening|\n\s+at /, 'no server, no stack trace');
+    } finally {
+      holder.close();
     }
   });
 

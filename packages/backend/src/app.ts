@@ -6,7 +6,7 @@ import { createAuditLog } from './admin/audit.ts';
 import type { AppDeps } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { healthRoutes } from './health/routes.ts';
-import { logLater } from './logger.ts';
+import { logRequest } from './logger.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { accessLog } from './middleware/access-log.ts';
 import { hostBodyGuard } from './middleware/host-body.ts';
@@ -99,7 +99,7 @@ export function createApp(deps: AppDeps) {
         '*',
         config.accessLog || deps.metrics.enabled
           ? accessLog({
-              log: config.accessLog ? logLater : undefined,
+              log: config.accessLog ? logRequest : undefined,
               metrics: deps.metrics.enabled ? deps.metrics : undefined,
             })
           : (_c, next) => next(),

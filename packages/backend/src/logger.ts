@@ -96,16 +96,20 @@ const wantsPretty = (format: LoggingOptions['format']) =>
   format === 'pretty' ||
   (format !== 'json' && process.stdout.isTTY === true && process.env['NODE_ENV'] !== 'production');
 
+/** Where JSON lines go now, and what every line repeats after its time (the instance); unset when lines are pretty. */
+let json: { out: { write(line: string): unknown }; base: string } | undefined;
+
 function build(options: LoggingOptions): Pino {
+  const instance = options.instance ?? `${hostname()}:${process.pid}`;
   const settings = {
     level: options.level ?? 'info',
-    base: { instance: options.instance ?? `${hostname()}:${process.pid}` },
-    // pino's isoTime, but a line written later (logLater) carries the time it was logged.
-    timestamp: () => `,"time":"${new Date(stamp ?? Date.now()).toISOString()}"`,
+    base: { instance },
+    timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
     redact: { paths: redactedPaths, censor: '[redacted]' },
   };
   if (wantsPretty(options.format)) {
+    json = undefined;
     // pino-pretty is CommonJS; required only when a terminal asks for it. Synchronous: a line is out before exit.
     const pretty = createRequire(import.meta.url)('pino-pretty') as (options: object) => Writable;
     return pino(
@@ -119,12 +123,15 @@ function build(options: LoggingOptions): Pino {
       }),
     );
   }
-  return pino(settings, options.destination ?? stdout());
+  const out = options.destination ?? stdout();
+  json = { out, base: `,"instance":${JSON.stringify(instance)}` };
+  return pino(settings, out);
 }
 
 /**
  * stdout, one stream for every configuration (lines stay in order across `configureLogging`). Buffered: lines go
- * out together once 4 kB have gathered or every 250 ms, one system call (and one thread-pool write) for many,
+ * out together once 32 kB have gathered (half a Linux pipe's buffer: a write still fits while a log shipper reads
+ * the other half) or every 250 ms, one system call (and one thread-pool write) for many,
  * where a write per line cost a request at 1,000/s about as much CPU again as the line itself (`npm run bench --
  * observability`). The lines are gathered here, in an array joined once, rather than by sonic-boom's `minLength`:
  * that appends each line to one string and measures it again (flattening it), about 9 kB of garbage a line where
@@ -132,7 +139,7 @@ function build(options: LoggingOptions): Pino {
  * written when the process exits (process.exit, an uncaught error, the end of the loop); a SIGKILL loses at most
  * the last 250 ms.
  */
-const GATHER_BYTES = 4096;
+const GATHER_BYTES = 32 * 1024;
 const GATHER_MS = 250;
 let stdoutStream: { write(line: string): boolean; flush(): void; flushSync(): void } | undefined;
 const stdout = () => {
@@ -167,46 +174,44 @@ const stdout = () => {
   return stdoutStream;
 };
 
-/**
- * Lines that can wait a moment (the access log's, one a request) gather here and are written together every
- * LATER_MS, each with the time it was logged. Written one after another, a line costs about half the CPU it costs
- * written between two requests' work (`npm run bench -- observability`). flushLogs() and the process's exit write
- * them first.
- */
-const LATER_MS = 50;
-let later: Array<{ time: number; line: string; fields: LogFields }> = [];
-/** The time the line being written was logged, while waiting lines are written. */
-let stamp: number | undefined;
-
-function writeLater(): void {
-  const lines = later;
-  later = [];
-  try {
-    for (const { time, line, fields } of lines) {
-      stamp = time;
-      current.info(fields, line);
-    }
-  } finally {
-    stamp = undefined;
-  }
+/** What the access log says of a request (every field but `requestId` read off the request, the path masked). */
+export interface RequestLine {
+  requestId: string;
+  method: string;
+  path: string;
+  route: string;
+  status: number;
+  durationMs: number;
 }
 
-/** An `info` line written within LATER_MS, with the time of this call. */
-export function logLater(line: string, fields: LogFields): void {
+/**
+ * The access log's line for a request, at `info`. As JSON it is written here, in the layout pino gives every other
+ * line (`level`, `time`, `instance`, the fields, `msg`), rather than by pino: its fields are always these six,
+ * none of them redacted (the path's sensitive query values are masked before), and one template costs a small share
+ * of what pino's walk over any object does, at one line per request (`npm run bench -- observability`). Pretty lines
+ * (a terminal) go through pino as any other.
+ */
+export function logRequest(line: string, fields: RequestLine): void {
   if (!current.isLevelEnabled('info')) return;
-  if (later.length === 0) setTimeout(writeLater, LATER_MS).unref();
-  later.push({ time: Date.now(), line, fields });
+  if (!json) {
+    current.info(fields, line);
+    return;
+  }
+  const { requestId, method, path, route, status, durationMs } = fields;
+  json.out.write(
+    `{"level":"info","time":"${new Date().toISOString()}"${json.base},"requestId":${JSON.stringify(requestId)},` +
+      `"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"route":${JSON.stringify(route)},` +
+      `"status":${status},"durationMs":${durationMs},"msg":${JSON.stringify(line)}}\n`,
+  );
 }
 
 /** Sends the lines gathered so far on their way (the start banner: before the first request is answered). */
 export function flushLogs(): void {
-  writeLater();
   stdoutStream?.flush();
 }
 
-// At exit, what waits (later lines, gathered lines, sonic-boom's own) is written before the process ends.
+// At exit, what waits (gathered lines, sonic-boom's own) is written before the process ends.
 process.on('exit', () => {
-  writeLater();
   try {
     stdoutStream?.flushSync();
   } catch {

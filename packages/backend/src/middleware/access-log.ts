@@ -6,7 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../deps.ts';
-import type { LogFields } from '../logger.ts';
+import type { RequestLine } from '../logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { mountOf, routeOf } from './route-template.ts';
 
@@ -32,7 +32,7 @@ export function loggableUrl(url: string): string {
 
 export interface RequestObserver {
   /** Writes the access-log line (ACCESS_LOG=on). */
-  log?: ((line: string, fields: LogFields) => void) | undefined;
+  log?: ((line: string, fields: RequestLine) => void) | undefined;
   /** Counts and times the request (METRICS=on). */
   metrics?: Pick<Metrics, 'httpRequest'> | undefined;
 }

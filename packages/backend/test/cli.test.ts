@@ -240,7 +240,9 @@ describe('the command line', () => {
       assert.equal(run.code, 1);
       assert.match(
         run.output,
-        new RegExp(`port ${port} is already in use by another process: stop it, or set PORT to a free port\\.`),
+        new RegExp(
+          `port ${port} is already in use by another process: stop it, or set PORT to a free port\\.`,
+        ),
       );
       assert.doesNotMatch(run.output, /listening|\n\s+at /, 'no server, no stack trace');
     } finally {

@@ -13,13 +13,13 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, test as nodeTest } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext as PlaywrightContext } from 'playwright-core';
 import { checkoutEventNames } from '../demo/client/lib/event-log.ts';
+import { freePort } from '../packages/backend/test/servers.ts';
 import chromiumFlags from '../scripts/chromium-flags.json' with { type: 'json' };
 import type { Browser, BrowserContext, Engine, Page } from './driver/api.ts';
 import { launchFirefoxForTests } from './driver/firefox.ts';
@@ -60,18 +60,8 @@ export const root = fileURLToPath(new URL('..', import.meta.url));
 /** Chromium flags these machines need (root, no GPU, a closed network): see scripts/chromium-flags.json. */
 export const chromeFlags: string[] = chromiumFlags;
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A free port below the kernel's own picks (packages/backend/test/servers.ts says why). */
+export { freePort };
 
 export interface DemoServer {
   url: string;

@@ -4,22 +4,44 @@
  * to run as root, so as root it runs as the `postgres` user over a directory that user owns.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 // @ts-expect-error: plain JavaScript shared with scripts/test.mjs (no types).
 import { ensureDatabaseServers } from '../../../scripts/ensure.mjs';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Where the kernel's own picks begin (`listen(0)` and outgoing connections): net.ipv4.ip_local_port_range. */
+const kernelPortsFrom = (() => {
+  try {
+    return (
+      Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768
+    );
+  } catch {
+    return 32_768;
+  }
+})();
+
+/** Whether a server can listen on `port` now, on every address (as the backend and the demo do). */
+const canListen = (port: number) =>
+  new Promise<boolean>((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
   });
+
+/**
+ * A port free now, chosen below the range the kernel hands out itself. A port from that range (what `listen(0)`
+ * gives) can be taken by any outgoing connection or any other `listen(0)` between this check and the server's
+ * bind, or while a server restarts on it: seen as a suite answered by another run's server, and as a rolling
+ * restart's instance refused its own port (EADDRINUSE). Below it only another test choosing the same port at
+ * random in the same moment could.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 10_000 + Math.floor(Math.random() * (kernelPortsFrom - 10_000));
+    if (await canListen(port)) return port;
+  }
 }
 
 /** Waits for `probe` to succeed (a condition, not a time): at most `timeoutMs`, then the last error. */

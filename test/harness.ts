@@ -19,7 +19,7 @@ import { after, afterEach, before, test as nodeTest } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext as PlaywrightContext } from 'playwright-core';
 import { checkoutEventNames } from '../demo/client/lib/event-log.ts';
-import { freePort } from '../packages/backend/test/servers.ts';
+import { freePort, portTaken, startOnFreePort } from '../packages/backend/test/servers.ts';
 import chromiumFlags from '../scripts/chromium-flags.json' with { type: 'json' };
 import type { Browser, BrowserContext, Engine, Page } from './driver/api.ts';
 import { launchFirefoxForTests } from './driver/firefox.ts';
@@ -93,17 +93,13 @@ const listening = /crypto-checkout demo on /;
  * when its port (or its proxy's) was taken.
  */
 export async function startDemo(name: string, env: Record<string, string> = {}): Promise<DemoServer> {
-  for (let attempt = 1; ; attempt += 1) {
-    const started = await startDemoOnce(name, env);
-    if (started !== 'port taken') return started;
-    if (attempt === 5) throw new Error(`${name}: the demo server found its port taken five times`);
-  }
+  return startOnFreePort(`${name}: the demo server`, () => startDemoOnce(name, env));
 }
 
 async function startDemoOnce(
   name: string,
   given: Record<string, string>,
-): Promise<DemoServer | 'port taken'> {
+): Promise<DemoServer | typeof portTaken> {
   let env = given;
   const port = await freePort();
   // Firefox and WebKit: the browser talks to the recording proxy, which the demo knows as its public address.
@@ -117,7 +113,7 @@ async function startDemoOnce(
         initScriptSource(checkoutEventNames),
       );
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') return 'port taken';
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') return portTaken;
       throw error;
     }
     currentProxy = front;
@@ -181,7 +177,7 @@ async function startDemoOnce(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   await stop();
-  if (/EADDRINUSE/.test(output)) return 'port taken';
+  if (/EADDRINUSE/.test(output)) return portTaken;
   throw new Error(`The demo server did not become healthy on ${url}.\n${output}`);
 }
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error: plain JavaScript shared with scripts/test.mjs (no types).
 import { ensurePackagesBuilt } from '../../../scripts/ensure.mjs';
-import { freePort, waitFor } from './servers.ts';
+import { freePort, portTaken, startOnFreePort, waitFor } from './servers.ts';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const productsFile = fileURLToPath(new URL('./fixtures/products.json', import.meta.url));
@@ -31,17 +31,10 @@ export interface CliProcess {
  */
 export async function startCli(env: Record<string, string> = {}): Promise<CliProcess> {
   ensurePackagesBuilt();
-  for (let attempt = 1; ; attempt += 1) {
-    const started = await startCliOnce(env);
-    if (started !== 'port taken' || env['PORT']) {
-      if (started === 'port taken') throw new Error(`port ${env['PORT']} is taken`);
-      return started;
-    }
-    if (attempt === 5) throw new Error('the CLI found its port taken five times');
-  }
+  return startOnFreePort('the CLI', () => startCliOnce(env));
 }
 
-async function startCliOnce(env: Record<string, string>): Promise<CliProcess | 'port taken'> {
+async function startCliOnce(env: Record<string, string>): Promise<CliProcess | typeof portTaken> {
   const port = env['PORT'] ? Number(env['PORT']) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-cli-'));
@@ -87,7 +80,8 @@ async function startCliOnce(env: Record<string, string>): Promise<CliProcess | '
     }, `the backend on port ${port}`);
   } catch (error) {
     await stop();
-    if (lines.some((line) => line.includes('is already in use'))) return 'port taken';
+    // A port the caller chose is theirs to fix: only one found free is looked for again.
+    if (!env['PORT'] && lines.some((line) => line.includes('is already in use'))) return portTaken;
     throw error;
   }
   const kill = async () => {

@@ -44,6 +44,21 @@ export async function freePort(): Promise<number> {
   }
 }
 
+/** What a start returns when the free port it was given was taken before it could listen. */
+export const portTaken = Symbol('port taken');
+
+/** Runs `start` (on a free port of its own) again when its port was taken meanwhile, five times at most. */
+export async function startOnFreePort<T>(
+  what: string,
+  start: () => Promise<T | typeof portTaken>,
+): Promise<T> {
+  for (let attempt = 1; attempt <= 5; attempt += 1) {
+    const started = await start();
+    if (started !== portTaken) return started;
+  }
+  throw new Error(`${what}: the port found free was taken five times`);
+}
+
 /** Waits for `probe` to succeed (a condition, not a time): at most `timeoutMs`, then the last error. */
 export async function waitFor(
   probe: () => Promise<unknown>,

@@ -64,9 +64,8 @@ test('pay: product → payment page in the iframe → exact payment → success 
   // The element moves on to the thank-you page as soon as the payment is final, too soon for a screenshot:
   // what it showed is read from the page as the browser leaves it.
   await recordStatusOnLeave(page);
-  const landed = page.waitForURL('**/thank-you?**');
   await simulatePayment(frame, 'exact');
-  await landed;
+  await page.waitForURL('**/thank-you?**');
   assert.deepEqual(await statusShownOnLeave(page), {
     className: 'status paid',
     text: 'Paid. Thank you!',
@@ -128,9 +127,8 @@ test('the demo opened at 127.0.0.1 or [::1] instead of localhost pays end to end
     const orderId = await startPayment(page);
     const frame = page.frameLocator('crypto-checkout iframe');
     await frame.getByText(product.name).first().waitFor();
-    const landed = page.waitForURL('**/thank-you?**');
     await simulatePayment(frame, 'exact');
-    await landed;
+    await page.waitForURL('**/thank-you?**');
     const url = new URL(page.url());
     assert.equal(url.host, new URL(`http://${host}`).host + `:${new URL(demo.url).port}`);
     assert.equal(url.searchParams.get('orderId'), orderId);

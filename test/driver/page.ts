@@ -390,8 +390,11 @@ export class EnginePage implements Page {
         if (!outcome.retry) throw new Error(`${what}: ${outcome.message}`);
         last = outcome.message;
       } catch (error) {
+        const message = String((error as Error).message ?? error);
+        // As in Playwright: in a frame that is not there (any more), a locator matches nothing.
+        if (request.op === 'state' && message.includes('no such frame')) return { count: 0, visible: false };
         if (!transient(error)) throw error;
-        last = String((error as Error).message ?? error);
+        last = message;
       }
       if (Date.now() >= deadline) throw new Error(`${what}: timed out after ${timeout} ms (${last})`);
       await delay(100);

@@ -29,6 +29,7 @@
  * Tokens a merchant's server would mint: `checkoutToken`, `customerToken` (server commands; the secret stays
  * in Node). `otherOrigin` gives an origin that serves the same pages but is not this one (wrong-origin tests).
  */
+import { waitUntil as openWcWaitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import type { CheckoutTokenInput, CustomerTokenInput } from '../../backend/src/tokens.ts';
 
@@ -218,6 +219,19 @@ export function waitForEvent<K extends keyof EventMap>(
     }
     target.addEventListener(type, listener);
   });
+}
+
+/**
+ * @open-wc/testing's `waitUntil` with 5 s instead of its 1 s by default: a condition the browser meets after a
+ * key or a render may take more than a second on a loaded machine (WebKit most), and a test waits for the
+ * condition, never for a time; mocha's timeout still bounds it.
+ */
+export function waitUntil(
+  predicate: () => unknown,
+  message?: string,
+  options: { interval?: number; timeout?: number } = {},
+): Promise<void> {
+  return openWcWaitUntil(predicate, message, { timeout: 5000, ...options });
 }
 
 /** Records every event of the given types from `target` until `stop()`; `of(type)` lists those of a type. */

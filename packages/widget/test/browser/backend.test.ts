@@ -1,7 +1,15 @@
 // The test infrastructure itself (web-test-runner.config.mjs + ../support.ts): the real backend on the
 // sandbox is reachable on this page's origin, server-sent events stream through the proxy, tokens can be minted.
-import { expect, waitUntil } from '@open-wc/testing';
-import { api, backendInfo, checkoutToken, payOrder, resetSandbox, sandboxControl } from '../support.ts';
+import { expect } from '@open-wc/testing';
+import {
+  api,
+  backendInfo,
+  checkoutToken,
+  payOrder,
+  resetSandbox,
+  sandboxControl,
+  waitUntil,
+} from '../support.ts';
 
 interface Product {
   id: string;

@@ -1,8 +1,8 @@
 // A browser whose language is not a language tag: WebKitGTK under LANG=C.UTF-8 reports "C", others "" or worse.
 // The script-tag bundle, loaded into a frame whose `navigator.language` says so, must throw nothing (its idle Intl
 // warm-up included) and show the element in English.
-import { expect, waitUntil } from '@open-wc/testing';
-import { resetSandbox } from '../support.ts';
+import { expect } from '@open-wc/testing';
+import { resetSandbox, waitUntil } from '../support.ts';
 
 const bundleUrl = new URL('/widget/crypto-checkout.js', location.href).href;
 

@@ -2,8 +2,9 @@
 // classic <script> and from a module script, defines <crypto-checkout> once; a second copy does not throw. It
 // loads its chunks from next to itself (/widget/, not the page's folder), and only the view of the modes shown.
 // This page imports nothing from src/, so the tag can only come from the bundle.
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import type { LitElement } from 'lit';
+import { waitUntil } from '../support.ts';
 
 const bundleUrl = '/widget/crypto-checkout.js';
 let globalsBefore = new Set<string>();

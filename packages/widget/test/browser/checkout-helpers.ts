@@ -1,9 +1,9 @@
 // Shared steps for the <crypto-checkout> browser tests (the backend helpers are in ../support.ts).
-import { expect, fixture, waitUntil } from '@open-wc/testing';
+import { expect, fixture } from '@open-wc/testing';
 import type { TemplateResult } from 'lit';
 import '../../src/define.ts';
 import type { CryptoCheckout } from '../../src/index.ts';
-import { shadowQuery, waitForEvent } from '../support.ts';
+import { shadowQuery, waitForEvent, waitUntil } from '../support.ts';
 
 /** Renders the element and waits for its first `checkout-ready` (listening before it can fire). */
 export async function mountReady(template: TemplateResult, timeout = 8000): Promise<CryptoCheckout> {

@@ -1,7 +1,14 @@
 // The ramp's dead ends (issue 15): each has a way out the shopper can see and take, against the real backend.
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { recordEvents, resetSandbox, setBackendDown, shadowQuery, waitForEvent } from '../support.ts';
+import {
+  recordEvents,
+  resetSandbox,
+  setBackendDown,
+  shadowQuery,
+  waitForEvent,
+  waitUntil,
+} from '../support.ts';
 import { moneyEn, mountReady, optionsOf, termsOf, textOf, typeInto } from './checkout-helpers.ts';
 
 /** The chosen method's fees and limits, as its line reads. */

@@ -1,7 +1,7 @@
 // Deposit mode against the real backend: the customer's permanent address per chain, its QR code, copying it.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import type { CryptoCheckout } from '../../src/index.ts';
-import { customerToken, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
+import { customerToken, resetSandbox, shadowQuery, waitForEvent, waitUntil } from '../support.ts';
 import { internals, mountReady, openPicker } from './checkout-helpers.ts';
 
 /** The address field once it shows an address (`value`: that one). */

@@ -1,9 +1,9 @@
 // A storefront on another origin than the checkout's backend, which loads only the script: the script finds its
 // chunks beside itself (cross-origin module imports, allowed by the backend's CORS header), the element talks
 // to the backend its `api` names, and the country flags come from that backend as images.
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import type { LitElement } from 'lit';
-import { otherOrigin, resetSandbox, waitForEvent } from '../support.ts';
+import { otherOrigin, resetSandbox, waitForEvent, waitUntil } from '../support.ts';
 
 describe('a storefront on another origin', () => {
   before(resetSandbox);

@@ -1,6 +1,6 @@
 // The frame controller: the new-tab offer when a framed page shows no sign of life, and messages accepted only
 // from the expected origin and that frame's own window.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement, nothing } from 'lit';
 import { FrameController, type FrameMessage } from '../../src/frame/frame-controller.ts';
 import {
@@ -10,6 +10,7 @@ import {
   resetSandbox,
   shadowQuery,
   waitForEvent,
+  waitUntil,
 } from '../support.ts';
 import { internals, mountReady } from './checkout-helpers.ts';
 

@@ -1,8 +1,8 @@
 // Ids are unique within each mode's shadow root (a label's `for` must find the one control it names), every
 // amount field is named by its own label, and axe runs with all its rules.
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
 import type { CryptoCheckout } from '../../src/index.ts';
-import { customerToken, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
+import { customerToken, resetSandbox, shadowQuery, waitForEvent, waitUntil } from '../support.ts';
 import { mountReady } from './checkout-helpers.ts';
 
 function duplicateIds(el: CryptoCheckout): string[] {

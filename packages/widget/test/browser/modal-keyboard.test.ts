@@ -1,10 +1,10 @@
 // The payment or ramp page's modal from the keyboard: Escape closes it wherever focus is that the element can
 // see (its dialog, the page around it, a payment page of its own origin, as the sandbox's is here), and focus
 // then goes back to a control of the checkout, never to the top of the page.
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { CryptoCheckout } from '../../src/index.ts';
-import { resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
+import { resetSandbox, shadowQuery, waitForEvent, waitUntil } from '../support.ts';
 import { mountReady } from './checkout-helpers.ts';
 
 /** The element's focused control, through its shadow root. */

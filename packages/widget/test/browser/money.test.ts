@@ -1,10 +1,10 @@
 // Money the shopper can trust (issue 15), against the real backend on the sandbox: the amount typed on the fiat
 // side is what is paid (buy) or received (sell), fees inside, and the ramp page charges or pays out exactly the
 // total the widget showed, whichever field was typed in; fees and limits read in the chosen currency.
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
 import type { Quote } from '../../src/api/types.ts';
 import type { CryptoCheckout } from '../../src/index.ts';
-import { resetSandbox, setClock, shadowQuery, waitForEvent } from '../support.ts';
+import { resetSandbox, setClock, shadowQuery, waitForEvent, waitUntil } from '../support.ts';
 import { mountReady, typeInto } from './checkout-helpers.ts';
 
 const wallet = '0x2222222222222222222222222222222222222222';

@@ -1,9 +1,9 @@
 // The pay journey as a shopper sees it: the status reads as status (not a text field), the order in flight comes
 // back after the Back button, the modal has a title and a frame as tall as the payment page says it is.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import type { CryptoCheckout } from '../../src/index.ts';
-import { payOrder, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
+import { payOrder, resetSandbox, shadowQuery, waitForEvent, waitUntil } from '../support.ts';
 import { mountReady } from './checkout-helpers.ts';
 
 const PRODUCT = 'ember-mug';

@@ -1,10 +1,17 @@
 // One flow, not two (issue 15): once the ramp page opens inline the form collapses into a one-line summary with
 // "Change"; the catalog's failure has a way out; the phone layout shows names and addresses whole. Against the
 // real backend on the sandbox.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import type { CryptoCheckout } from '../../src/index.ts';
-import { recordEvents, resetSandbox, setBackendDown, shadowQuery, waitForEvent } from '../support.ts';
+import {
+  recordEvents,
+  resetSandbox,
+  setBackendDown,
+  shadowQuery,
+  waitForEvent,
+  waitUntil,
+} from '../support.ts';
 import { mountReady, optionsOf, requestsTo, typeInto } from './checkout-helpers.ts';
 
 const wallet = '0x1111111111111111111111111111111111111111';

@@ -1,7 +1,7 @@
 // Buy in the element's locale: its words, its numbers and decimal mark (kept in the field being typed in), the
 // countries and currencies named and sorted as it does, and how fresh a quote is.
-import { expect, html, waitUntil } from '@open-wc/testing';
-import { resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
+import { expect, html } from '@open-wc/testing';
+import { resetSandbox, shadowQuery, waitForEvent, waitUntil } from '../support.ts';
 import { mountReady, pickerOptions, requestsTo, typeInto } from './checkout-helpers.ts';
 
 describe('buy: the locale', () => {

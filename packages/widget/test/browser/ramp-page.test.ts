@@ -1,8 +1,8 @@
 // Buy's ramp page: Continue signs a session and shows its page (inline with the summary line, or in a modal),
 // and the page's success ends the checkout.
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
+import { resetSandbox, shadowQuery, waitForEvent, waitUntil } from '../support.ts';
 import { captureNavigation, mountReady } from './checkout-helpers.ts';
 
 describe('buy: the ramp page', () => {

@@ -1,8 +1,8 @@
 // Buy's searchable pickers (crypto, country) with the keyboard, and a country shown at once while its catalog
 // loads.
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { recordEvents, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
+import { recordEvents, resetSandbox, shadowQuery, waitForEvent, waitUntil } from '../support.ts';
 import { flagCode, methodNames, mountReady, optionsOf, typeInto } from './checkout-helpers.ts';
 
 describe('buy: the pickers', () => {

@@ -1,9 +1,17 @@
 // Buy and sell against the real backend on the sandbox: the catalog, both amount fields, live quotes (only the
 // latest shown), limits checked before any request, every state with a UI, the sell side and buy's wallet.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { CryptoCheckout } from '../../src/index.ts';
-import { addFault, clearFaults, recordEvents, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
+import {
+  addFault,
+  clearFaults,
+  recordEvents,
+  resetSandbox,
+  shadowQuery,
+  waitForEvent,
+  waitUntil,
+} from '../support.ts';
 import {
   internals,
   methodEntries,

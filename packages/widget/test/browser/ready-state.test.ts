@@ -1,9 +1,9 @@
 // `checkout-ready` for a script that runs after the element's (a module script, an app's mount): the element's
 // `readyState` and its `ready` promise say what the event said, whenever the script asks.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/define.ts';
 import type { CryptoCheckout } from '../../src/index.ts';
-import { recordEvents, resetSandbox, waitForEvent } from '../support.ts';
+import { recordEvents, resetSandbox, waitForEvent, waitUntil } from '../support.ts';
 
 describe('readyState and ready', () => {
   beforeEach(resetSandbox);

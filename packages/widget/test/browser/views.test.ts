@@ -1,11 +1,11 @@
 // Each mode's view on its own: an element loads the code of its mode's view only, a mode switch loads the next
 // view once, and on a phone the buy and sell views keep the amount, the quote and Continue in sight.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import '../../src/define.ts';
 import type { CryptoCheckout } from '../../src/index.ts';
 import { MODES } from '../../src/modes.ts';
-import { customerToken, resetSandbox, shadowQuery, waitForEvent } from '../support.ts';
+import { customerToken, resetSandbox, shadowQuery, waitForEvent, waitUntil } from '../support.ts';
 import { mountReady, openPicker, typeInto } from './checkout-helpers.ts';
 
 /** How many times this page fetched the view module `name` (src/<folder>/<name>.ts). */

@@ -136,6 +136,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         await waitFor(
           async () => {
             if (started.exitCode !== null) throw new Error(`exited ${started.exitCode}: ${output}`);
+            // Its own line first: whatever else answers on the port is not this instance.
+            if (!output.includes(`listening on port ${port}`)) throw new Error('not listening yet');
             const response = await fetch(`${url}/healthz`);
             if (!response.ok) throw new Error(`healthz ${response.status}`);
           },

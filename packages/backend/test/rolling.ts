@@ -224,6 +224,9 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
           await waitFor(
             async () => {
               if (!running(started)) throw new Error(`exited: ${started.output()}`);
+              // Its own line first: whatever else answers on the port is not this instance.
+              if (!started.output().includes(`listening on port ${port}`))
+                throw new Error('not listening yet');
               if (!(await fetch(`${url}/healthz`)).ok) throw new Error('not yet');
             },
             `checkout-${index + 1} started`,

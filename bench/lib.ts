@@ -164,7 +164,8 @@ export async function startServer(
     process: child,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Exited already (with a code, or killed by a signal): no 'exit' is coming.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.exitCode === null && child.kill('SIGKILL'), 3000).unref();

@@ -10,8 +10,8 @@
  * 0.87 and 1.5). Reported: CPU per answered quote (median of the rounds), the ratio of the two, p99 of the 2xx
  * answers, and each process's peak RSS.
  */
-import { writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   benchDir,
@@ -24,6 +24,7 @@ import {
   startServer,
 } from './lib.ts';
 import { buildCombos, runLoad } from './load.ts';
+import { observingShare, readProfile } from './profile.ts';
 
 const RATE = 1000;
 const ROUND_SECONDS = 10;
@@ -32,6 +33,8 @@ const ROUNDS = 6;
 const CONNECTIONS = 1000;
 /** The load step's own length (bench/run.ts): each fresh process first runs it alone, for its memory goal. */
 const LOAD_STEP_SECONDS = 20;
+/** The profiled run of the "on" process (after a round's warm-up). */
+const PROFILE_SECONDS = 15;
 /** The load step's goals (README "Benchmarks"): CPU at most 5 % more, p99 and memory as the load step's. */
 const GOALS = { cpuRatio: 1.05, p99Ms: 100, peakRssMb: 120 };
 
@@ -62,6 +65,12 @@ export interface ObservabilityResult {
   on: ObservabilityVariant;
   /** Median over the rounds of on ÷ off CPU per quote (each pair run back to back, so under the same load). */
   cpuRatio: number;
+  /**
+   * A third process, "on", under `node --cpu-prof` for PROFILE_SECONDS at the same rate: the share of its busy
+   * time spent in observing code (profile.ts `observingShare`), and the ratio it implies, 1 ÷ (1 − share). The
+   * share is read within one process, so the machine's other load moves it far less than the A/B ratio.
+   */
+  profiled: { seconds: number; busyS: number; share: number; gcShare: number; impliedRatio: number };
   /** The load average (1 min) when the step began and ended: on a busy machine every figure moves. */
   loadAverage: { start: number; end: number };
 }
@@ -188,6 +197,8 @@ export async function measureObservability(
     const ratios = off.rounds.map(
       (r, i) => (onResult.rounds[i]?.cpuPerQuoteUs ?? Number.NaN) / r.cpuPerQuoteUs,
     );
+    await Promise.all(children.map((child) => child.stop()));
+    const profiled = await profileObserving(sandboxUrl, combos, variants[1]?.env ?? {}, log);
     return {
       rate: RATE,
       roundSeconds: ROUND_SECONDS,
@@ -195,10 +206,41 @@ export async function measureObservability(
       off,
       on: onResult,
       cpuRatio: round(median(ratios)),
+      profiled,
       loadAverage: { start: loadAtStart, end: round(loadavg()[0] ?? 0) },
     };
   } finally {
     await Promise.all(children.map((child) => child.stop()));
+  }
+}
+
+/** The "on" configuration in a fresh process under `node --cpu-prof`: how much of its CPU goes to observing. */
+async function profileObserving(
+  sandboxUrl: string,
+  combos: Awaited<ReturnType<typeof buildCombos>>,
+  env: Record<string, string>,
+  log: (line: string) => void,
+): Promise<ObservabilityResult['profiled']> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-observing-'));
+  const spawned = performance.now();
+  // No drain on SIGTERM: the profile is written as the process exits, and the bench kills what takes over 3 s.
+  const child = await startServer('cli', { BENCH_SANDBOX_URL: sandboxUrl, ...env, SHUTDOWN_DRAIN_MS: '0' }, [
+    '--cpu-prof',
+    `--cpu-prof-dir=${dir}`,
+  ]);
+  try {
+    log(`observability: the "on" process under --cpu-prof, ${RATE}/s for ${PROFILE_SECONDS} s…`);
+    const load = { url: child.url, sandboxUrl, combos, rate: RATE, connections: CONNECTIONS };
+    await runLoad({ ...load, label: 'CLI, profiled, warming up', durationS: WARM_SECONDS, seed: 20_261_300 });
+    // Everything before this (the start, the warm-up) is left out of the share.
+    const skipS = (performance.now() - spawned) / 1000;
+    await runLoad({ ...load, label: 'CLI, profiled', durationS: PROFILE_SECONDS, seed: 20_261_301 });
+    await child.stop();
+    const { busyS, share, gcShare } = observingShare(readProfile(dir), skipS);
+    return { seconds: PROFILE_SECONDS, busyS, share, gcShare, impliedRatio: round(1 / (1 - share)) };
+  } finally {
+    await child.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -221,7 +263,14 @@ export function observabilityMarkdown(result: ObservabilityResult): string {
     row(off),
     row(on),
     '',
-    `CPU per quote, on ÷ off (median of the rounds' pairs): ${result.cpuRatio} (goal ≤ ${GOALS.cpuRatio} ${mark(result.cpuRatio <= GOALS.cpuRatio)}).`,
+    `CPU per quote, on ÷ off (median of the rounds' pairs): ${result.cpuRatio} (goal ≤ ${GOALS.cpuRatio} ${mark(result.cpuRatio <= GOALS.cpuRatio)}); ` +
+      `the pairs: ${off.rounds.map((r, i) => round((on.rounds[i]?.cpuPerQuoteUs ?? Number.NaN) / r.cpuPerQuoteUs)).join(', ')}.`,
+    '',
+    `In a CPU profile of "on" (a fresh process, ${result.profiled.seconds} s at ${result.rate}/s after a warm-up, ` +
+      `${result.profiled.busyS} s busy): the metrics, the logs and the access-log middleware take ` +
+      `${round(result.profiled.share * 100)} % of its busy time, so "on" costs ${result.profiled.impliedRatio} × "off" ` +
+      `(goal ≤ ${GOALS.cpuRatio} ${mark(result.profiled.impliedRatio <= GOALS.cpuRatio)}); the garbage collector, ` +
+      `${round(result.profiled.gcShare * 100)} %, is not attributed.`,
     '',
   ].join('\n');
 }

@@ -25,7 +25,7 @@ export interface ProfileResult {
   topInclusive: Array<{ fn: string; share: number }>;
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   nodes: Array<{
     id: number;
     callFrame: { functionName: string; url: string; lineNumber: number };
@@ -107,6 +107,64 @@ export function summarize(
   };
 }
 
+/** Code that is there only to observe: the metrics, the logs (ours and the libraries under them). */
+const observing =
+  /node_modules\/(prom-client|bintrees|tdigest|pino|pino-std-serializers|sonic-boom|thread-stream|fast-redact|quick-format-unescaped|atomic-sleep|on-exit-leak-free|@pinojs\/redact)\/|backend\/(dist|src)\/(logger|metrics\/[^/]+|middleware\/access-log|middleware\/route-template)\.[jt]s/;
+
+/**
+ * The share of the busy samples spent observing: a sample counts when, going up its stack from the running
+ * function, observing code (above) comes before any other code of the app or its libraries. Node's own frames
+ * (a stream's write, `performance.now`) are counted for whichever of the two called them; the access-log
+ * middleware's `await next()` leads into the app's code, so the request's own work is never counted. Not
+ * attributable: the garbage collector's share of what observing allocates.
+ */
+export function observingShare(
+  profile: CpuProfile,
+  /** Samples in the first seconds of the process (its start, a warm-up) are left out. */
+  skipS = 0,
+): { busyS: number; share: number; gcShare: number } {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const verdict = new Map<number, boolean>();
+  const observes = (id: number): boolean => {
+    const known = verdict.get(id);
+    if (known !== undefined) return known;
+    const url = nodes.get(id)?.callFrame.url ?? '';
+    const up = parent.get(id);
+    const answer = observing.test(url)
+      ? true
+      : url.includes('node_modules/') || /packages\/|bench\//.test(url)
+        ? false
+        : up !== undefined && observes(up);
+    verdict.set(id, answer);
+    return answer;
+  };
+  let busy = 0;
+  let observed = 0;
+  let gc = 0;
+  let at = 0;
+  profile.samples.forEach((id, index) => {
+    const time = profile.timeDeltas[index] ?? 0;
+    at += time;
+    if (at < skipS * 1e6) return;
+    const fn = nodes.get(id)?.callFrame.functionName;
+    if (fn === '(idle)' || fn === '(program)') return;
+    busy += time;
+    if (fn === '(garbage collector)') gc += time;
+    else if (observes(id)) observed += time;
+  });
+  const fraction = (part: number) => Math.round((part / Math.max(1, busy)) * 1e4) / 1e4;
+  return { busyS: round(busy / 1e6), share: fraction(observed), gcShare: fraction(gc) };
+}
+
+/** A profile written by `node --cpu-prof` into `dir`. */
+export function readProfile(dir: string): CpuProfile {
+  const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+  if (!file) throw new Error('node --cpu-prof wrote no profile');
+  return JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+}
+
 /** A POST to profile instead of a GET: its path, and the body of each request. */
 export interface ProfiledPost {
   path: string;
@@ -152,9 +210,7 @@ export async function profileRoute(
     await blast(1); // the catalog cached, the JIT warm
     const result = await blast(durationS);
     await backend.stop();
-    const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
-    if (!file) throw new Error('node --cpu-prof wrote no profile');
-    const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+    const profile = readProfile(dir);
     return {
       route,
       durationS,

@@ -87,6 +87,38 @@ function mirroredCounter(registry: Registry, name: string, help: string, read: (
   });
 }
 
+/** A count on a shopper's request path: a plain addition there, handed to its prom-client child when scraped. */
+interface Tally {
+  n: number;
+}
+
+/**
+ * A counter counted per request (requests, quotes): prom-client hashes a child's labels on every `inc`, so each
+ * label set's count is a plain number until a scrape (or any read of the registry) adds it to the child.
+ */
+function talliedCounter(
+  registry: Registry,
+  config: { name: string; help: string; labelNames: string[] },
+): (...labels: string[]) => Tally {
+  const tallies: Array<Tally & { child: Counter.Internal }> = [];
+  const counter: Counter = new Counter({
+    ...config,
+    registers: [registry],
+    collect() {
+      for (const tally of tallies) {
+        if (tally.n === 0) continue;
+        tally.child.inc(tally.n);
+        tally.n = 0;
+      }
+    },
+  });
+  return (...labels) => {
+    const tally = { n: 0, child: counter.labels(...labels) };
+    tallies.push(tally);
+    return tally;
+  };
+}
+
 export interface MetricsOptions {
   /** Constant labels of `checkout_info`. */
   info: { upstreamMode: string; storage: string };
@@ -107,11 +139,10 @@ export function createMetrics(options: MetricsOptions): Metrics {
     .set(1);
 
   // --- HTTP ---
-  const requests = new Counter({
+  const requests = talliedCounter(registry, {
     name: 'checkout_http_requests_total',
     help: 'HTTP requests answered, by route template, method and status.',
     labelNames: ['method', 'route', 'status'],
-    registers: [registry],
   });
   const durations = new Histogram({
     name: 'checkout_http_request_duration_seconds',
@@ -120,11 +151,8 @@ export function createMetrics(options: MetricsOptions): Metrics {
     buckets: httpBuckets,
     registers: [registry],
   });
-  // Bound children by label values: prom-client hashes its labels on every call otherwise.
-  const requestChildren = new Map<
-    string,
-    { count: Counter.Internal; time: Histogram.Internal<'method' | 'route'> }
-  >();
+  // Each label set's tally and histogram child, found by one lookup.
+  const requestChildren = new Map<string, { count: Tally; time: Histogram.Internal<'method' | 'route'> }>();
 
   // --- Upstream ---
   const upstreamCalls = new Counter({
@@ -188,22 +216,21 @@ export function createMetrics(options: MetricsOptions): Metrics {
   });
 
   // --- Quotes ---
-  const quotes = new Counter({
+  const quotes = talliedCounter(registry, {
     name: 'checkout_quotes_total',
     help: 'Quotes answered to shoppers, by side and source (upstream, derived, cached).',
     labelNames: ['side', 'source'],
-    registers: [registry],
   });
   const quoteChildren = {
     buy: {
-      upstream: quotes.labels('buy', 'upstream'),
-      derived: quotes.labels('buy', 'derived'),
-      cached: quotes.labels('buy', 'cached'),
+      upstream: quotes('buy', 'upstream'),
+      derived: quotes('buy', 'derived'),
+      cached: quotes('buy', 'cached'),
     },
     sell: {
-      upstream: quotes.labels('sell', 'upstream'),
-      derived: quotes.labels('sell', 'derived'),
-      cached: quotes.labels('sell', 'cached'),
+      upstream: quotes('sell', 'upstream'),
+      derived: quotes('sell', 'derived'),
+      cached: quotes('sell', 'cached'),
     },
   };
   const refusals = new Counter({
@@ -389,19 +416,21 @@ export function createMetrics(options: MetricsOptions): Metrics {
       let child = requestChildren.get(key);
       if (!child) {
         child = {
-          count: requests.labels(method, route, String(status)),
+          count: requests(method, route, String(status)),
           time: durations.labels(method, route),
         };
         requestChildren.set(key, child);
       }
-      child.count.inc();
+      child.count.n += 1;
       child.time.observe(seconds);
     },
     upstreamCall(service, endpoint, outcome, seconds) {
       upstreamCalls.labels(service, endpoint, outcome).inc();
       upstreamTime.labels(service, endpoint, outcome).observe(seconds);
     },
-    quoteAnswered: (side, source) => quoteChildren[side][source].inc(),
+    quoteAnswered(side, source) {
+      quoteChildren[side][source].n += 1;
+    },
     quoteRefused: (side, reason) => refusals.labels(side, reason).inc(),
     orderCreated: () => ordersCreated.inc(),
     orderStatusChanged: (status, source) => statusChanges.labels(status, source).inc(),

@@ -29,7 +29,7 @@ import { observingShare, readProfile } from './profile.ts';
 const RATE = 1000;
 const ROUND_SECONDS = 10;
 const WARM_SECONDS = 3;
-const ROUNDS = 6;
+const ROUNDS = 10;
 const CONNECTIONS = 1000;
 /** The load step's own length (bench/run.ts): each fresh process first runs it alone, for its memory goal. */
 const LOAD_STEP_SECONDS = 20;

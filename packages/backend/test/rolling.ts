@@ -282,6 +282,29 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
           rows.find(([proxy, server]) => proxy === 'crypto_checkout' && server === name)?.[17] ?? '?',
       );
     };
+    /** Each instance's own word on its readiness (its /readyz's failing checks), for a failure's message. */
+    const readiness = async () => {
+      const said = await Promise.all(
+        instances.map(async (instance) => {
+          try {
+            const response = await fetch(`${instance.url}/readyz`, { signal: AbortSignal.timeout(5000) });
+            const body = (await response.json()) as {
+              checks?: Record<
+                string,
+                { status: string; detail?: string; lastError?: { message: string } | null }
+              >;
+            };
+            const failing = Object.entries(body.checks ?? {})
+              .filter(([, check]) => check.status === 'failing')
+              .map(([name, check]) => `${name}: ${check.lastError?.message ?? check.detail ?? ''}`);
+            return `${instance.name} ${response.status}${failing.length ? ` (${failing.join('; ')})` : ''}`;
+          } catch (error) {
+            return `${instance.name} no answer (${(error as Error).message})`;
+          }
+        }),
+      );
+      return said.join(', ');
+    };
     const inRotation = (index: number, state: 'UP' | 'DOWN', timeoutMs = 60_000) =>
       waitFor(
         async () => {
@@ -290,7 +313,9 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
         },
         `HAProxy counts ${instances[index]?.name} ${state}`,
         timeoutMs,
-      );
+      ).catch(async (error: Error) => {
+        throw new Error(`${error.message}; /readyz: ${await readiness()}`);
+      });
     // HAProxy 2.6 counts a server up until its first check: wait for checks that passed.
     await waitFor(async () => {
       if (!running(haproxy)) throw new Error(`haproxy exited: ${haproxy.output()}`);

@@ -460,7 +460,9 @@ const finalStatuses = new Set(['paid', 'overpaid', 'underpaid', 'expired', 'fail
 
 /** Shoppers through HAProxy until `stop()`: quotes, orders, a status stream per order, each order paid. */
 export function shoppers(options: ShopperOptions) {
-  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  // Idle sockets closed after 5 s, before HAProxy closes them (`timeout http-keep-alive 10s`), as a browser keeps
+  // them: a request sent on a socket just as HAProxy closed it failed as "socket hang up" with no restart near.
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections, timeout: 5000 });
   const front = new URL(options.front);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const quotes: Attempt[] = [];

@@ -197,6 +197,7 @@ export async function measureObservability(
     const ratios = off.rounds.map(
       (r, i) => (onResult.rounds[i]?.cpuPerQuoteUs ?? Number.NaN) / r.cpuPerQuoteUs,
     );
+    // The profiled process runs alone: the two measured ones are done.
     await Promise.all(children.map((child) => child.stop()));
     const profiled = await profileObserving(sandboxUrl, combos, variants[1]?.env ?? {}, log);
     return {

@@ -54,12 +54,18 @@ function placeOf(url: string, fn: string): string {
 const labelOf = (frame: CpuProfile['nodes'][number]['callFrame']) =>
   `${frame.functionName || '(anonymous)'} ${frame.url.replace(/.*node_modules\//, '').replace(/.*\/(packages|bench)\//, '$1/')}:${frame.lineNumber + 1}`;
 
-export function summarize(
-  profile: CpuProfile,
-): Omit<ProfileResult, 'route' | 'durationS' | 'connections' | 'requestsPerSecond'> {
+/** A profile's nodes by id, and each node's parent: for walking a sample's stack upwards. */
+function indexed(profile: CpuProfile) {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  return { nodes, parent };
+}
+
+export function summarize(
+  profile: CpuProfile,
+): Omit<ProfileResult, 'route' | 'durationS' | 'connections' | 'requestsPerSecond'> {
+  const { nodes, parent } = indexed(profile);
   const selfById = new Map<number, number>();
   profile.samples.forEach((id, index) => {
     selfById.set(id, (selfById.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
@@ -123,9 +129,7 @@ export function observingShare(
   /** Samples in the first seconds of the process (its start, a warm-up) are left out. */
   skipS = 0,
 ): { busyS: number; share: number; gcShare: number } {
-  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const { nodes, parent } = indexed(profile);
   const verdict = new Map<number, boolean>();
   const observes = (id: number): boolean => {
     const known = verdict.get(id);

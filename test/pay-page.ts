@@ -15,14 +15,20 @@ const buttonNames: Record<PaymentKind, string> = {
 };
 
 /**
- * Presses one of the page's buttons from inside the page (`button.click()`, which posts its form with it). Not
- * the pointer: the frame sizes itself to each step of the page (SWAPPED_RESIZE), so a click aimed while that
+ * Posts the page's form with `button`, from inside the page (`button.click()`), and waits for the page it leads to.
+ * Not the pointer: the frame sizes itself to each step of the page (SWAPPED_RESIZE), so a click aimed while that
  * message is on its way can land where the button was a moment before. Nor a key: this page is the upstream's,
  * not the product's, and a key sent into a cross-site frame (a process of its own in Chromium) just as the focus
- * moves to it can be lost on a loaded machine (no payment reached the sandbox).
+ * moves to it can be lost on a loaded machine (no payment reached the sandbox). The document is marked first: once
+ * a document without the mark is there, the post has reached the sandbox (an underpayment's page still shows
+ * the same buttons, so "the button is gone" would not say it).
  */
-function activate(button: Locator): Promise<void> {
-  return button.evaluate((element: HTMLButtonElement) => element.click());
+async function submit(target: Page | FrameLocator, button: Locator): Promise<void> {
+  await button.evaluate((element: HTMLButtonElement) => {
+    element.ownerDocument.documentElement.dataset['pressed'] = '';
+    element.click();
+  });
+  await target.locator('html[data-pressed]').waitFor({ state: 'detached' });
 }
 
 /** Clicks the payment page's simulation button for `kind`, going through the steps before it first. */
@@ -33,26 +39,17 @@ export async function simulatePayment(target: Page | FrameLocator, kind: Payment
   for (let step = 0; step < 4; step += 1) {
     await simulate.or(name).or(currency).first().waitFor();
     if (await simulate.isVisible()) {
-      // The page is marked, then the button posts its form: once the mark is gone, the page has moved on (to its
-      // outcome, or the payer back to the merchant), so the press has reached the sandbox.
-      await simulate.evaluate((element: HTMLElement) => {
-        element.ownerDocument.documentElement.dataset['pressed'] = '';
-      });
-      await activate(simulate);
-      await target.locator('html[data-pressed]').waitFor({ state: 'detached' });
+      // Once the page has moved on (to its outcome, or the payer back to the merchant), the payment is made.
+      await submit(target, simulate);
       return;
     }
     if (await name.isVisible()) {
       // The payer's details, unless the element passed them on.
       await name.fill('Ada Lovelace');
       await target.getByLabel('Email').fill('ada@example.com');
-      await activate(target.getByRole('button', { name: 'Continue' }));
-      await name.waitFor({ state: 'detached' });
-      continue;
     }
-    // The currency to pay with: keep the default.
-    await activate(target.getByRole('button', { name: 'Continue' }));
-    await currency.waitFor({ state: 'detached' });
+    // The step's Continue: the details above, or the currency to pay with (its default kept).
+    await submit(target, target.getByRole('button', { name: 'Continue' }));
   }
   throw new Error(`the payment page never offered "${buttonNames[kind]}"`);
 }

@@ -80,7 +80,7 @@ function window(quotes: Attempt[], orders: Attempt[]): Window {
       max: round(Math.max(0, ...answered)),
     },
     orders: orders.length,
-    ordersFailed: orders.filter((order) => order.status !== 201).length,
+    ordersFailed: orders.filter((order) => order.status !== 201 && order.status !== 200).length,
     failures: failed.slice(0, 5).map((attempt) => `${attempt.status} ${attempt.body.slice(0, 120)}`),
   };
 }

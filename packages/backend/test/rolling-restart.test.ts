@@ -13,7 +13,8 @@
  *
  * On the SIGKILL, what HAProxy cannot hide is allowed: a request in flight on the killed instance when it died
  * (HAProxy sends a quote again elsewhere, but an order creation retried there finds its Idempotency-Key still
- * claimed by the dead process: 409 "still in progress" until the claim is stale), a status stream it was
+ * claimed by the dead process: 409 "still in progress" until the claim is stale; or, when the dead process had
+ * made the order and died before its answer left, the key's replay: 200, the same order), a status stream it was
  * serving cut without a retry hint (the stream reconnects), and a webhook it was delivering delivered again
  * under the same id. Nothing else.
  */
@@ -162,7 +163,8 @@ test('SIGTERM each of three instances in turn, then SIGKILL one, under shoppers 
     'quotes were asked for during the restarts, not only around them',
   );
 
-  // Orders: created, but for one in flight at the kill (its retry finds the dead process's claim: 409).
+  // Orders: created, but for one in flight at the kill: its retry finds the dead process's claim (409), or the
+  // order it made before it died (the key's replay: 200 and that order, followed and paid like any other).
   const failedOrders = orders.filter((order) => order.attempt.status !== 201);
   assert.deepEqual(
     failedOrders
@@ -172,7 +174,10 @@ test('SIGTERM each of three instances in turn, then SIGKILL one, under shoppers 
     `order creations failed (of ${orders.length})${context()}`,
   );
   for (const order of failedOrders)
-    assert.equal(order.attempt.status, 409, describeAttempt(order.attempt, phases));
+    assert.ok(
+      order.attempt.status === 409 || (order.attempt.status === 200 && order.orderId !== undefined),
+      describeAttempt(order.attempt, phases),
+    );
   const created = orders.filter((order) => order.orderId);
   assert.ok(
     created.filter((order) => duringRestarts(order.attempt)).length >= 8,
@@ -250,7 +255,7 @@ test('SIGTERM each of three instances in turn, then SIGKILL one, under shoppers 
   const duplicates = deployment.deliveries.length - firstAt.size;
   t.diagnostic(
     `${quotes.length} quotes (${failedQuotes.length} failed, in flight at the kill), ${orders.length} orders ` +
-      `(${failedOrders.length} failed, in flight at the kill), ${reconnected.length} streams reconnected on a retry ` +
+      `(${failedOrders.length} not created, in flight at the kill: ${failedOrders.map((order) => order.attempt.status).join(', ') || 'none'}), ${reconnected.length} streams reconnected on a retry ` +
       `hint, ${deployment.deliveries.length} webhook deliveries of ${firstAt.size} events (${duplicates} again); ` +
       `restarts: ${phases.map((p) => `${p.kind} ${p.instance} ${Math.round(p.to - p.from)} ms`).join(', ')}`,
   );

@@ -580,7 +580,8 @@ export function shoppers(options: ShopperOptions) {
     );
     const trail: OrderTrail = { key, attempt, statuses: [], connections: [] };
     orders.push(trail);
-    if (attempt.status !== 201) return;
+    // 200: the key's replay (a retry after the instance that made the order died before answering).
+    if (attempt.status !== 201 && attempt.status !== 200) return;
     const created = JSON.parse(attempt.body) as { orderId: string; link: string; statusToken: string };
     trail.orderId = created.orderId;
     trail.statusToken = created.statusToken;

@@ -542,9 +542,11 @@ export const webdriverMouse = (browser, offset = () => ({ x: 0, y: 0 })) => {
  * session at 800 × 600, as the Chromium launcher's pages do.
  */
 class FramedSessionManager {
-  constructor(driver, xsettings) {
+  /** `renew`: ends the session (MiniBrowser and its driver) and starts another, resolving with its browser. */
+  constructor(driver, xsettings, renew) {
     this.driver = driver;
     this.xsettings = xsettings;
+    this.renew = renew;
     this.urls = new Map();
     this.ready = undefined;
   }
@@ -557,8 +559,8 @@ class FramedSessionManager {
     return this.urls.get(id);
   }
 
-  async queueStartSession(id, url) {
-    this.urls.set(id, url);
+  /** The top-level page holding the session frame, built once, and again when it is lost. */
+  host(url) {
     this.ready ??= (async () => {
       await this.driver.navigateTo(`${new URL(url).origin}/?mode=iframe`);
       await this.driver.execute(() => {
@@ -566,34 +568,65 @@ class FramedSessionManager {
           '<style>html,body{margin:0}iframe{position:absolute;left:0;top:0;border:0}</style>';
         document.body.innerHTML = '<iframe id="wtr-session"></iframe>';
       });
-    })();
-    await this.ready;
-    // What a test file emulated ends with it, as a new page of the Chromium launcher starts afresh.
-    if (this.reducedMotion || this.dark) {
-      await this.emulateMedia({ colorScheme: null, reducedMotion: 'no-preference' });
+    })().catch((error) => {
+      this.ready = undefined;
+      throw error;
+    });
+    return this.ready;
+  }
+
+  async queueStartSession(id, url) {
+    this.urls.set(id, url);
+    const open = async () => {
+      await this.host(url);
+      // What a test file emulated ends with it, as a new page of the Chromium launcher starts afresh.
+      if (this.reducedMotion || this.dark) {
+        await this.emulateMedia({ colorScheme: null, reducedMotion: 'no-preference' });
+      }
+      await this.driver.execute((src) => {
+        const frame = document.getElementById('wtr-session');
+        frame.style.width = '800px';
+        frame.style.height = '600px';
+        frame.src = src;
+        frame.focus();
+      }, url);
+    };
+    try {
+      await open();
+    } catch (error) {
+      // The page holding the frame is broken (WebKitWebDriver then fails every script: "Could not parse script
+      // result"), or the browser is gone ("invalid session id": its web process died): the file before this one
+      // failed with it, and this one starts on a page built again, in a new browser if need be, rather than
+      // failing too.
+      const gone = /invalid session id/i.test(error.message);
+      console.error(
+        `WebKit: the session page failed (${error.message}); building it again${gone ? ' in a new browser' : ''}`,
+      );
+      if (gone) this.driver = await this.renew();
+      this.ready = undefined;
+      await open();
     }
-    await this.driver.execute((src) => {
-      const frame = document.getElementById('wtr-session');
-      frame.style.width = '800px';
-      frame.style.height = '600px';
-      frame.src = src;
-      frame.focus();
-    }, url);
   }
 
   async queueStopSession(id) {
-    await this.driver.executeAsync((done) => {
-      const frame = document.getElementById('wtr-session');
-      const settled = () => {
-        frame.removeEventListener('load', settled);
-        frame.removeEventListener('error', settled);
-        done();
-      };
-      frame.addEventListener('load', settled);
-      frame.addEventListener('error', settled);
-      frame.src = 'about:blank';
-    });
     this.urls.delete(id);
+    try {
+      await this.driver.executeAsync((done) => {
+        const frame = document.getElementById('wtr-session');
+        const settled = () => {
+          frame.removeEventListener('load', settled);
+          frame.removeEventListener('error', settled);
+          done();
+        };
+        frame.addEventListener('load', settled);
+        frame.addEventListener('error', settled);
+        frame.src = 'about:blank';
+      });
+    } catch (error) {
+      // The file's tests have ended (web-test-runner reports how); the next session builds the page again.
+      console.error(`WebKit: the session page failed (${error.message}); the next file builds it again`);
+      this.ready = undefined;
+    }
     return {};
   }
 
@@ -695,7 +728,12 @@ class WebKitLauncher extends WebdriverLauncher {
       this.xsettings = await startXSettings(this.xvfb.display);
       this.session = await startWebKitSession(this.xvfb.display);
       this.driver = this.session.browser;
-      this.driverManager = new FramedSessionManager(this.driver, this.xsettings);
+      this.driverManager = new FramedSessionManager(this.driver, this.xsettings, async () => {
+        await this.session?.close(false);
+        this.session = await startWebKitSession(this.xvfb.display);
+        this.driver = this.session.browser;
+        return this.driver;
+      });
       this.setupHeartbeat();
       return this.driverManager;
     } catch (error) {

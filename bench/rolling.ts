@@ -14,6 +14,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import {
   type Attempt,
+  answeredAnOrder,
   during,
   type Phase,
   rollingRestart,
@@ -80,7 +81,7 @@ function window(quotes: Attempt[], orders: Attempt[]): Window {
       max: round(Math.max(0, ...answered)),
     },
     orders: orders.length,
-    ordersFailed: orders.filter((order) => order.status !== 201 && order.status !== 200).length,
+    ordersFailed: orders.filter((order) => !answeredAnOrder(order)).length,
     failures: failed.slice(0, 5).map((attempt) => `${attempt.status} ${attempt.body.slice(0, 120)}`),
   };
 }

@@ -36,6 +36,9 @@ const sandboxCli = here('../../sandbox/dist/cli.js');
 const haproxyFile = here('../../../deploy/haproxy.cfg');
 const productsFile = here('./fixtures/products.json');
 export const shopOrigin = 'https://shop.example';
+
+/** An order creation that answered an order: 201, or 200, the key's replay (a retry after the instance that made it died before answering). */
+export const answeredAnOrder = (attempt: Attempt) => attempt.status === 201 || attempt.status === 200;
 const merchantWebhookSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 /** A process this module started: its output kept (the tail) for failure messages. */
@@ -580,8 +583,7 @@ export function shoppers(options: ShopperOptions) {
     );
     const trail: OrderTrail = { key, attempt, statuses: [], connections: [] };
     orders.push(trail);
-    // 200: the key's replay (a retry after the instance that made the order died before answering).
-    if (attempt.status !== 201 && attempt.status !== 200) return;
+    if (!answeredAnOrder(attempt)) return;
     const created = JSON.parse(attempt.body) as { orderId: string; link: string; statusToken: string };
     trail.orderId = created.orderId;
     trail.statusToken = created.statusToken;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createMemoryStore } from '../src/store/memory-store.ts';
 import { createSqlStore } from '../src/store/sql-store.ts';
-import type { Store } from '../src/store/store.ts';
+import { StorageUnavailable, type Store } from '../src/store/store.ts';
 import { createDatabase, type Postgres, startPostgres } from './servers.ts';
 
 const hour = 3_600_000;
@@ -225,6 +225,16 @@ for (const kind of kinds) {
         );
         assert.deepEqual(await store.get('idempotency', 'key-1'), { state: 'done' });
         assert.equal(await store.setIfAbsent('idempotency', 'key-1', { state: 'other' }), false);
+      });
+
+      test('a store already closed (a request outliving the shutdown) says the database cannot be reached', async () => {
+        const closing = await db.open();
+        await closing.close();
+        for (const call of [() => closing.get('routes', 'a'), () => closing.delete('webhooks', 'k')])
+          await assert.rejects(call, (error: Error) => {
+            assert.ok(error instanceof StorageUnavailable, `${error.name}: ${error.message}`);
+            return true;
+          });
       });
     }
   });

@@ -103,7 +103,11 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger, rampOrders: Ra
     }
   };
 
-  /** Claims the event, runs `apply`, releases the claim if it throws. */
+  /**
+   * Claims the event, runs `apply`, releases the claim if it throws. The answer is `apply`'s error (the sender
+   * retries) even when the release fails too, the store gone meanwhile: that claim then stays, and answers the
+   * redelivery as a duplicate.
+   */
   async function once(key: string, apply: () => Promise<Outcome>): Promise<Outcome> {
     const claimed = await store.setIfAbsent('webhooks', key, {
       receivedAt: new Date(clock.now()).toISOString(),
@@ -112,7 +116,7 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger, rampOrders: Ra
     try {
       return await apply();
     } catch (error) {
-      await store.delete('webhooks', key);
+      await store.delete('webhooks', key).catch(() => undefined);
       throw error;
     }
   }

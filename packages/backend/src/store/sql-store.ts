@@ -125,11 +125,16 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
     await importJsonFiles(db as AnyDb, options.dataDir, now(), retentionMs);
   }
 
+  // A request still running when the store is closed (a mounted app closed before its server drained) is told
+  // the database cannot be reached (503, retry elsewhere), not Kysely's "driver has already been destroyed" (500).
+  let closed = false;
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (closed) throw new StorageUnavailable(database);
     try {
       return await work();
     } catch (error) {
-      if (postgres && isUnavailable(error)) throw new StorageUnavailable(database, { cause: error });
+      if (closed || (postgres && isUnavailable(error)))
+        throw new StorageUnavailable(database, { cause: error });
       throw error;
     }
   };
@@ -253,6 +258,7 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
           return removed;
         }),
       close: async () => {
+        closed = true;
         await db.destroy();
       },
     };

@@ -3,7 +3,9 @@
  * (src/old-generation.ts); an operator's own `--heap-growing-percent` stays. A child process imports the module,
  * keeps 20 MB alive as a server's caches are, then makes the same 3,000 batches of short-lived objects, each kept
  * long enough to reach the old generation (as requests in flight do), and reports the largest the old generation
- * got against what was alive in it at the end.
+ * got against what was alive in it at the end. The child collects on its main thread (`--single-threaded-gc`): with
+ * V8's background marking, how far the heap overshoots its limit while marking runs depends on how busy the
+ * machine is (2.2 to 2.8 × on a quiet one, here); on the main thread it is the limit the flag sets (1.4 to 1.6 ×).
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -33,7 +35,7 @@ import(${JSON.stringify(moduleUrl)}).then(async () => {
 function oldGrowth(flags: string[]): number {
   const out = execFileSync(
     process.execPath,
-    [...flags, '--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script],
+    ['--single-threaded-gc', ...flags, '--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script],
     { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' },
   );
   const { largest, alive } = JSON.parse(out) as { largest: number; alive: number };
@@ -41,7 +43,7 @@ function oldGrowth(flags: string[]): number {
 }
 
 test(`the old generation grows ${OLD_GROWTH_PERCENT} % past what is alive, not V8's 4 ×`, () => {
-  // Measured: 1.8 × what is alive at the end (more was alive at the largest); V8's own factor: 4.5 to 7 ×.
+  // Measured: 1.4 to 1.6 × what is alive at the end (more was alive at the largest); with 300 %: 3.9 to 4.4 ×.
   const growth = oldGrowth([]);
   assert.ok(growth < 2.5, `the old generation grew to ${growth.toFixed(1)} × what is alive`);
 });

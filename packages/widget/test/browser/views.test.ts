@@ -1,7 +1,7 @@
 // Each mode's view on its own: an element loads the code of its mode's view only, a mode switch loads the next
 // view once, and on a phone the buy and sell views keep the amount, the quote and Continue in sight.
 import { expect, fixture, html } from '@open-wc/testing';
-import { sendKeys, setViewport } from '@web/test-runner-commands';
+import { setViewport } from '@web/test-runner-commands';
 import '../../src/define.ts';
 import type { CryptoCheckout } from '../../src/index.ts';
 import { MODES } from '../../src/modes.ts';
@@ -135,9 +135,9 @@ describe('an address on a phone (390 × 844), whole in every engine', () => {
     );
     const wallet = shadowQuery<HTMLTextAreaElement>(el, '#wallet');
     expect(expectWhole(wallet), 'empty: one line').to.equal(1);
-    wallet.focus();
-    await sendKeys({ type: '0x2222222222222222222222222222222222222222' });
-    await el.updateComplete;
+    // Typed as the other fields' tests type (value and input event): under a loaded CI run WebKitWebDriver once
+    // lost the first of 42 keys sent to a just-focused field (the keyboard path is the picker tests').
+    await typeInto(el, '#wallet', '0x2222222222222222222222222222222222222222');
     expect(wallet.value).to.have.length(42);
     expect(expectWhole(wallet), 'two lines at 390 px').to.equal(2);
     // Shortened again: it shrinks back.

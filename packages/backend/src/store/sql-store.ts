@@ -129,7 +129,6 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
   // the database cannot be reached (503, retry elsewhere), not Kysely's "driver has already been destroyed" (500).
   let closed = false;
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
-    if (closed) throw new StorageUnavailable(database);
     try {
       return await work();
     } catch (error) {

@@ -58,6 +58,53 @@ describe('deploy/', () => {
     }
   });
 
+  test('the unit is hardened: systemd-analyze security rates its exposure 3.0 or lower', () => {
+    // Offline, the analysis reads the file named as an instance (the template itself has no instance to rate).
+    const instance = join(dir, 'crypto-checkout@8781.service');
+    copyFileSync(unitFile, instance);
+    const security = spawnSync(
+      tools.systemdAnalyze,
+      ['security', '--offline=true', '--no-pager', 'crypto-checkout@8781.service'],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    const said = `${security.stdout}${security.stderr}`;
+    assert.equal(security.status, 0, said);
+    const exposure = said.match(/Overall exposure level for crypto-checkout@8781\.service: (\d+\.\d+)/)?.[1];
+    assert.ok(exposure, `systemd-analyze security rates the unit:\n${said}`);
+    assert.ok(Number(exposure) <= 3, `exposure ${exposure} (3.0 or lower wanted):\n${said}`);
+    // What must stay off for Node to run: V8's JIT writes executable memory; the unit binds and dials the network.
+    assert.doesNotMatch(
+      readFileSync(unitFile, 'utf8'),
+      /^(MemoryDenyWriteExecute=(yes|true)|PrivateNetwork=(yes|true))/m,
+    );
+  });
+
+  test('the unit drains for longer than the shipped HAProxy takes to see an instance stop', () => {
+    // HAProxy takes an instance out after `fall` failed checks `inter` apart, each given `timeout check`: the
+    // instance must still serve until then, or requests HAProxy sends it in between are refused.
+    const haproxy = readFileSync(haproxyFile, 'utf8');
+    const seconds = (pattern: RegExp) => {
+      const value = haproxy.match(pattern)?.[1];
+      assert.ok(value, `haproxy.cfg sets ${pattern}`);
+      return Number(value);
+    };
+    const inter = seconds(/^\s*default-server\b.*\binter (\d+)s\b/m);
+    const fall = seconds(/^\s*default-server\b.*\bfall (\d+)\b/m);
+    const checkTimeout = seconds(/^\s*timeout check (\d+)s\b/m);
+    const drainMs = Number(
+      readFileSync(unitFile, 'utf8').match(/^Environment=SHUTDOWN_DRAIN_MS=(\d+)$/m)?.[1],
+    );
+    assert.ok(
+      drainMs > (inter * fall + checkTimeout) * 1000,
+      `SHUTDOWN_DRAIN_MS=${drainMs} in the unit, HAProxy needs more than ${inter * fall + checkTimeout} s`,
+    );
+    // And the README's "Production" says the same number.
+    assert.match(
+      readFileSync(join(root, 'README.md'), 'utf8'),
+      new RegExp(`SHUTDOWN_DRAIN_MS=${drainMs}\\b`),
+    );
+  });
+
   test("the unit runs the backend package's own command, with its port from the instance name", () => {
     const unit = readFileSync(unitFile, 'utf8');
     const { bin } = JSON.parse(readFileSync(join(root, 'packages', 'backend', 'package.json'), 'utf8'));

@@ -3,14 +3,18 @@
 // their sources changed. It refuses a set that could not be installed together: each internal dependency must be
 // a range (not an exact pin) that the version packed beside it satisfies.
 //
-// Install them in a project with `npm install /path/to/crypto-checkout/release/*.tgz`.
+// A shop packs them into a folder of its own project (`npm run release:pack -- ../my-shop/vendor`) and installs
+// them from there (`npm install ./vendor/*.tgz`): npm then records `file:vendor/….tgz`, a path relative to the
+// project, so `npm ci` repeats the install in any copy of it (README "Install").
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import semver from 'semver';
 import { ensureDeps, ensurePackagesBuilt, ensureWidgetBuilt, root } from './ensure.mjs';
 
 export const publicPackages = ['packages/widget', 'packages/sandbox', 'packages/backend'];
+/** The file names `npm pack` gives the three, at any version. */
+const ownTarball = /^crypto-checkout(-backend|-sandbox)?-\d+\.\d+\.\d+.*\.tgz$/;
 
 /** Packs the public packages into `out` (emptied of older tarballs first); returns each tarball's path by name. */
 export function releasePack(out = join(root, 'release')) {
@@ -18,8 +22,9 @@ export function releasePack(out = join(root, 'release')) {
   ensurePackagesBuilt();
   ensureWidgetBuilt();
   mkdirSync(out, { recursive: true });
-  // An older version's tarball left beside the new ones would be installed with them by `*.tgz`.
-  for (const file of readdirSync(out)) if (file.endsWith('.tgz')) rmSync(join(out, file));
+  // An older version's tarball left beside the new ones would be installed with them by `*.tgz`. Only ours go:
+  // the folder may be a shop's vendor/, holding files of its own.
+  for (const file of readdirSync(out)) if (ownTarball.test(file)) rmSync(join(out, file));
   // The builds are fresh (above): the packages' own prepack (a build, for `npm publish`) is not run again.
   const packed = spawnSync(
     'npm',
@@ -68,7 +73,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       const kB = (statSync(path).size / 1024).toFixed(0).padStart(5);
       console.log(`${relative(process.cwd(), path).padEnd(48)} ${kB} kB  ${name}`);
     }
-    console.log(`\nInstall them in a project:  npm install ${join(out, '*.tgz')}`);
+    console.log(
+      relative(root, out).startsWith('..')
+        ? `\nIn your project: npm install ./${relative(dirname(out), out)}/*.tgz  (from ${dirname(out)}; keep the folder with package.json and the lockfile)`
+        : '\nA shop packs them into its own project instead: npm run release:pack -- ../my-shop/vendor',
+    );
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

@@ -1,8 +1,10 @@
 /**
  * The packages as a merchant installs them, following the README's "Install" as written: `npm run release:pack`
- * packs the widget, the backend and the sandbox, and a fresh project outside the tree installs the tarballs
- * (`npm install ../crypto-checkout/release/*.tgz`), and another installs `@crypto-checkout/backend` by name from
- * a registry on loopback that serves the same tarballs (as the public registry will once they are published).
+ * packs the widget, the backend and the sandbox into a fresh project's vendor/ outside the tree, the project
+ * installs them from there (`npm install ./vendor/*.tgz`), and a copy of its package.json, lockfile and vendor/
+ * elsewhere installs the same with `npm ci`, as a server would; another project installs `@crypto-checkout/backend`
+ * by name from a registry on loopback that serves the same tarballs (as the public registry will once they are
+ * published).
  * Each tarball passes publint and arethetypeswrong; in the projects, plain `node` mounts the backend three ways,
  * Vite builds a React page with the widget, and the installed command serves on the sandbox with no keys, live
  * against the upstream the keys name, and without the sandbox says so in one sentence.
@@ -13,6 +15,8 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import {
+  cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -22,7 +26,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { createSandbox } from '@crypto-checkout/sandbox';
@@ -131,35 +135,42 @@ describe('the published packages', { timeout: 900_000 }, () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'crypto-checkout-packages-'));
-    // In the clone (this tree): the README's `npm run release:pack`.
-    assert.match(
-      readmeLine('cd crypto-checkout && npm ci && npm run release:pack'),
-      /&& npm run release:pack$/,
+    // Your project, beside the clone (this tree), with a file of its own in vendor/ and an older version's tarball.
+    const clone = join(dir, 'crypto-checkout');
+    symlinkSync(root, clone);
+    project = join(dir, 'my-shop');
+    mkdirSync(join(project, 'vendor'), { recursive: true });
+    // What the tests below add to the shop (Hono or Node's adapter, React and Vite), as its development
+    // dependencies: the server of the README's "Production" installs without them.
+    const devDependencies = Object.fromEntries(
+      ['hono', '@hono/node-server', 'react', 'react-dom', '@lit/react', 'vite'].map((name) => [
+        name,
+        JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version,
+      ]),
     );
-    run('npm', ['run', 'release:pack'], root);
-    const release = join(root, 'release');
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'a-shop', private: true, type: 'module', devDependencies }, null, 2),
+    );
+    writeFileSync(join(project, 'vendor', 'README.md'), 'Tarballs this shop installs.\n');
+    writeFileSync(join(project, 'vendor', 'crypto-checkout-backend-0.0.1.tgz'), 'an older release');
+    // In the clone: the README's `npm run release:pack -- ../my-shop/vendor` (its folder relative to the clone).
+    const pack = readmeLine('cd crypto-checkout && npm ci && npm run release:pack');
+    const into = pack.match(/&& npm run release:pack -- (\S+)$/)?.[1];
+    assert.equal(into, '../my-shop/vendor', `the README packs into the project's vendor/: ${pack}`);
+    run('npm', ['run', 'release:pack', '--', resolve(clone, into)], root);
+    const vendor = join(project, 'vendor');
     for (const [key, name] of [
       ['widget', 'crypto-checkout'],
       ['backend', 'crypto-checkout-backend'],
       ['sandbox', 'crypto-checkout-sandbox'],
     ] as const) {
-      tarballs[key] = join(release, `${name}-${version}.tgz`);
+      tarballs[key] = join(vendor, `${name}-${version}.tgz`);
     }
-    // Your project, beside the clone: the README's `npm install ../crypto-checkout/release/*.tgz`, as a shell runs
-    // it, and what a shop adds itself (Hono or Node's adapter, React and Vite) for the tests below.
-    symlinkSync(root, join(dir, 'crypto-checkout'));
-    project = join(dir, 'my-shop');
-    mkdirSync(project);
-    writeFileSync(
-      join(project, 'package.json'),
-      JSON.stringify({ name: 'a-shop', private: true, type: 'module' }, null, 2),
-    );
-    const wanted = (name: string) =>
-      `${name}@${JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version}`;
-    const install = readmeLine('npm install ../crypto-checkout/release/');
-    assert.equal(install, 'npm install ../crypto-checkout/release/*.tgz');
-    const extras = ['hono', '@hono/node-server', 'react', 'react-dom', '@lit/react', 'vite'].map(wanted);
-    run('sh', ['-c', `${install} ${npmFlags.join(' ')} ${extras.join(' ')}`], project);
+    // The README's `npm install ./vendor/*.tgz`, as a shell runs it (it installs the shop's own dependencies too).
+    const install = readmeLine('npm install ./vendor/');
+    assert.equal(install, 'npm install ./vendor/*.tgz');
+    run('sh', ['-c', `${install} ${npmFlags.join(' ')}`], project);
 
     // Tomorrow's way: by name, from a registry that has the same tarballs.
     registry = await startLocalRegistry(
@@ -202,6 +213,15 @@ describe('the published packages', { timeout: 900_000 }, () => {
       assert.equal(installed(project, name), version, `${name} from the tarballs`);
       assert.equal(installed(fromRegistry, name), version, `${name} from the registry, by name`);
     }
+  });
+
+  test("release:pack replaces the older tarballs of the three in the shop's vendor/, and nothing else there", () => {
+    assert.deepEqual(readdirSync(join(project, 'vendor')).sort(), [
+      'README.md',
+      `crypto-checkout-${version}.tgz`,
+      `crypto-checkout-backend-${version}.tgz`,
+      `crypto-checkout-sandbox-${version}.tgz`,
+    ]);
   });
 
   test('each tarball passes publint and arethetypeswrong, and carries its README', () => {
@@ -356,6 +376,48 @@ createRoot(document.getElementById('root')).render(
       assert.match(await printed(cli, /UPSTREAM/), /UPSTREAM: the offline SANDBOX/);
       const page = await fetch(`http://127.0.0.1:${port}/sandbox`);
       assert.equal(page.status, 200, 'the sandbox is served beside the API');
+    } finally {
+      await stop(cli);
+    }
+  });
+
+  test("the shop's package.json, lockfile and vendor/, copied elsewhere: npm ci installs the same, which serves", async () => {
+    // What npm wrote names the tarballs inside the project, never the clone's folder.
+    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+    assert.deepEqual(manifest.dependencies, {
+      '@crypto-checkout/backend': `file:vendor/crypto-checkout-backend-${version}.tgz`,
+      '@crypto-checkout/sandbox': `file:vendor/crypto-checkout-sandbox-${version}.tgz`,
+      'crypto-checkout': `file:vendor/crypto-checkout-${version}.tgz`,
+    });
+    assert.doesNotMatch(
+      readFileSync(join(project, 'package-lock.json'), 'utf8'),
+      /crypto-checkout\/release|"file:\.\./,
+    );
+    // The server of the README's "Production": /srv/crypto-checkout, no clone beside it, installed by its
+    // `npm ci` line. Offline: everything but the vendored tarballs comes from npm's cache, as the install in the
+    // project left it.
+    const server = join(dir, 'srv', 'crypto-checkout');
+    mkdirSync(server, { recursive: true });
+    for (const kept of ['package.json', 'package-lock.json', 'vendor'])
+      cpSync(join(project, kept), join(server, kept), { recursive: true });
+    const production = readme.slice(readme.indexOf('## Production\n'), readme.indexOf('## Versions\n'));
+    const ci = production.match(/^cd \/srv\/crypto-checkout && sudo (npm ci[^#\n]*?)\s*(#|$)/m)?.[1];
+    assert.equal(ci, 'npm ci --omit=dev', "the README's Production installs the server with npm ci");
+    await runBeside('sh', ['-c', `${ci} --offline --no-audit --no-fund`], server);
+    assert.ok(
+      !existsSync(join(server, 'node_modules', 'vite')),
+      "the shop's development dependencies are left out",
+    );
+    assert.equal(
+      run(join(server, 'node_modules', '.bin', 'crypto-checkout-backend'), ['--version'], server).trim(),
+      version,
+    );
+    // Serving on SQLite needs its native binary, an optional dependency npm ci kept; no keys: the sandbox, too.
+    const port = await freePort();
+    const cli = startCli(server, { PORT: String(port), DATA_DIR: join(dir, 'server-data') });
+    try {
+      assert.equal((await healthOf(cli, port)).upstream, 'sandbox');
+      assert.match(await printed(cli, /STORAGE/), /STORAGE: SQLite at /);
     } finally {
       await stop(cli);
     }

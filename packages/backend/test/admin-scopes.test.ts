@@ -47,7 +47,7 @@ describe('each scope on each admin route', () => {
         ADMIN_AUTH_MAX_FAILURES: '1000',
         // Events wait in the outbox for a receiver (no worker runs here): something to re-send.
         MERCHANT_WEBHOOK_URL: 'http://127.0.0.1:9/hooks',
-        MERCHANT_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        MERCHANT_WEBHOOK_SECRET: 'whsec_Vb7rT2xQ9mLk4NzP8sW3cYd6Hf1Ja5Ue',
       },
     });
     const created = await createOrder(stack);

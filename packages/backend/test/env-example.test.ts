@@ -19,7 +19,7 @@ import { type ServerType, serve } from '@hono/node-server';
 // @ts-expect-error: plain JavaScript shared with scripts/test.mjs (no types).
 import { ensurePackagesBuilt } from '../../../scripts/ensure.mjs';
 import { tokenSha256 } from '../src/admin/credentials.ts';
-import { documentedSamples } from '../src/secrets/samples.ts';
+import { documentedSamples, sandboxDemoKeys } from '../src/secrets/samples.ts';
 import { problemsOf } from './config-env.ts';
 import { freePort, waitFor } from './servers.ts';
 import { fixtureProductsFile } from './support.ts';
@@ -120,6 +120,27 @@ const ownValues = {
   MERCHANT_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
   METRICS_TOKEN: randomBytes(32).toString('base64'),
 };
+
+test('every secret value the documentation shows is in the list live mode refuses (or a <placeholder>)', () => {
+  const docs = ['../../../README.md', '../README.md', '../API.md', '../../../docs/upstream.md'];
+  const assignment = new RegExp(`\\b(${secretNames.join('|')})=([^\\s\`'"),]+)`, 'g');
+  const shown = docs.flatMap((doc) =>
+    [...readFileSync(new URL(doc, import.meta.url), 'utf8').matchAll(assignment)].map((match) => ({
+      doc,
+      name: match[1] ?? '',
+      value: match[2] ?? '',
+    })),
+  );
+  assert.ok(shown.length >= 10, `${shown.length} values shown`);
+  for (const { doc, name, value } of shown) {
+    // `ADMIN_CREDENTIALS=name:scope:sha256` describes the format, it holds no hash.
+    if (name === 'ADMIN_CREDENTIALS' && !/[0-9a-f]{64}/.test(value)) continue;
+    assert.ok(
+      documentedSamples.includes(value) || sandboxDemoKeys.has(value) || /^<.*>$/.test(value),
+      `${doc}: ${name}=${value} is not in documentedSamples`,
+    );
+  }
+});
 
 describe('.env.example copied verbatim to .env', () => {
   let dir = '';

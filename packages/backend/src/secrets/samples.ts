@@ -40,7 +40,7 @@ const sampleAdminTokens = ['foo', 'bar'];
  * instances"): allowed when all four upstream keys are of the sandbox's form (they open only a sandbox), refused
  * beside real keys, where a demo webhook secret would let anyone sign what the backend trusts.
  */
-const sandboxSamples = new Set([
+export const sandboxDemoKeys: ReadonlySet<string> = new Set([
   'pk_sandbox_demo',
   'sk_sandbox_demo',
   'pay_sandbox_demo',
@@ -144,7 +144,7 @@ export function liveSecretProblems(
       : [raw];
     for (const [index, value] of values.entries()) {
       const which = setting.list && values.length > 1 ? ` (value ${index + 1})` : '';
-      const demo = sandboxSamples.has(value) && !allSandbox;
+      const demo = sandboxDemoKeys.has(value) && !allSandbox;
       if (placeholder.test(value)) {
         problems.push(
           `${named(setting.name)}${which} is a placeholder from the example, not a value. Fix: ${setting.fix}.`,

@@ -80,6 +80,8 @@ export function liveEnv(sandboxUrl: string | undefined): Record<string, string> 
     PAY_API_URL: `${sandboxUrl}/pay-api`,
     PAY_API_KEY: benchKeys.pay,
     PAY_WEBHOOK_SECRET: benchKeys.payWebhook,
+    // The bench loads quotes: no catalog (live mode refuses the sample one).
+    PRODUCTS_FILE: 'none',
     ACCESS_LOG: 'off',
     RATE_LIMIT_PER_MINUTE: String(benchRateLimitPerMinute),
   };

@@ -446,6 +446,7 @@ createRoot(document.getElementById('root')).render(
       PAY_API_URL: `${upstreamUrl}/pay-api`,
       PAY_API_KEY: 'pay_sandbox_shop',
       PAY_WEBHOOK_SECRET: 'whsec_sandbox_shop',
+      PRODUCTS_FILE: 'none',
       DATA_DIR: join(dir, 'live-data'),
     });
     try {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Server as HttpServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { createAdaptorServer } from '@hono/node-server';
-import { ConfigError, loadConfig, readEnvFile, startWarnings } from './config.ts';
+import { ConfigError, envFileSource, loadConfig, readEnvFile, startWarnings } from './config.ts';
 import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { storageWords } from './health/checks.ts';
 import { flushLogs, logger } from './logger.ts';
@@ -70,21 +70,23 @@ if ((command !== undefined && command !== 'migrate' && command !== 'check') || e
 
 if (command === 'check') {
   // The same .env as serving reads, so `check` judges what `crypto-checkout-backend` would run with.
+  let file: string | undefined;
   try {
-    readEnvFile();
+    file = readEnvFile();
   } catch (error) {
     refuse(error instanceof ConfigError ? error.message : String(error));
     process.exit(1);
   }
   const { runCheck } = await import('./checks/run-check.ts');
-  process.exit(await runCheck(process.env, (text) => process.stdout.write(text)));
+  const source = file ? envFileSource(file, process.env) : undefined;
+  process.exit(await runCheck(process.env, (text) => process.stdout.write(text), source));
 }
 
 let envFile: string | undefined;
 let config: ReturnType<typeof loadConfig>;
 try {
   envFile = readEnvFile();
-  config = loadConfig();
+  config = loadConfig(process.env, envFile ? { source: envFileSource(envFile, process.env) } : {});
 } catch (error) {
   // A refused configuration is the operator's to fix: the message names each variable, no stack needed.
   refuse(error instanceof ConfigError ? error.message : `Cannot read .env: ${(error as Error).message}`);

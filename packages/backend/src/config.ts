@@ -2,9 +2,10 @@
  * The backend's configuration, parsed from the environment with zod; fails fast naming each bad variable. A config
  * object given in code (`createCheckout(config)`) is held to the same rules, with the same messages.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { loadProductsSync } from './products.ts';
 import type { EngineSettings } from './quotes/engine.ts';
@@ -16,6 +17,7 @@ import {
   secretsConfig,
   secretVariables,
 } from './secrets/config.ts';
+import { liveSecretProblems, type VariableSource } from './secrets/samples.ts';
 
 const upstreamVars = [
   'RAMP_API_URL',
@@ -241,7 +243,8 @@ export interface Config {
   publicUrl: string;
   allowedOrigins: string[];
   markup: number;
-  productsFile: string;
+  /** The catalog file; null: no catalog (PRODUCTS_FILE=none), checkouts are priced by checkout tokens only. */
+  productsFile: string | null;
   /** The current CHECKOUT_TOKEN_SECRET (what tokens are signed with; `secrets.checkoutToken` verifies). */
   checkoutTokenSecret: string;
   /** The older single ADMIN_TOKEN (the "admin" write credential of `admin`); undefined when not set. */
@@ -306,7 +309,7 @@ const configSchema = z.object({
   publicUrl: urlOf,
   allowedOrigins: z.array(origin),
   markup: rules.markup,
-  productsFile: z.string().min(1),
+  productsFile: z.string().min(1).nullable(),
   checkoutTokenSecret: secret('CHECKOUT_TOKEN_SECRET'),
   adminToken: secret('ADMIN_TOKEN').optional(),
   dataDir: z.string().min(1),
@@ -407,6 +410,25 @@ export function readEnvFile(dir: string = process.cwd()): string | undefined {
   return file;
 }
 
+/**
+ * Where each variable `env` took from the `.env` file `file` was set (`/srv/shop/.env line 39`), for messages
+ * that name it; undefined for a variable the environment set (it wins over the file) or the file does not set.
+ */
+export function envFileSource(file: string, env: Record<string, string | undefined>): VariableSource {
+  const text = readFileSync(file, 'utf8');
+  const values = parseEnv(text);
+  const lines = new Map<string, number>();
+  // The last assignment is the one the parser keeps.
+  for (const [index, line] of text.split(/\r?\n/).entries()) {
+    const name = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1];
+    if (name) lines.set(name, index + 1);
+  }
+  return (name) => {
+    const line = lines.get(name);
+    return line !== undefined && values[name] === env[name] ? `${file} line ${line}` : undefined;
+  };
+}
+
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
@@ -444,16 +466,53 @@ export const loopbackOrigins = (port: number) =>
 
 const defaultProductsFile = new URL('../data/products.json', import.meta.url).pathname;
 
+/** PRODUCTS_FILE's value for "no catalog": every checkout is priced by a checkout token your server mints. */
+export const noCatalog = 'none';
+
+const noCatalogChosen =
+  'PRODUCTS_FILE is not set, and live mode does not sell the sample catalog. Fix: set PRODUCTS_FILE to your catalog (a JSON file, see data/products.json), or PRODUCTS_FILE=none for checkouts priced by checkout tokens only.';
+
+/** Whether `file` is the sample catalog shipped with the backend (the file itself, or a copy of it). */
+function isSampleCatalog(file: string): boolean {
+  try {
+    return (
+      realpathSync(file) === realpathSync(defaultProductsFile) ||
+      readFileSync(file, 'utf8').trim() === readFileSync(defaultProductsFile, 'utf8').trim()
+    );
+  } catch {
+    return false;
+  }
+}
+
+export interface LoadConfigOptions {
+  /** Where each variable was set (`envFileSource`), so a refusal names the `.env` line to change. */
+  source?: VariableSource;
+}
+
 /**
  * Reads the configuration. With no upstream variable set it runs on the sandbox (mounted at
  * `${PUBLIC_URL}/sandbox`); with some but not all set it refuses, listing what is missing, so it never
  * falls back to the sandbox by accident when keys are given.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  options: LoadConfigOptions = {},
+): Config {
+  const source = options.source ?? (() => undefined);
+  const named = (name: string) => {
+    const where = source(name);
+    return where ? `${name} (${where})` : name;
+  };
   const parsed = baseSchema.safeParse(env);
   const problems = parsed.success
     ? []
-    : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`);
+    : parsed.error.issues.map((issue) => {
+        // `PAY_WEBHOOK_SECRET_PREVIOUS (.env line 110) value 2: …` for the second value of a list.
+        const [name = 'env', ...rest] = issue.path.map(String);
+        const where = source(name);
+        const item = rest.length ? ` value ${Number(rest[0]) + 1}` : '';
+        return `${name}${where ? ` (${where})` : ''}${item}: ${issue.message}`;
+      });
   // Read from the raw environment, so one message names the bad variables and the missing ones together.
   const given = upstreamVars.filter((name) => env[name] !== undefined);
   const mode = given.length === 0 ? 'sandbox' : 'live';
@@ -467,14 +526,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       problems.push('ADMIN_CREDENTIALS is missing (or the older single ADMIN_TOKEN)');
     if (!(env['ALLOWED_ORIGINS'] ?? '').split(',').some((part) => part.trim()))
       problems.push('ALLOWED_ORIGINS is missing (the storefront origins)');
+    const credentials = secretVariables.ADMIN_CREDENTIALS.safeParse(env['ADMIN_CREDENTIALS']);
+    problems.push(...liveSecretProblems(env, credentials.success ? credentials.data : [], source));
+    if (!env['PRODUCTS_FILE']) problems.push(noCatalogChosen);
+    else if (env['PRODUCTS_FILE'] !== noCatalog && isSampleCatalog(env['PRODUCTS_FILE']))
+      problems.push(
+        `${named('PRODUCTS_FILE')} is the sample catalog shipped with the backend (the demo's products and prices). Fix: set PRODUCTS_FILE to your catalog, or PRODUCTS_FILE=none for checkouts priced by checkout tokens only.`,
+      );
   }
   if (env['MERCHANT_WEBHOOK_URL']?.trim() && !env['MERCHANT_WEBHOOK_SECRET']) problems.push(unsignedEvents);
   problems.push(...secretProblems(env));
   problems.push(...observabilityProblems(env));
   // The catalog is what orders are priced from: a missing or broken file is refused now, not at the first order.
-  const productsFile = env['PRODUCTS_FILE'] || defaultProductsFile;
+  const productsFile =
+    env['PRODUCTS_FILE'] === noCatalog ? null : env['PRODUCTS_FILE'] || defaultProductsFile;
   try {
-    loadProductsSync(productsFile);
+    if (productsFile) loadProductsSync(productsFile);
   } catch (error) {
     problems.push((error as Error).message);
   }

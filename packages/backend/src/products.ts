@@ -96,12 +96,14 @@ export function productImageUrl(image: string | null, publicUrl: string | undefi
 
 /**
  * A catalog reader that re-parses only when the file's mtime changes (one per app instance). With `publicUrl`,
- * local image names become URLs on this backend.
+ * local image names become URLs on this backend. No file (PRODUCTS_FILE=none): an empty catalog, so the product
+ * routes answer what they answer for a product that does not exist, and checkouts are priced by tokens.
  */
-export function createProductCatalog(file: string, publicUrl?: string) {
+export function createProductCatalog(file: string | null, publicUrl?: string) {
   let cached: { mtimeMs: number; products: Promise<Product[]> } | undefined;
   return {
     async list(): Promise<Product[]> {
+      if (file === null) return [];
       const { mtimeMs } = await stat(file).catch(() => ({ mtimeMs: -1 }));
       if (!cached || cached.mtimeMs !== mtimeMs) {
         const products = loadProducts(file).then((list) =>

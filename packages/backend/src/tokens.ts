@@ -115,19 +115,38 @@ function open<S extends z.ZodType<{ exp: number }>>(
   const kid = (json as { kid?: unknown } | null)?.kid;
   const listed = typeof secrets === 'string' ? [secrets] : secrets;
   const candidates = typeof kid === 'string' ? listed.filter((secret) => keyId(secret) === kid) : listed;
-  if (!candidates.some((secret) => signedBy(body, signature, secret))) throw invalid();
+  const secret = candidates.find((candidate) => signedBy(body, signature, candidate));
+  if (secret === undefined) throw invalid();
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw invalid();
   if (parsed.data.exp * 1000 <= now) throw new AppError('TOKEN_EXPIRED', 'The token has expired.');
-  return parsed.data;
+  return { payload: parsed.data as z.output<S>, secret };
 }
+
+/** A token's payload and the secret that signed it (which one of a rotation's, for secrets/previous-use.ts). */
+export interface Opened<P> {
+  payload: P;
+  secret: string;
+}
+
+export const openCheckoutToken = (
+  token: string,
+  secrets: TokenSecrets,
+  now = Date.now(),
+): Opened<CheckoutTokenPayload> => open(token, secrets, checkoutTokenPayload, now);
+
+export const openCustomerToken = (
+  token: string,
+  secrets: TokenSecrets,
+  now = Date.now(),
+): Opened<CustomerTokenPayload> => open(token, secrets, customerTokenPayload, now);
 
 export function verifyCheckoutToken(
   token: string,
   secrets: TokenSecrets,
   now = Date.now(),
 ): CheckoutTokenPayload {
-  return open(token, secrets, checkoutTokenPayload, now);
+  return openCheckoutToken(token, secrets, now).payload;
 }
 
 export function verifyCustomerToken(
@@ -135,5 +154,5 @@ export function verifyCustomerToken(
   secrets: TokenSecrets,
   now = Date.now(),
 ): CustomerTokenPayload {
-  return open(token, secrets, customerTokenPayload, now);
+  return openCustomerToken(token, secrets, now).payload;
 }

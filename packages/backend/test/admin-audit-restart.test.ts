@@ -1,4 +1,7 @@
-/** The audit log of admin writes lives in the store: a restart keeps it, on SQLite and on PostgreSQL. */
+/**
+ * The audit log of admin writes lives in the store: a restart keeps it, on SQLite and on PostgreSQL; each entry
+ * names the credential's key id, so two tokens of one name (a rotation) are told apart.
+ */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -8,8 +11,13 @@ import { type RestartableBackend, startRestartable, startUpstream, type Upstream
 import { createDatabase, type Postgres, startPostgres } from './servers.ts';
 
 const ops = `cca_${randomBytes(32).toString('hex')}`;
+/** The token replacing `ops`'s during a rotation: the same name, listed twice. */
+const opsNext = `cca_${randomBytes(32).toString('hex')}`;
 const auditor = `cca_${randomBytes(32).toString('hex')}`;
-const env = { ADMIN_CREDENTIALS: `ops:write:${tokenSha256(ops)},auditor:read:${tokenSha256(auditor)}` };
+const env = {
+  ADMIN_CREDENTIALS: `ops:write:${tokenSha256(ops)},ops:write:${tokenSha256(opsNext)},auditor:read:${tokenSha256(auditor)}`,
+};
+const keyIdOf = (token: string) => tokenSha256(token).slice(0, 8);
 
 let upstream: Upstream;
 let postgres: Postgres;
@@ -31,6 +39,13 @@ async function writesSurviveRestart(backend: RestartableBackend, restartEnv: Rec
   });
   assert.equal(made.status, 201);
   const { orderId } = (await made.json()) as { orderId: string };
+  const madeNext = await backend.api('/api/admin/payment-links', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${opsNext}` },
+    json: { name: 'By the next token', currency: 'EUR', amount: '3.00' },
+  });
+  assert.equal(madeNext.status, 201);
+  const next = (await madeNext.json()) as { orderId: string };
   const refused = await backend.api('/api/admin/payment-links', {
     method: 'POST',
     headers: { authorization: `Bearer ${auditor}` },
@@ -42,13 +57,20 @@ async function writesSurviveRestart(backend: RestartableBackend, restartEnv: Rec
   const log = (await (
     await backend.api('/api/admin/audit', { headers: { authorization: `Bearer ${auditor}` } })
   ).json()) as {
-    entries: Array<{ credential: string; target: string | null; status: number; action: string }>;
+    entries: Array<{
+      credential: string;
+      keyId: string | null;
+      target: string | null;
+      status: number;
+      action: string;
+    }>;
   };
   assert.deepEqual(
-    log.entries.map((entry) => [entry.credential, entry.action, entry.target, entry.status]),
+    log.entries.map((entry) => [entry.credential, entry.keyId, entry.action, entry.target, entry.status]),
     [
-      ['auditor', 'POST /api/admin/payment-links', null, 403],
-      ['ops', 'POST /api/admin/payment-links', orderId, 201],
+      ['auditor', keyIdOf(auditor), 'POST /api/admin/payment-links', null, 403],
+      ['ops', keyIdOf(opsNext), 'POST /api/admin/payment-links', next.orderId, 201],
+      ['ops', keyIdOf(ops), 'POST /api/admin/payment-links', orderId, 201],
     ],
   );
 }

@@ -47,7 +47,7 @@ describe('each scope on each admin route', () => {
         ADMIN_AUTH_MAX_FAILURES: '1000',
         // Events wait in the outbox for a receiver (no worker runs here): something to re-send.
         MERCHANT_WEBHOOK_URL: 'http://127.0.0.1:9/hooks',
-        MERCHANT_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        MERCHANT_WEBHOOK_SECRET: 'whsec_Vb7rT2xQ9mLk4NzP8sW3cYd6Hf1Ja5Ue',
       },
     });
     const created = await createOrder(stack);
@@ -121,12 +121,21 @@ describe('each scope on each admin route', () => {
     }
   });
 
-  test('who am I: each credential by name and scope; the older ADMIN_TOKEN is "admin", write', async () => {
+  test('who am I: each credential by name, scope and key id; the older ADMIN_TOKEN is "admin", write', async () => {
     const me = (token: string) =>
       stack.api('/api/admin/credential', { headers: bearer(token) }).then((r) => json(r));
-    assert.deepEqual(await me(tokens.support), { name: 'support', scope: 'read' });
-    assert.deepEqual(await me(tokens.ops), { name: 'ops', scope: 'write' });
-    assert.deepEqual(await me(testSecrets.adminToken), { name: 'admin', scope: 'write' });
+    const keyId = (token: string) => tokenSha256(token).slice(0, 8);
+    assert.deepEqual(await me(tokens.support), {
+      name: 'support',
+      scope: 'read',
+      keyId: keyId(tokens.support),
+    });
+    assert.deepEqual(await me(tokens.ops), { name: 'ops', scope: 'write', keyId: keyId(tokens.ops) });
+    assert.deepEqual(await me(testSecrets.adminToken), {
+      name: 'admin',
+      scope: 'write',
+      keyId: keyId(testSecrets.adminToken),
+    });
     const legacyWrite = await call('POST /api/admin/payment-links', bearer(testSecrets.adminToken));
     assert.equal(legacyWrite.status, 201);
   });
@@ -154,6 +163,7 @@ describe('each scope on each admin route', () => {
     assert.deepEqual(
       {
         credential: created.credential,
+        keyId: created.keyId,
         scope: created.scope,
         action: created.action,
         target: created.target,
@@ -162,6 +172,7 @@ describe('each scope on each admin route', () => {
       },
       {
         credential: 'ops',
+        keyId: tokenSha256(tokens.ops).slice(0, 8),
         scope: 'write',
         action: 'POST /api/admin/payment-links',
         target: link.orderId,

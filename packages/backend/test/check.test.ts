@@ -41,7 +41,7 @@ before(async () => {
     DATA_DIR: dataDir,
     ADMIN_CREDENTIALS: `support:read:${tokenSha256('a-support-token')},ops:write:${tokenSha256('an-ops-token')}`,
     MERCHANT_WEBHOOK_URL: 'https://shop.example/hooks',
-    MERCHANT_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    MERCHANT_WEBHOOK_SECRET: 'whsec_Vb7rT2xQ9mLk4NzP8sW3cYd6Hf1Ja5Ue',
   };
 });
 after(async () => {
@@ -118,7 +118,7 @@ describe('check', () => {
       ...liveEnv,
       ADMIN_TOKEN: testSecrets.adminToken,
       CHECKOUT_TOKEN_SECRET_PREVIOUS: 'an-old-checkout-token-secret',
-      PAY_WEBHOOK_SECRET_PREVIOUS: 'whsec_old',
+      PAY_WEBHOOK_SECRET_PREVIOUS: 'whsec_old-0123456789',
       PAY_WEBHOOK_SECRET_PREVIOUS_UNTIL: '2020-01-01T00:00:00Z',
     });
     assert.deepEqual(failures(verdicts), []);

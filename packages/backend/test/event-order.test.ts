@@ -25,7 +25,7 @@ import { createSqlStore } from '../src/store/sql-store.ts';
 import { createOrder, postWebhook, productsFile, upstreamIdOf, waitFor } from './order-fixtures.ts';
 import { type Stack, startStack, testSecrets } from './support.ts';
 
-const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const secret = 'whsec_Vb7rT2xQ9mLk4NzP8sW3cYd6Hf1Ja5Ue';
 /** Long enough for a loaded machine; the waits end as soon as their condition holds. */
 const PATIENCE = 30_000;
 

@@ -15,7 +15,7 @@ import { singleKey } from '../src/secrets/keyring.ts';
 import { createOrder, postWebhook, productsFile, upstreamIdOf, waitFor } from './order-fixtures.ts';
 import { type Stack, startStack, testSecrets } from './support.ts';
 
-const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const secret = 'whsec_Vb7rT2xQ9mLk4NzP8sW3cYd6Hf1Ja5Ue';
 const unreachable = 'http://127.0.0.1:9/hooks';
 
 interface Received {

@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { createApp } from '../src/app.ts';
 import { allowedOrigin, json, type Stack, startStack } from './support.ts';
 
+const sampleCatalog = fileURLToPath(new URL('../data/products.json', import.meta.url));
+
 describe('hardening', () => {
   let stack: Stack;
   before(async () => {
-    stack = await startStack();
+    // The sample catalog (its images are local files), which live mode refuses from PRODUCTS_FILE: given in code.
+    stack = await startStack({ config: { productsFile: sampleCatalog } });
   });
   after(() => stack.close());
 

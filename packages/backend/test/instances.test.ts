@@ -42,7 +42,7 @@ before(async () => {
       METRICS: 'on',
       METRICS_TOKEN: metricsToken,
       MERCHANT_WEBHOOK_URL: receiverUrl,
-      MERCHANT_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      MERCHANT_WEBHOOK_SECRET: 'whsec_Vb7rT2xQ9mLk4NzP8sW3cYd6Hf1Ja5Ue',
     },
   });
   prometheus = await startPrometheus({

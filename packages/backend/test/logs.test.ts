@@ -17,7 +17,7 @@ import { sandboxUpstreamEnv, testSecrets } from './support.ts';
 
 const shop = 'https://shop.example';
 const metricsToken = 'metrics-bearer-token-never-logged';
-const webhookSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const webhookSecret = 'whsec_Vb7rT2xQ9mLk4NzP8sW3cYd6Hf1Ja5Ue';
 const hookToken = 'receiver-query-token-never-logged';
 const email = 'ada.lovelace.private@example.com';
 const depositEmail = 'deposit.customer.private@example.com';

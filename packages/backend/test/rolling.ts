@@ -39,7 +39,7 @@ export const shopOrigin = 'https://shop.example';
 
 /** An order creation that answered an order: 201, or 200, the key's replay (a retry after the instance that made it died before answering). */
 export const answeredAnOrder = (attempt: Attempt) => attempt.status === 201 || attempt.status === 200;
-const merchantWebhookSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const merchantWebhookSecret = 'whsec_Vb7rT2xQ9mLk4NzP8sW3cYd6Hf1Ja5Ue';
 
 /** A process this module started: its output kept (the tail) for failure messages. */
 interface Proc {

@@ -4,14 +4,17 @@
  * after (the old one refused).
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { tokenSha256 } from '../src/admin/credentials.ts';
 import { createCheckoutToken, createCustomerToken } from '../src/tokens.ts';
+import { startCli } from './cli-process.ts';
 import { type Created, newKey, sign, upstreamIdOf, waitFor } from './order-fixtures.ts';
 import { type RestartableBackend, startRestartable, startUpstream, type Upstream } from './restartable.ts';
-import { allowedOrigin } from './support.ts';
+import { allowedOrigin, sandboxUpstreamEnv, testSecrets } from './support.ts';
 
 let upstream: Upstream;
 before(async () => {
@@ -317,6 +320,125 @@ describe('PAY_WEBHOOK_SECRET and RAMP_SECRET_KEY (webhooks from the upstream)', 
       assert.equal(await callback('sk_sandbox_rotated'), 200);
     } finally {
       await backend.close();
+    }
+  });
+});
+
+describe('finishing a rotation: what still uses an old value', () => {
+  test('each acceptance by a previous value is counted in /metrics by secret and key id and logged once, never with the value', async () => {
+    const keyIdOf = (value: string) => tokenSha256(value).slice(0, 8);
+    const checkout = {
+      old: 'old-checkout-token-secret-0123456789',
+      new: 'new-checkout-token-secret-9876543210',
+    };
+    const pay = { old: 'whsec_pay_old_0123456789', new: 'whsec_pay_new_9876543210' };
+    const rampOld = 'sk_sandbox_old-merchant';
+    const ops = {
+      old: `cca_${randomBytes(32).toString('hex')}`,
+      new: `cca_${randomBytes(32).toString('hex')}`,
+    };
+    const metricsToken = randomBytes(24).toString('hex');
+    const backend = await startCli({
+      ...sandboxUpstreamEnv(upstream.url),
+      CHECKOUT_TOKEN_SECRET: checkout.new,
+      CHECKOUT_TOKEN_SECRET_PREVIOUS: checkout.old,
+      PAY_WEBHOOK_SECRET: pay.new,
+      PAY_WEBHOOK_SECRET_PREVIOUS: pay.old,
+      RAMP_SECRET_KEY_PREVIOUS: rampOld,
+      // The same name twice while its token is rotated.
+      ADMIN_CREDENTIALS: `ops:write:${tokenSha256(ops.old)},ops:write:${tokenSha256(ops.new)}`,
+      ALLOWED_ORIGINS: allowedOrigin,
+      METRICS: 'on',
+      METRICS_TOKEN: metricsToken,
+    });
+    try {
+      const api = (apiPath: string, init: RequestInit = {}) => fetch(`${backend.url}${apiPath}`, init);
+      const verify = async (secret: string) => {
+        const token = createCheckoutToken(
+          { name: 'Tip', price: '5.00', currency: 'EUR', expiresInSeconds: 600 },
+          secret,
+        );
+        const response = await api('/api/checkout-tokens/verify', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ token }),
+        });
+        assert.equal(response.status, 200);
+      };
+      let n = 0;
+      const webhook = async (route: 'payments' | 'ramp', header: string, secret: string) => {
+        n += 1;
+        const body = JSON.stringify({
+          eventId: `evt-finish-${n}`,
+          order_id: `finish-${n}`,
+          orderId: `finish-${n}`,
+        });
+        const response = await api(`/api/webhooks/${route}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [header]: sign(secret, body) },
+          body,
+        });
+        assert.equal(response.status, 200, `${route} signed with a listed secret`);
+      };
+      const whoAmI = async (token: string) =>
+        (await (
+          await api('/api/admin/credential', { headers: { authorization: `Bearer ${token}` } })
+        ).json()) as {
+          name: string;
+          keyId: string;
+        };
+
+      await verify(checkout.old);
+      await verify(checkout.old);
+      await verify(checkout.new);
+      await webhook('payments', 'x-swapped-signature', pay.old);
+      await webhook('payments', 'x-swapped-signature', pay.new);
+      await webhook('ramp', 'signature', rampOld);
+      await webhook('ramp', 'signature', testSecrets.rampSecretKey);
+      assert.deepEqual(await whoAmI(ops.old), { name: 'ops', scope: 'write', keyId: keyIdOf(ops.old) });
+      assert.equal((await whoAmI(ops.new)).keyId, keyIdOf(ops.new));
+      assert.equal((await whoAmI(ops.new)).keyId, keyIdOf(ops.new));
+
+      const scrape = await (
+        await api('/metrics', { headers: { authorization: `Bearer ${metricsToken}` } })
+      ).text();
+      const counted = new Map(
+        [
+          ...scrape.matchAll(
+            /^checkout_previous_secret_accepted_total\{secret="([^"]+)",key_id="([^"]+)"\} (\d+)$/gm,
+          ),
+        ].map((match) => [`${match[1]} ${match[2]}`, Number(match[3])]),
+      );
+      assert.deepEqual(
+        Object.fromEntries(counted),
+        {
+          [`CHECKOUT_TOKEN_SECRET_PREVIOUS ${keyIdOf(checkout.old)}`]: 2,
+          [`PAY_WEBHOOK_SECRET_PREVIOUS ${keyIdOf(pay.old)}`]: 1,
+          [`RAMP_SECRET_KEY_PREVIOUS ${keyIdOf(rampOld)}`]: 1,
+          // Both entries of the name, each by its key id: the operator removes the one whose count stays 0.
+          [`ADMIN_CREDENTIALS ${keyIdOf(ops.old)}`]: 1,
+          [`ADMIN_CREDENTIALS ${keyIdOf(ops.new)}`]: 2,
+        },
+        'the new values of the *_PREVIOUS secrets are not counted',
+      );
+
+      const rotationLines = backend
+        .lines()
+        .map((line) => JSON.parse(line) as { level: string; msg: string; variable?: string; keyId?: string })
+        .filter((line) => line.msg?.startsWith('[rotation]'));
+      assert.equal(rotationLines.length, 7, 'one line per acceptance');
+      assert.ok(rotationLines.every((line) => line.level === 'info'));
+      assert.deepEqual(
+        rotationLines
+          .filter((line) => line.variable === 'PAY_WEBHOOK_SECRET_PREVIOUS')
+          .map((line) => line.keyId),
+        [keyIdOf(pay.old)],
+      );
+      const everything = backend.lines().join('\n');
+      for (const value of [checkout.old, pay.old, rampOld, ops.old, ops.new])
+        assert.ok(!everything.includes(value), 'no line holds a secret');
+    } finally {
+      await backend.stop();
     }
   });
 });

@@ -4,6 +4,7 @@
  * in-memory store. Every test file starts its own stack and closes it.
  */
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { createSandbox, type SandboxState } from '@crypto-checkout/sandbox';
 import { type ServerType, serve } from '@hono/node-server';
 import { createApp } from '../src/app.ts';
@@ -25,6 +26,9 @@ export const testSecrets = {
   payWebhookSecret: 'whsec_sandbox_test',
 } as const;
 
+/** The catalog a test merchant sells (live mode refuses the sample catalog). */
+export const fixtureProductsFile = fileURLToPath(new URL('./fixtures/products.json', import.meta.url));
+
 /** The secrets and upstream addresses of a backend in live mode against the sandbox at `sandboxUrl`. */
 export const sandboxUpstreamEnv = (sandboxUrl: string) => ({
   CHECKOUT_TOKEN_SECRET: testSecrets.checkoutTokenSecret,
@@ -36,6 +40,8 @@ export const sandboxUpstreamEnv = (sandboxUrl: string) => ({
   PAY_API_URL: `${sandboxUrl}/pay-api`,
   PAY_API_KEY: testSecrets.payApiKey,
   PAY_WEBHOOK_SECRET: testSecrets.payWebhookSecret,
+  // Live mode sells only the merchant's catalog (never the sample one): the fixture stands for it.
+  PRODUCTS_FILE: fixtureProductsFile,
 });
 
 export const allowedOrigin = 'https://shop.example';

@@ -12,6 +12,7 @@ import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { logger } from '../logger.ts';
 import { clientAddress, redisCounts } from '../middleware/rate-limit.ts';
+import { credentialKeyId, noteRotatingCredential } from '../secrets/previous-use.ts';
 import type { AuditLog } from './audit.ts';
 import { credentialFor, isRead } from './credentials.ts';
 
@@ -52,11 +53,13 @@ export function adminAccess(deps: AppDeps, audit: AuditLog): MiddlewareHandler<A
         throw new AppError('UNAUTHORIZED', 'A valid admin credential is required.');
       }
       c.set('adminCredential', credential);
+      noteRotatingCredential(deps.metrics, credentials, credential, { requestId: c.get('requestId') });
       if (isRead(c.req.method)) return next();
 
       const action = `${c.req.method} ${c.get('path')}`;
       const entry = await audit.begin({
         credential: credential.name,
+        keyId: credentialKeyId(credential),
         scope: credential.scope,
         action,
         clientIp,

@@ -1,6 +1,6 @@
 /**
  * The audit log of admin writes, in the store beside the orders and kept as long as they are: which credential
- * (by name), what (method and path, and what it made or touched), when, from which client address, and how it
+ * (by name, and by key id: two tokens of one name during a rotation are told apart), what (method and path, and what it made or touched), when, from which client address, and how it
  * ended. A write is recorded before it runs, so one the log cannot take is not done; its outcome is added after.
  */
 import { randomUUID } from 'node:crypto';
@@ -16,6 +16,11 @@ export interface AuditEntry {
   createdAt: string;
   /** The admin credential's name. */
   credential: string;
+  /**
+   * Which of that name's tokens: the first 8 hex characters of its SHA-256, as ADMIN_CREDENTIALS lists it (the
+   * older ADMIN_TOKEN: of the token's). Null in entries written before versions that recorded it.
+   */
+  keyId: string | null;
   scope: AdminScope;
   /** `POST /api/admin/payment-links`. */
   action: string;
@@ -57,6 +62,7 @@ export function createAuditLog(store: Store, clock: Clock) {
         id: `aud_${randomUUID().replaceAll('-', '')}`,
         createdAt: now(),
         credential: entry.credential,
+        keyId: entry.keyId,
         scope: entry.scope,
         action: entry.action,
         target: entry.target ?? null,
@@ -83,12 +89,14 @@ export function createAuditLog(store: Store, clock: Clock) {
     },
 
     /** Newest first. */
-    list(query: AuditQuery): Promise<AuditEntry[]> {
-      return store.find<AuditEntry>('audit', query.credential ? { credential: query.credential } : {}, {
-        newestFirst: true,
-        limit: query.limit,
-        ...(query.before ? { createdBefore: query.before } : {}),
-      });
+    async list(query: AuditQuery): Promise<AuditEntry[]> {
+      const entries = await store.find<AuditEntry>(
+        'audit',
+        query.credential ? { credential: query.credential } : {},
+        { newestFirst: true, limit: query.limit, ...(query.before ? { createdBefore: query.before } : {}) },
+      );
+      // Entries kept from before key ids were recorded have none.
+      return entries.map((entry) => ({ ...entry, keyId: entry.keyId ?? null }));
     },
   };
 }

@@ -8,7 +8,9 @@
  */
 import type { Redis } from 'ioredis';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { loadProductsSync } from '../products.ts';
 import { overlapOpen } from '../secrets/keyring.ts';
+import type { VariableSource } from '../secrets/samples.ts';
 import type { Store } from '../store/store.ts';
 import { signedWidgetUrl } from '../upstream/widget-url.ts';
 import { probeFailure, probeRedis, probeStorage, upstreamProbes } from './dependencies.ts';
@@ -49,15 +51,20 @@ function fixOf(problem: string): string {
 export function checkConfiguration(
   env: Record<string, string | undefined>,
   now = Date.now(),
+  source?: VariableSource,
 ): { config: Config | undefined; verdicts: Verdict[] } {
   let config: Config;
   try {
-    config = loadConfig(env);
+    config = loadConfig(env, source ? { source } : {});
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return {
       config: undefined,
-      verdicts: error.problems.map((problem) => fail('configuration', problem, fixOf(problem))),
+      verdicts: error.problems.map((problem) => {
+        // A problem that carries its own fix (`… Fix: …`) is printed as the others are, the fix under it.
+        const [detail = problem, fix] = problem.split(' Fix: ');
+        return fail('configuration', detail, fix ?? fixOf(problem));
+      }),
     };
   }
   const verdicts: Verdict[] = [pass('configuration', `every variable is valid (${config.mode} mode)`)];
@@ -82,6 +89,16 @@ export function checkConfiguration(
   } else if (config.mode === 'live') {
     const scopes = config.admin.credentials.map((c) => `${c.name} (${c.scope})`).join(', ');
     verdicts.push(pass('admin credentials', scopes));
+  }
+  if (config.mode === 'live') {
+    verdicts.push(
+      pass(
+        'catalog',
+        config.productsFile
+          ? `${loadProductsSync(config.productsFile).length} product(s) from ${config.productsFile}`
+          : 'none (PRODUCTS_FILE=none): checkouts are priced by the checkout tokens your server mints',
+      ),
+    );
   }
   const rotations: Array<
     [string, { previous: readonly string[]; previousUntil: number | undefined } | undefined]

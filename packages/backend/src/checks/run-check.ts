@@ -7,6 +7,7 @@ import { constants, existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
+import type { VariableSource } from '../secrets/samples.ts';
 import { connectShared, describeRedis } from '../shared/redis.ts';
 import { createSqlStore, describeDatabase } from '../store/sql-store.ts';
 import {
@@ -119,8 +120,9 @@ async function redisVerdict(url: string): Promise<Verdict> {
 export async function runChecks(
   env: Record<string, string | undefined>,
   now = Date.now(),
+  source?: VariableSource,
 ): Promise<Verdict[]> {
-  const { config, verdicts } = checkConfiguration(env, now);
+  const { config, verdicts } = checkConfiguration(env, now, source);
   if (!config) return verdicts;
   const [storage, redis, ...upstream] = await Promise.all([
     storageVerdicts(config),
@@ -155,11 +157,12 @@ export function formatVerdicts(verdicts: readonly Verdict[]): string {
 export async function runCheck(
   env: Record<string, string | undefined>,
   write: (text: string) => void,
+  source?: VariableSource,
 ): Promise<number> {
   write(
     'crypto-checkout-backend check: the configuration in this environment, once (no order, no payment)\n',
   );
-  const verdicts = await runChecks(env);
+  const verdicts = await runChecks(env, Date.now(), source);
   write(formatVerdicts(verdicts));
   return verdicts.some((verdict) => verdict.status === 'fail') ? 1 : 0;
 }

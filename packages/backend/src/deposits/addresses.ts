@@ -7,9 +7,11 @@ import qrcode from 'qrcode-generator';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import { createKeyedLock } from '../keyed-lock.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { acceptedSecrets, type Keyring } from '../secrets/keyring.ts';
+import { notePreviousSecret } from '../secrets/previous-use.ts';
 import type { Store } from '../store/store.ts';
-import { verifyCustomerToken } from '../tokens.ts';
+import { openCustomerToken } from '../tokens.ts';
 import { isValueRefusal } from '../upstream/http.ts';
 import type { PaymentsClient } from '../upstream/payments-client.ts';
 
@@ -39,17 +41,26 @@ export interface DepositAddressesDeps {
   payments: Pick<PaymentsClient, 'createPaymentRoute'>;
   store: Store;
   clock: Clock;
+  /** Counts a token signed with a previous CHECKOUT_TOKEN_SECRET. */
+  metrics: Pick<Metrics, 'previousSecretAccepted'>;
 }
 
-export function createDepositAddresses({ config, payments, store, clock }: DepositAddressesDeps) {
+export function createDepositAddresses({ config, payments, store, clock, metrics }: DepositAddressesDeps) {
   const lock = createKeyedLock();
   return {
     /** The address of the customer the token names on `chain`: made upstream the first time, then reused. */
     async of(customerToken: string, chain: string): Promise<{ record: RouteRecord; reused: boolean }> {
-      const customer = verifyCustomerToken(
+      const { payload: customer, secret } = openCustomerToken(
         customerToken,
         acceptedSecrets(config.secrets.checkoutToken, clock.now()),
         clock.now(),
+      );
+      notePreviousSecret(
+        metrics,
+        'CHECKOUT_TOKEN_SECRET_PREVIOUS',
+        config.secrets.checkoutToken,
+        secret,
+        'a customer token',
       );
       // The chain cannot contain ':', so this key cannot collide across customers.
       const key = `${chain}:${customer.customerId}`;

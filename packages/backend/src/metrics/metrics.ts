@@ -44,6 +44,8 @@ export interface Metrics {
   orderStatusChanged(status: string, source: string): void;
   webhookReceived(source: 'payments' | 'ramp', outcome: WebhookOutcome): void;
   deliveryAttempt(target: 'webhook' | 'hook', outcome: DeliveryOutcome): void;
+  /** A request accepted by a secret being rotated out (secrets/previous-use.ts): which variable, which key id. */
+  previousSecretAccepted(secret: string, keyId: string): void;
   /** A status stream opened; call what it returns when it closes. */
   streamOpened(): () => void;
   /** Adds what is read at scrape time (createDeps and createRuntime call it as they build the parts). */
@@ -64,6 +66,7 @@ export const noMetrics: Metrics = {
   orderStatusChanged: nothing,
   webhookReceived: nothing,
   deliveryAttempt: nothing,
+  previousSecretAccepted: nothing,
   streamOpened: () => nothing,
   watch: nothing,
 };
@@ -321,6 +324,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
     labelNames: ['target', 'outcome'],
     registers: [registry],
   });
+  const previousSecrets = new Counter({
+    name: 'checkout_previous_secret_accepted_total',
+    help: 'Requests accepted by a secret being rotated out, by variable (CHECKOUT_TOKEN_SECRET_PREVIOUS, PAY_WEBHOOK_SECRET_PREVIOUS, RAMP_SECRET_KEY_PREVIOUS; ADMIN_CREDENTIALS: either entry of a name listed twice) and key id (first 8 hex characters of the SHA-256 of the value). None for a day: the old value can be removed.',
+    labelNames: ['secret', 'key_id'],
+    registers: [registry],
+  });
   // Both backlog gauges are collected together (prom-client collects every metric at once): one read serves both.
   let backlog: Promise<{ pending: number; oldestAgeSeconds: number }> | undefined;
   const readBacklog = () => {
@@ -436,6 +445,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     orderStatusChanged: (status, source) => statusChanges.labels(status, source).inc(),
     webhookReceived: (source, outcome) => webhooks.labels(source, outcome).inc(),
     deliveryAttempt: (target, outcome) => deliveries.labels(target, outcome).inc(),
+    previousSecretAccepted: (secret, keyId) => previousSecrets.labels(secret, keyId).inc(),
     streamOpened() {
       streams.inc();
       let open = true;

@@ -6,10 +6,12 @@
  */
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { isAllowedUrl } from '../origins.ts';
 import type { ProductCatalog } from '../products.ts';
 import { acceptedSecrets, type Keyring } from '../secrets/keyring.ts';
-import { verifyCheckoutToken } from '../tokens.ts';
+import { notePreviousSecret } from '../secrets/previous-use.ts';
+import { openCheckoutToken } from '../tokens.ts';
 import type { PaymentsClient } from '../upstream/payments-client.ts';
 import type { OrderLedger } from './ledger.ts';
 import { type MadeUpstream, newOrderRecord, type OrderProduct } from './order.ts';
@@ -21,6 +23,8 @@ export interface OrderMakerDeps {
   clock: Clock;
   ledger: Pick<OrderLedger, 'create' | 'track'>;
   catalog: Pick<ProductCatalog, 'get'>;
+  /** Counts a token signed with a previous CHECKOUT_TOKEN_SECRET. */
+  metrics: Pick<Metrics, 'previousSecretAccepted'>;
 }
 
 /** The claim an order is made under: our id and status token, fixed when its Idempotency-Key was first claimed. */
@@ -31,7 +35,7 @@ export interface OrderClaim {
   uncertain: boolean;
 }
 
-export function createOrderMaker({ config, payments, clock, ledger, catalog }: OrderMakerDeps) {
+export function createOrderMaker({ config, payments, clock, ledger, catalog, metrics }: OrderMakerDeps) {
   /** What the order charges: refused (404, 401) before anything is made. */
   async function productOf(body: CreateOrderBody): Promise<OrderProduct> {
     if (body.product !== undefined) {
@@ -48,10 +52,17 @@ export function createOrderMaker({ config, payments, clock, ledger, catalog }: O
         metadata: null,
       };
     }
-    const token = verifyCheckoutToken(
+    const { payload: token, secret } = openCheckoutToken(
       body.checkoutToken ?? '',
       acceptedSecrets(config.secrets.checkoutToken, clock.now()),
       clock.now(),
+    );
+    notePreviousSecret(
+      metrics,
+      'CHECKOUT_TOKEN_SECRET_PREVIOUS',
+      config.secrets.checkoutToken,
+      secret,
+      'a checkout token',
     );
     return {
       id: null,

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { AuditLog } from '../admin/audit.ts';
 import { adminScopes } from '../admin/credentials.ts';
 import { errorResponses, jsonResponse, openApiRoutes, securedBy } from '../openapi.ts';
+import { credentialKeyId } from '../secrets/previous-use.ts';
 
 const adminRoute = { tags: ['Merchant'], security: securedBy('admin') };
 
@@ -18,6 +19,11 @@ export const credentialResponse = z
     scope: z
       .enum(adminScopes)
       .describe('read: lists orders, events and engine health; write: also changes state'),
+    keyId: z
+      .string()
+      .describe(
+        'Which token of that name: the first 8 hex characters of its SHA-256, as in ADMIN_CREDENTIALS',
+      ),
   })
   .meta({ id: 'AdminCredential' });
 
@@ -26,6 +32,12 @@ export const auditEntrySchema = z
     id: z.string(),
     createdAt: z.string().describe('When the write was asked for'),
     credential: z.string().describe("The admin credential's name"),
+    keyId: z
+      .string()
+      .nullable()
+      .describe(
+        'Which token of that name: the first 8 hex characters of its SHA-256, as in ADMIN_CREDENTIALS (null: an entry from before this was recorded)',
+      ),
     scope: z.enum(adminScopes),
     action: z.string().describe('Method and path, e.g. `POST /api/admin/payment-links`'),
     target: z.string().nullable().describe('What it made or touched (an order id, an event id)'),
@@ -80,8 +92,11 @@ const auditRoute = createRoute({
 export function adminAccessRoutes(audit: AuditLog) {
   return openApiRoutes()
     .openapi(credentialRoute, (c) => {
-      const { name, scope } = c.get('adminCredential');
-      return c.json({ name, scope }, 200);
+      const credential = c.get('adminCredential');
+      return c.json(
+        { name: credential.name, scope: credential.scope, keyId: credentialKeyId(credential) },
+        200,
+      );
     })
     .openapi(auditRoute, async (c) => {
       const query = c.req.valid('query');

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.ts';
 import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../openapi.ts';
 import { acceptedSecrets } from '../secrets/keyring.ts';
-import { verifyCheckoutToken } from '../tokens.ts';
+import { notePreviousSecret } from '../secrets/previous-use.ts';
+import { openCheckoutToken } from '../tokens.ts';
 
 export const verifyCheckoutTokenBody = z.object({ token: z.string().min(1).max(4096) });
 
@@ -35,12 +36,22 @@ const verifyRoute = createRoute({
 });
 
 export function checkoutTokenRoutes(deps: AppDeps) {
-  const { config, clock } = deps;
+  const { config, clock, metrics } = deps;
   return openApiRoutes().openapi(verifyRoute, (c) => {
-    const payload = verifyCheckoutToken(
+    const { payload, secret } = openCheckoutToken(
       c.req.valid('json').token,
       acceptedSecrets(config.secrets.checkoutToken, clock.now()),
       clock.now(),
+    );
+    notePreviousSecret(
+      metrics,
+      'CHECKOUT_TOKEN_SECRET_PREVIOUS',
+      config.secrets.checkoutToken,
+      secret,
+      'a checkout token',
+      {
+        requestId: c.get('requestId'),
+      },
     );
     const view: z.output<typeof checkoutTokenViewSchema> = {
       product: {

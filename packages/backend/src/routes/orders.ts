@@ -46,8 +46,8 @@ const statusTokenHeader = {
 type OrderSeed = { orderId: string; statusToken: string };
 
 export function orderRoutes(deps: AppDeps, ledger: OrderLedger, catalog: ProductCatalog) {
-  const { config, payments, store, clock } = deps;
-  const maker = createOrderMaker({ config, payments, clock, ledger, catalog });
+  const { config, payments, store, clock, metrics } = deps;
+  const maker = createOrderMaker({ config, payments, clock, ledger, catalog, metrics });
 
   const createOrderRoute = createRoute({
     method: 'post',

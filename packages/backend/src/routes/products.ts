@@ -37,7 +37,8 @@ export function productRoutes(
   deps: AppDeps,
   catalog: ProductCatalog = createProductCatalog(deps.config.productsFile, deps.config.publicUrl),
 ) {
-  const imageDir = path.join(path.dirname(deps.config.productsFile), 'images');
+  const { productsFile } = deps.config;
+  const imageDir = productsFile === null ? undefined : path.join(path.dirname(productsFile), 'images');
 
   return openApiRoutes()
     .openapi(
@@ -73,7 +74,7 @@ export function productRoutes(
       async (c) => {
         // The regex allows no slash or dot-dot, so the name cannot leave the images folder.
         const file = c.req.valid('param').file.replace(/^images\//, '');
-        const bytes = await readFile(path.join(imageDir, file)).catch(() => undefined);
+        const bytes = imageDir && (await readFile(path.join(imageDir, file)).catch(() => undefined));
         if (!bytes) throw new AppError('NOT_FOUND', 'No such image.');
         return c.body(new Uint8Array(bytes), 200, {
           'Content-Type': imageTypes[path.extname(file).toLowerCase()] ?? 'application/octet-stream',

@@ -25,6 +25,7 @@ import { factsOfWebhook } from '../orders/upstream-facts.ts';
 import { paymentsWebhook } from '../schemas/upstream-payments.ts';
 import { rampCallback } from '../schemas/upstream-ramp.ts';
 import { acceptedSecrets } from '../secrets/keyring.ts';
+import { notePreviousSecret } from '../secrets/previous-use.ts';
 
 /** What a webhook is answered (API.md "Webhooks"). */
 export const webhookAnswerSchema = z.object({
@@ -57,20 +58,21 @@ const webhookRoute = <P extends string>(path: P, summary: string) =>
 /**
  * base64 HMAC-SHA256 of the raw body, compared in constant time with each secret accepted now (the current one
  * and, during a rotation, the previous ones: the upstream may sign with either until its side has changed).
+ * Answers the secret it was signed with (every one is compared, whichever matches), or undefined.
  */
-export function signatureValid(
+export function signedWith(
   secrets: string | readonly string[],
   raw: Uint8Array,
   header: string | undefined,
-): boolean {
-  if (!header) return false;
+): string | undefined {
+  if (!header) return undefined;
   const given = Buffer.from(header.trim());
-  let valid = false;
+  let found: string | undefined;
   for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
     const expected = Buffer.from(createHmac('sha256', secret).update(raw).digest('base64'));
-    if (given.length === expected.length && timingSafeEqual(given, expected)) valid = true;
+    if (given.length === expected.length && timingSafeEqual(given, expected)) found ??= secret;
   }
-  return valid;
+  return found;
 }
 
 function parseJson(raw: Uint8Array): unknown {
@@ -130,9 +132,18 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger, rampOrders: Ra
       async (c) => {
         const raw = await rawBody(c);
         const secrets = acceptedSecrets(config.secrets.payWebhook, clock.now());
-        if (!signatureValid(secrets, raw, c.req.header('x-swapped-signature'))) {
-          throw refused('payments');
-        }
+        const secret = signedWith(secrets, raw, c.req.header('x-swapped-signature'));
+        if (secret === undefined) throw refused('payments');
+        notePreviousSecret(
+          metrics,
+          'PAY_WEBHOOK_SECRET_PREVIOUS',
+          config.secrets.payWebhook,
+          secret,
+          'a payments webhook',
+          {
+            requestId: c.get('requestId'),
+          },
+        );
         const parsed = paymentsWebhook.safeParse(unreadable('payments', raw));
         if (!parsed.success) {
           metrics.webhookReceived('payments', 'invalid');
@@ -156,9 +167,18 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger, rampOrders: Ra
     .openapi(webhookRoute('/ramp', 'Ramp order callbacks (`signature` header)'), async (c) => {
       const raw = await rawBody(c);
       const secrets = acceptedSecrets(config.secrets.rampSecret, clock.now());
-      if (!signatureValid(secrets, raw, c.req.header('signature'))) {
-        throw refused('ramp');
-      }
+      const secret = signedWith(secrets, raw, c.req.header('signature'));
+      if (secret === undefined) throw refused('ramp');
+      notePreviousSecret(
+        metrics,
+        'RAMP_SECRET_KEY_PREVIOUS',
+        config.secrets.rampSecret,
+        secret,
+        'a ramp callback',
+        {
+          requestId: c.get('requestId'),
+        },
+      );
       const parsed = rampCallback.safeParse(unreadable('ramp', raw));
       if (!parsed.success) return c.json(answer(counted('ramp', { ignored: true })), 200);
       const event = parsed.data;

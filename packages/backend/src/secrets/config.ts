@@ -52,16 +52,17 @@ const adminCredentials = z
   .optional()
   .transform((value, ctx) => {
     const credentials: AdminCredential[] = [];
-    for (const raw of (value ?? '')
+    for (const [index, raw] of (value ?? '')
       .split(',')
       .map((part) => part.trim())
-      .filter(Boolean)) {
+      .filter(Boolean)
+      .entries()) {
       const match = credentialPattern.exec(raw);
       if (!match) {
         // The entry is not echoed: it may be a token pasted where its hash belongs.
         ctx.addIssue({
           code: 'custom',
-          message: `entry ${credentials.length + 1} is not name:read|write:<64 hex characters of SHA-256>`,
+          message: `entry ${index + 1} is not name:read|write:<64 hex characters of SHA-256>`,
         });
         continue;
       }

@@ -952,6 +952,8 @@ export interface components {
              * @enum {string}
              */
             scope: "read" | "write";
+            /** @description Which token of that name: the first 8 hex characters of its SHA-256, as in ADMIN_CREDENTIALS */
+            keyId: string;
         };
         AuditEntry: {
             id: string;
@@ -959,6 +961,8 @@ export interface components {
             createdAt: string;
             /** @description The admin credential's name */
             credential: string;
+            /** @description Which token of that name: the first 8 hex characters of its SHA-256, as in ADMIN_CREDENTIALS (null: an entry from before this was recorded) */
+            keyId: string | null;
             /** @enum {string} */
             scope: "read" | "write";
             /** @description Method and path, e.g. `POST /api/admin/payment-links` */

@@ -329,7 +329,8 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
           `${now.join(', ')}; ${instances[0]?.name}'s /readyz: ${readyz.status} ${await readyz.text()}\n${haproxy.output().slice(-2000)}`,
         );
       }
-      if (!(await fetch(`${front}/readyz`)).ok) throw new Error('not ready through HAProxy');
+      // /readyz is not served on the public side (deploy/haproxy.cfg): liveness is.
+      if (!(await fetch(`${front}/healthz`)).ok) throw new Error('not answering through HAProxy');
     }, 'HAProxy in front of three ready instances');
 
     const sandboxGet = async (pathAndQuery: string) => {

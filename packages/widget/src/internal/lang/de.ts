@@ -11,6 +11,8 @@ export default translation({
     eRetry: 'Etwas ist schiefgelaufen. Bitte gleich erneut versuchen.',
     eInput: 'Bitte prüfen Sie Ihre Angaben.',
     eOffline: 'Keine Verbindung. Prüfen Sie Ihr Netzwerk.',
+    eUnavailable:
+      'Der Zahlungsdienst ist vorübergehend nicht erreichbar. Bitte in einigen Minuten erneut versuchen.',
   },
   ramp: {
     country: 'Land',

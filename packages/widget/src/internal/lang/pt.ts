@@ -11,6 +11,8 @@ export default translation({
     eRetry: 'Algo deu errado. Tente novamente em instantes.',
     eInput: 'Verifique seus dados.',
     eOffline: 'Sem conexão. Verifique sua rede.',
+    eUnavailable:
+      'O serviço de pagamento está temporariamente indisponível. Tente novamente em alguns minutos.',
   },
   ramp: {
     country: 'País',

@@ -91,6 +91,8 @@ export interface Deployment {
   front: string;
   sandboxUrl: string;
   instances: BackendInstance[];
+  /** HAProxy's statistics page as CSV (`;csv`), on this machine only. */
+  statsUrl: string;
   /** Each instance's state as HAProxy's statistics say (UP, DOWN, …), in order. */
   states(): Promise<string[]>;
   /** Waits until HAProxy counts instance `index` as `state`. */
@@ -344,6 +346,7 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
       front,
       sandboxUrl,
       instances,
+      statsUrl: `http://127.0.0.1:${statsPort}/;csv`,
       states,
       inRotation,
       haproxyOutput: haproxy.output,

@@ -22,7 +22,7 @@ const en = {
   eRetry: 'Something went wrong. Try again in a moment.',
   eInput: 'Please check your details.',
   eOffline: 'No connection. Check your network.',
-  eUnavailable: 'The payment service is temporarily unavailable. Try again in a few minutes.',
+  eUnavailable: 'The payment service is unavailable for now. Try again in a moment.',
 };
 
 export type MessageKey = keyof typeof en;
@@ -93,7 +93,7 @@ export function errorKey(code: ErrorCode): MessageKey {
   if (/TOKEN_|NOT_FOUND/.test(code)) return 'eGone';
   if (code === 'METHOD_UNAVAILABLE') return 'eMethod';
   if (code === 'NETWORK_ERROR') return 'eOffline';
-  // The provider failing or silent (an outage): the shopper is told it is not them and not for long.
-  if (code === 'UPSTREAM_ERROR' || code === 'UPSTREAM_TIMEOUT') return 'eUnavailable';
+  // UPSTREAM_ERROR, UPSTREAM_TIMEOUT: the provider failing or silent (an outage), said as it is.
+  if (/^UPSTREAM_[ET]/.test(code)) return 'eUnavailable';
   return RETRYABLE.test(code) ? 'eRetry' : 'eInput';
 }

@@ -178,7 +178,7 @@ describe('buy mode', () => {
     expect(detail.retryable).to.equal(true);
     await el.updateComplete;
     const alert = shadowQuery(el, '[part~="quote"] [role="alert"]');
-    expect(alert.textContent).to.contain('The payment service is temporarily unavailable');
+    expect(alert.textContent).to.contain('The payment service is unavailable for now');
     expect(shadowQuery<HTMLButtonElement>(el, '[part~="button"]').disabled).to.equal(true);
     await expect(el).to.be.accessible();
     await clearFaults();

@@ -2,13 +2,15 @@
  * The files an operator starts from, in deploy/: the systemd unit passes `systemd-analyze verify` and runs the
  * backend's own command; HAProxy accepts its configuration, and run with it as shipped (Debian's haproxy, its
  * addresses moved to free loopback ports through the environment variables it reads) it sends shoppers only to
- * instances whose /readyz answers 200, tries a refused connection again elsewhere, and limits each client as the
- * backend would on its own. The rolling restart of real instances behind it: packages/backend/test/rolling-restart.test.ts.
+ * instances whose /readyz answers 200, tries a refused connection again elsewhere, limits each client as the
+ * backend would on its own, logs paths without their query, and keeps /readyz and /metrics off the public side.
+ * The rolling restart of real instances behind it: packages/backend/test/rolling-restart.test.ts; an upstream
+ * outage: packages/backend/test/upstream-outage.test.ts.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, get as httpGet, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -229,6 +231,44 @@ describe('deploy/', () => {
       return answered;
     }
 
+    test("HAProxy's log line of a request has its path and no query: a status token does not reach the log", async () => {
+      await until(
+        async () => !(await states()).includes('?'),
+        () => `HAProxy started\n${haproxyOutput}`,
+      );
+      const secret = 'status-token-never-logged-4711';
+      // From another shopper's address (127.0.0.2): the per-client limit the tests below spend is 127.0.0.1's.
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const url = new URL(front);
+        httpGet(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: `/api/orders/o_logged?token=${secret}&lang=de`,
+            localAddress: '127.0.0.2',
+          },
+          (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode));
+          },
+        ).on('error', reject);
+      });
+      assert.equal(status, 200);
+      let line: string | undefined;
+      await until(
+        async () => {
+          line = haproxyOutput.split('\n').find((entry) => entry.includes('/api/orders/o_logged'));
+          return line !== undefined;
+        },
+        () => `a log line for /api/orders/o_logged\n${haproxyOutput.slice(-2000)}`,
+      );
+      assert.match(
+        line ?? '',
+        /^127\.0\.0\.2:\d+ .* crypto_checkout\/checkout-\d [\d/]+ 200 .*"GET \/api\/orders\/o_logged HTTP\/1\.1"$/,
+      );
+      assert.doesNotMatch(haproxyOutput, /never-logged|token=|lang=de/);
+    });
+
     test('only instances whose /readyz answers 200 get requests; one that turns ready joins, one that stops leaves', async () => {
       // HAProxy 2.6 counts a server up until its first check (`init-state` came in 3.1): the first check decides.
       await inRotation('UP', 'DOWN', 'UP');
@@ -293,6 +333,29 @@ describe('deploy/', () => {
         answered.push(((await response.json()) as { instance: number }).instance);
       }
       assert.ok(answered.includes(0) && answered.includes(1), `both running instances answer: ${answered}`);
+    });
+
+    test('/readyz and /metrics are not served through the public side, however spelled; the health checks still pass', async () => {
+      // One instance ready again: HAProxy's own checks of /readyz reach it and bring it back.
+      (instances[0] as Instance).ready = true;
+      await until(
+        async () => (await states())[0] === 'UP',
+        () => `checkout-1 back UP on its /readyz\n${haproxyOutput}`,
+      );
+      const served = instances.map((instance) => instance.served);
+      for (const path of ['/readyz', '/metrics', '/readyz/', '//metrics', '/%72eadyz', '/readyz?verbose=1']) {
+        const response = await fetch(`${front}${path}`);
+        assert.equal(response.status, 404, path);
+        const body = (await response.json()) as { error: { code: string } };
+        assert.equal(body.error.code, 'NOT_FOUND', path);
+      }
+      assert.deepEqual(
+        instances.map((instance) => instance.served),
+        served,
+        'no instance was asked',
+      );
+      // /healthz (liveness, nothing private in it) still passes through.
+      assert.equal((await fetch(`${front}/healthz`)).status, 200);
     });
   });
 });

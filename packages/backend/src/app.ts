@@ -100,6 +100,7 @@ export function createApp(deps: AppDeps) {
         config.accessLog || deps.metrics.enabled
           ? accessLog({
               log: config.accessLog ? logRequest : undefined,
+              probes: config.accessLogProbes,
               metrics: deps.metrics.enabled ? deps.metrics : undefined,
             })
           : (_c, next) => next(),

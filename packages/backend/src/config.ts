@@ -206,6 +206,8 @@ const baseSchema = z.object({
   RATE_LIMIT_PER_MINUTE: numeric(rules.rateLimitPerMinute).default(120),
   /** One line per request on stdout (request id, method, path, status, time); `off` in tests. */
   ACCESS_LOG: z.enum(['on', 'off']).default('on'),
+  /** Whether the access log keeps successful probes and scrapes (/healthz, /readyz, /metrics); failed ones always are. */
+  ACCESS_LOG_PROBES: z.enum(['on', 'off']).default('off'),
   /** Where fulfilment events go (comma-separated URLs), signed per Standard Webhooks with the secret below. */
   MERCHANT_WEBHOOK_URL: z
     .string()
@@ -266,6 +268,8 @@ export interface Config {
   quoteEngine: EngineSettings;
   rateLimitPerMinute: number;
   accessLog: boolean;
+  /** ACCESS_LOG_PROBES: log /healthz, /readyz and /metrics requests that succeed too. */
+  accessLogProbes?: boolean | undefined;
   ramp: { apiUrl: string; widgetUrl: string; publicKey: string; secretKey: string };
   /**
    * Fulfilment events: the receivers and their Standard Webhooks secret. An app that mounts us hears them in
@@ -334,6 +338,7 @@ const configSchema = z.object({
   }),
   rateLimitPerMinute: rules.rateLimitPerMinute,
   accessLog: z.boolean(),
+  accessLogProbes: z.boolean().optional(),
   ramp: z.object({
     apiUrl: urlOf,
     widgetUrl: urlOf,
@@ -588,6 +593,7 @@ export function loadConfig(
     },
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
     accessLog: vars.ACCESS_LOG === 'on',
+    accessLogProbes: vars.ACCESS_LOG_PROBES === 'on',
     ramp: {
       apiUrl: vars.RAMP_API_URL ?? `${sandboxBase}/ramp`,
       widgetUrl: vars.RAMP_WIDGET_URL ?? `${sandboxBase}/ramp`,

@@ -100,6 +100,25 @@ describe('check', () => {
     }
   });
 
+  test('an upstream that answers 503 (an outage): its keys are warnings saying so, not failures; no answer at all fails', async () => {
+    upstream.state.faults.add({ route: '/ramp/*', status: 503 });
+    upstream.state.faults.add({ route: '/pay-api/*', status: 503 });
+    try {
+      const verdicts = await runChecks(liveEnv);
+      assert.deepEqual(failures(verdicts), []);
+      const items = byItem(verdicts);
+      for (const item of ['payments API key', 'ramp public key', 'ramp secret key']) {
+        assert.equal(items.get(item)?.status, 'warn', item);
+        assert.match(items.get(item)?.detail ?? '', /answered 503.*degraded.*not judged/, item);
+        assert.match(items.get(item)?.fix ?? '', /once the provider is back/, item);
+      }
+    } finally {
+      upstream.state.faults.clear();
+    }
+    // Back: judged again. (Nothing answering at PAY_API_URL stays a failure: 'each wrong upstream key' above.)
+    assert.equal(byItem(await runChecks(liveEnv)).get('payments API key')?.status, 'pass');
+  });
+
   test('a refused configuration: each problem is a failure with its fix, and nothing else is tried', async () => {
     const verdicts = await runChecks({
       ...liveEnv,

@@ -234,6 +234,8 @@ describe('/metrics', () => {
       // Readiness, what the instance runs on, and Node's own.
       assert.equal(value(all, 'checkout_ready'), 1);
       assert.equal(value(all, 'checkout_readiness_check_ok', { check: 'storage' }), 1);
+      assert.equal(value(all, 'checkout_upstream_up', { service: 'ramp' }), 1);
+      assert.equal(value(all, 'checkout_upstream_up', { service: 'payments' }), 1);
       assert.equal(value(all, 'checkout_info', { upstream_mode: 'live', storage: 'memory' }), 1);
       for (const name of [
         'nodejs_eventloop_lag_seconds',
@@ -281,7 +283,8 @@ describe('/metrics', () => {
       const all = samples(await response.text());
       assert.equal(value(all, 'checkout_info', { upstream_mode: 'sandbox', storage: 'sqlite' }), 1);
       // The first scrape already tells each readiness check as /readyz does (the upstream probes fail: nothing
-      // listens where they go), and a drain shows in the next one, with checkout_ready, in the same scrape.
+      // listens where they go, which leaves the instance ready and says the upstream is down), and a drain shows
+      // in the next one, with checkout_ready, in the same scrape.
       const readyz = (await (await runtime.app.request('/readyz')).json()) as {
         checks: Record<string, { status: string }>;
       };
@@ -293,7 +296,9 @@ describe('/metrics', () => {
         );
       assert.equal(value(all, 'checkout_readiness_check_ok', { check: 'storage' }), 1);
       assert.equal(value(all, 'checkout_readiness_check_ok', { check: 'upstreamRamp' }), 0);
-      assert.equal(value(all, 'checkout_ready'), 0);
+      assert.equal(value(all, 'checkout_upstream_up', { service: 'ramp' }), 0);
+      assert.equal(value(all, 'checkout_upstream_up', { service: 'payments' }), 0);
+      assert.equal(value(all, 'checkout_ready'), 1);
       runtime.markDraining();
       const drained = samples(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text());
       assert.equal(value(drained, 'checkout_readiness_check_ok', { check: 'shutdown' }), 0);

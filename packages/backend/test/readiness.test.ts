@@ -1,7 +1,7 @@
 /**
  * `/healthz` stays liveness; `/readyz` tells the truth: storage (PostgreSQL stopped and started again), Redis
- * (likewise), the upstream with the configured keys (refused, unreachable, too slow), the delivery worker, and a
- * draining instance. Real servers: the built CLI on real PostgreSQL and Redis, the sandbox as upstream.
+ * (likewise), the delivery worker, and a draining instance take the instance out (503); the upstream with the
+ * configured keys (refused, unreachable, too slow) leaves it ready (200) and named in `degraded`. Real servers: the built CLI on real PostgreSQL and Redis, the sandbox as upstream.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
@@ -70,8 +70,9 @@ describe('readiness of the CLI on PostgreSQL and Redis (sandbox upstream)', () =
       'shutdown',
     ] as const) {
       assert.equal(body.checks[name].status, 'ok', `${name}: ${JSON.stringify(body.checks[name])}`);
-      assert.equal(body.checks[name].required, true);
+      assert.equal(body.checks[name].required, !name.startsWith('upstream'), name);
     }
+    assert.deepEqual(body.degraded, []);
     assert.equal(typeof body.checks.storage.latencyMs, 'number');
     assert.ok(!JSON.stringify(body).includes(password), 'the password in /readyz');
     // Lines go out within 250 ms of being written: the process may answer before its first lines are out.
@@ -177,14 +178,18 @@ async function logged<T>(
 }
 
 describe('readiness against the upstream, live keys', () => {
-  test('keys the upstream refuses → 503 naming both upstreams; the log has the status and the upstream message', async () => {
+  test('keys the upstream refuses → still ready (200), both upstreams degraded; the log has the status and the upstream message', async () => {
     const stack = await startStack({
       env: { RAMP_PUBLIC_KEY: 'pk_live_not_this_merchant', PAY_API_KEY: 'pay_live_not_this_merchant' },
     });
     try {
       const { result, lines } = await logged(() => readiness(stack.backendUrl));
-      assert.equal(result.status, 503);
-      assert.deepEqual(result.body.failing, ['upstreamRamp', 'upstreamPayments']);
+      assert.equal(result.status, 200);
+      assert.equal(result.body.ready, true);
+      assert.deepEqual(result.body.failing, []);
+      assert.deepEqual(result.body.degraded, ['upstreamRamp', 'upstreamPayments']);
+      assert.equal(result.body.checks.upstreamRamp.status, 'failing');
+      assert.equal(result.body.checks.upstreamRamp.required, false);
       assert.match(
         result.body.checks.upstreamRamp.lastError?.message ?? '',
         /credentials were refused \(401: Invalid apiKey\)/,
@@ -205,7 +210,7 @@ describe('readiness against the upstream, live keys', () => {
     }
   });
 
-  test('an upstream that cannot be reached (refused, or silent past the timeout) → 503 naming it; the log says why', async () => {
+  test('an upstream that cannot be reached (refused, or silent past the timeout) → still ready (200), degraded naming it; the log says why', async () => {
     const closedPort = await freePort();
     // Accepts connections and never answers.
     const silent: Server = createServer(() => undefined);
@@ -228,8 +233,9 @@ describe('readiness against the upstream, live keys', () => {
         }, 'the payments probe to time out');
         return last;
       });
-      assert.equal(result.status, 503);
-      assert.deepEqual(result.body.failing, ['upstreamRamp', 'upstreamPayments']);
+      assert.equal(result.status, 200);
+      assert.deepEqual(result.body.failing, []);
+      assert.deepEqual(result.body.degraded, ['upstreamRamp', 'upstreamPayments']);
       assert.equal(
         result.body.checks.upstreamRamp.lastError?.message,
         'unreachable: connection refused (ECONNREFUSED)',

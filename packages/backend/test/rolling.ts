@@ -91,6 +91,8 @@ export interface Deployment {
   front: string;
   sandboxUrl: string;
   instances: BackendInstance[];
+  /** HAProxy's statistics page as CSV (`;csv`), on this machine only. */
+  statsUrl: string;
   /** Each instance's state as HAProxy's statistics say (UP, DOWN, …), in order. */
   states(): Promise<string[]>;
   /** Waits until HAProxy counts instance `index` as `state`. */
@@ -329,7 +331,8 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
           `${now.join(', ')}; ${instances[0]?.name}'s /readyz: ${readyz.status} ${await readyz.text()}\n${haproxy.output().slice(-2000)}`,
         );
       }
-      if (!(await fetch(`${front}/readyz`)).ok) throw new Error('not ready through HAProxy');
+      // /readyz is not served on the public side (deploy/haproxy.cfg): liveness is.
+      if (!(await fetch(`${front}/healthz`)).ok) throw new Error('not answering through HAProxy');
     }, 'HAProxy in front of three ready instances');
 
     const sandboxGet = async (pathAndQuery: string) => {
@@ -343,6 +346,7 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
       front,
       sandboxUrl,
       instances,
+      statsUrl: `http://127.0.0.1:${statsPort}/;csv`,
       states,
       inRotation,
       haproxyOutput: haproxy.output,

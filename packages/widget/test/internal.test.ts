@@ -226,6 +226,7 @@ describe('messages', () => {
       eRetry: msg('en', 'eRetry'),
       eInput: msg('en', 'eInput'),
       eOffline: msg('en', 'eOffline'),
+      eUnavailable: msg('en', 'eUnavailable'),
     };
     const parts: [Record<string, string>, Messages<string>][] = [
       [shared, msg as Messages<string>],
@@ -262,7 +263,9 @@ describe('messages', () => {
     assert.equal(errorKey('TOKEN_EXPIRED'), 'eGone');
     assert.equal(errorKey('NOT_FOUND'), 'eGone');
     assert.equal(errorKey('METHOD_UNAVAILABLE'), 'eMethod');
-    assert.equal(errorKey('UPSTREAM_TIMEOUT'), 'eRetry');
+    assert.equal(errorKey('UPSTREAM_TIMEOUT'), 'eUnavailable');
+    assert.equal(errorKey('UPSTREAM_ERROR'), 'eUnavailable');
+    assert.equal(errorKey('UPSTREAM_BUSY'), 'eRetry');
     assert.equal(errorKey('RATE_LIMITED'), 'eRetry');
     assert.equal(errorKey('NETWORK_ERROR'), 'eOffline');
     assert.equal(errorKey('VALIDATION_FAILED'), 'eInput');

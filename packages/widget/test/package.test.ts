@@ -93,6 +93,9 @@ const bundlePath = join(dist, 'crypto-checkout.js');
  * text selected and the options' 44 px, the picker 1,083 → 1,140. The modal full-screen on a phone decided by
  * `matchMedia` and kept current while open, with percentages of the screen instead of `vw`/`dvh` (WebKit kept a
  * shadow tree's media queries and viewport units from before the screen changed): the frame 2,251 → 2,309.
+ * Issue 41 (an upstream outage told as it is): the message "The payment service is unavailable for now" for
+ * UPSTREAM_ERROR and UPSTREAM_TIMEOUT, where they read "Something went wrong", added 46 B to the element (12,205;
+ * initial buy and sell 19,946, pay 14,051, deposit 14,038) and took the largest language table (de) to 772 B.
  */
 const budgets: {
   loader: number;
@@ -104,11 +107,11 @@ const budgets: {
   npmEntry: number;
 } = {
   loader: 600,
-  element: 12_175,
+  element: 12_220,
   view: { buy: 7_475, sell: 7_475, pay: 1_610, deposit: 1_575 },
   part: { frame: 2_325, picker: 1_155, session: 1_085, order: 2_190, status: 350 },
-  language: 765,
-  initial: { buy: 19_915, sell: 19_915, pay: 14_020, deposit: 14_015 },
+  language: 790,
+  initial: { buy: 19_960, sell: 19_960, pay: 14_065, deposit: 14_055 },
   npmEntry: 22_000,
 };
 const goalGzip = 14_000;

@@ -246,6 +246,15 @@ async function checkKey(config: Config, probe: 'ramp' | 'payments', words: KeyWo
         : failure.status !== undefined
           ? `answered ${failure.status}`
           : `gave no usable answer (${failure.message})`;
+    // The upstream answered, saying it cannot serve now (an outage, or throttling): nothing here is wrong, and a
+    // deploy during the outage must not be blocked by it; the keys are not judged, so it is said. No answer at all
+    // (above) stays a failure: from here a wrong address or a closed outbound network looks the same as an outage.
+    if (failure.kind === 'busy' || (failure.status !== undefined && failure.status >= 500))
+      return warn(
+        item,
+        `${what} ${how} to ${words.read}: it is degraded, so ${words.keyVariable} was not judged`,
+        `Run check again once the provider is back. Running instances stay in the load balancer meanwhile (/readyz: "degraded"), serving the catalog and cached quotes.`,
+      );
     return fail(item, `${what} ${how} to ${words.read}`, words.answeredFix);
   }
 }
@@ -262,8 +271,7 @@ export const checkPaymentsKey = (config: Config): Promise<Verdict> =>
     passed: 'an order list was read',
     refusedFix:
       "Copy the API key from the payments dashboard's Developers page into PAY_API_KEY (live keys for live).",
-    answeredFix:
-      'Check PAY_API_URL (the API base, paths /v1/… are appended); retry if the upstream reports an outage.',
+    answeredFix: 'Check PAY_API_URL (the API base, paths /v1/… are appended).',
   });
 
 /** The ramp's public key, by reading the currencies it supports (`get_supported?api_key=`). */
@@ -309,6 +317,10 @@ export async function checkRampSecretKey(config: Config): Promise<Verdict> {
       'Copy the secret key (sk_live_…) paired with RAMP_PUBLIC_KEY from the ramp dashboard into RAMP_SECRET_KEY.',
     );
   if (answer.status >= 500)
-    return fail(item, `the ramp widget answered ${answer.status}`, 'Check RAMP_WIDGET_URL; retry later.');
+    return warn(
+      item,
+      `the ramp widget answered ${answer.status}: it is degraded, so RAMP_SECRET_KEY was not judged`,
+      'Run check again once the provider is back (if it stays so, check RAMP_WIDGET_URL).',
+    );
   return pass(item, `a URL signed with it was not refused by ${widgetUrl}`);
 }

@@ -4,12 +4,18 @@
  * database, never a password; the Redis host; the upstream mode and base URLs). `GET /readyz` answers it (503 when
  * a required check fails), `/metrics` reports it, and a command line can print it.
  *
+ * Required are the checks of this instance's own means (storage, Redis, its worker, not draining): a load balancer
+ * takes the instance out when one fails, and another instance may serve. The upstream is not required: every
+ * instance sees the same upstream, so taking them out for it only turns what they can still serve (the catalog,
+ * cached and derived quotes, status streams) into "no server is available". A failing check that is not required
+ * is named in `degraded`, and the instance stays ready.
+ *
  * The checks:
  * - `storage`: a real query (a primary-key read) against the store;
  * - `redis` (with REDIS_URL): PING; required unless REDIS_FALLBACK_INSTANCES lets the instance run without it;
- * - `upstreamRamp`, `upstreamPayments`: an authenticated call to each API with the configured keys, at most one
- *   every 30 s per instance, each taking a token of the shared upstream budget; between probes the last result
- *   is answered (with its age);
+ * - `upstreamRamp`, `upstreamPayments` (not required): an authenticated call to each API with the configured keys,
+ *   at most one every 30 s per instance, each taking a token of the shared upstream budget; between probes the
+ *   last result is answered (with its age);
  * - `outboxWorker`: the delivery worker of this process has finished a pass recently (skipped where no worker
  *   runs, as in an app built with `createApp` alone);
  * - `shutdown`: the instance has not been marked as draining (`markDraining`, on the way to a graceful stop).
@@ -34,7 +40,7 @@ export type CheckName =
 export interface CheckResult {
   /** `skipped`: not applicable here (no Redis configured, no worker in this process). */
   status: 'ok' | 'failing' | 'skipped';
-  /** A failing required check makes the instance not ready (503). */
+  /** A failing required check makes the instance not ready (503); one not required makes it `degraded`. */
   required: boolean;
   /** How long this check took (for the upstream: the probe the result comes from). */
   latencyMs: number | null;
@@ -66,6 +72,8 @@ export interface ReadinessReport extends Environment {
   ready: boolean;
   /** The failing required checks, by name. */
   failing: CheckName[];
+  /** The failing checks that are not required (the upstream; Redis with a fallback): served, with less. */
+  degraded: CheckName[];
   instance: string;
   checks: Record<CheckName, CheckResult>;
 }
@@ -271,7 +279,7 @@ export function createReadinessChecks(deps: ReadinessDeps, options: ReadinessOpt
       .call()
       .then(
         () => {
-          entry.result = { ...ok(entry.name, true, null), checkedAt: at };
+          entry.result = { ...ok(entry.name, false, null), checkedAt: at };
         },
         (error: unknown) => {
           // Our budget spent, or the upstream throttling us: it answers, and the keys were not refused. The shared
@@ -283,12 +291,12 @@ export function createReadinessChecks(deps: ReadinessDeps, options: ReadinessOpt
           ) {
             if (error.code === 'SERVICE_UNAVAILABLE') entry.startedAt = Number.NEGATIVE_INFINITY;
             entry.result ??= {
-              ...ok(entry.name, true, null, 'busy: the keys were not checked yet'),
+              ...ok(entry.name, false, null, 'busy: the keys were not checked yet'),
               checkedAt: at,
             };
             return;
           }
-          entry.result = { ...failing(entry.name, true, errorMessage(error), null), checkedAt: at };
+          entry.result = { ...failing(entry.name, false, errorMessage(error), null), checkedAt: at };
         },
       )
       .then(() => {
@@ -307,7 +315,7 @@ export function createReadinessChecks(deps: ReadinessDeps, options: ReadinessOpt
     if (!result) {
       return {
         status: 'failing',
-        required: true,
+        required: false,
         latencyMs: null,
         lastError: null,
         detail: `the first probe has not answered within ${probeWaitMs} ms`,
@@ -385,12 +393,12 @@ export function createReadinessChecks(deps: ReadinessDeps, options: ReadinessOpt
           ? failing('shutdown', true, 'the instance is shutting down', null)
           : ok('shutdown', true, null),
       };
-      const failingNames = (Object.keys(checks) as CheckName[]).filter(
-        (name) => checks[name].required && checks[name].status === 'failing',
-      );
+      const failed = (Object.keys(checks) as CheckName[]).filter((name) => checks[name].status === 'failing');
+      const failingNames = failed.filter((name) => checks[name].required);
       return {
         ready: failingNames.length === 0,
         failing: failingNames,
+        degraded: failed.filter((name) => !checks[name].required),
         instance: config.observability.instance,
         ...environment,
         checks,

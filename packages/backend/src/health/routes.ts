@@ -1,7 +1,8 @@
 /**
  * `GET /healthz`: liveness (the process answers; nothing else is asked, so it stays cheap). `GET /readyz`:
- * readiness, every check of health/checks.ts run once: 200 when each required check passes, 503 otherwise, the
- * same JSON either way (for a load balancer's health check, an orchestrator's readiness probe, an uptime check).
+ * readiness, every check of health/checks.ts run once: 200 when each required check passes (with the upstream's
+ * failures named in `degraded`), 503 otherwise, the same JSON either way (for a load balancer's health check, an
+ * orchestrator's readiness probe; people and uptime checks read `degraded` too).
  */
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
@@ -55,6 +56,11 @@ export const readinessSchema = z
   .object({
     ready: z.boolean(),
     failing: z.array(z.enum(checkNames)).describe('the required checks failing now'),
+    degraded: z
+      .array(z.enum(checkNames))
+      .describe(
+        'the checks failing now that are not required (the upstream; Redis with REDIS_FALLBACK_INSTANCES): still ready, serving less',
+      ),
     instance: z.string().describe('INSTANCE_NAME'),
     storage: z.object({
       kind: z.enum(['postgresql', 'sqlite', 'memory']),
@@ -76,12 +82,15 @@ const readyRoute = createRoute({
   method: 'get',
   path: '/readyz',
   tags: ['Reference'],
-  summary: 'Readiness: storage, Redis, the upstream with our keys, the event worker, not shutting down',
+  summary: 'Readiness: storage, Redis, the event worker, not shutting down; the upstream beside them',
   description:
-    'Each check with its status, latency and last error. The upstream is probed with the configured keys at ' +
-    'most every 30 s per instance (within the shared upstream budget); between probes its last result is given.',
+    'Each check with its status, latency and last error. Required: storage, Redis (unless REDIS_FALLBACK_INSTANCES), ' +
+    'the event worker, not shutting down. The upstream is probed with the configured keys at most every 30 s per ' +
+    'instance (within the shared upstream budget; between probes its last result is given) and is not required: ' +
+    'while it fails the instance stays ready (200) with the failing upstream check named in `degraded`, since every ' +
+    'instance sees the same upstream and each still serves the catalog, cached and derived quotes and status streams.',
   responses: {
-    200: jsonResponse(readinessSchema, 'Ready: every required check passes'),
+    200: jsonResponse(readinessSchema, 'Ready: every required check passes (`degraded` may name others)'),
     503: jsonResponse(readinessSchema, 'Not ready: `failing` names the required checks that fail'),
   },
 });

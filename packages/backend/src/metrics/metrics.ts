@@ -388,8 +388,8 @@ export function createMetrics(options: MetricsOptions): Metrics {
       if (pool) this.set(pool.waiting);
     },
   });
-  // One readiness run per scrape, read by both gauges: prom-client collects them side by side, so a gauge set
-  // from the other's collect would show the previous scrape's checks (none at the first).
+  // One readiness run per scrape, read by the three gauges: prom-client collects them side by side, so a gauge set
+  // from another's collect would show the previous scrape's checks (none at the first).
   let report: Promise<ReadinessReport> | undefined;
   const readiness = (read: () => Promise<ReadinessReport>) =>
     (report ??= read().finally(() => {
@@ -397,7 +397,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     }));
   new Gauge({
     name: 'checkout_readiness_check_ok',
-    help: 'Each readiness check as /readyz runs it: 1 passing (or not applicable), 0 failing.',
+    help: 'Each readiness check as /readyz runs it: 1 passing (or not applicable), 0 failing (the upstream checks are not required: see checkout_upstream_up).',
     labelNames: ['check'],
     registers: [registry],
     async collect() {
@@ -408,8 +408,20 @@ export function createMetrics(options: MetricsOptions): Metrics {
     },
   });
   new Gauge({
+    name: 'checkout_upstream_up',
+    help: "Whether this instance's last probe of the upstream with its keys passed (1) or failed (0), by service (ramp, payments). Not part of readiness: sum it across instances (alerts.yml, CheckoutUpstreamDown).",
+    labelNames: ['service'],
+    registers: [registry],
+    async collect() {
+      if (!sources.readiness) return;
+      const { checks } = await readiness(sources.readiness);
+      this.labels('ramp').set(checks.upstreamRamp.status === 'failing' ? 0 : 1);
+      this.labels('payments').set(checks.upstreamPayments.status === 'failing' ? 0 : 1);
+    },
+  });
+  new Gauge({
     name: 'checkout_ready',
-    help: 'Whether /readyz would answer 200 (1) or 503 (0) now.',
+    help: 'Whether /readyz would answer 200 (1) or 503 (0) now (an upstream outage leaves it 1).',
     registers: [registry],
     async collect() {
       if (!sources.readiness) return;

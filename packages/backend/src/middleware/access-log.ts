@@ -35,9 +35,14 @@ export interface RequestObserver {
   log?: ((line: string, fields: RequestLine) => void) | undefined;
   /** Counts and times the request (METRICS=on). */
   metrics?: Pick<Metrics, 'httpRequest'> | undefined;
+  /** Logs probes and scrapes that succeed too (ACCESS_LOG_PROBES=on); a failed one is always logged. */
+  probes?: boolean | undefined;
 }
 
-export function accessLog({ log, metrics }: RequestObserver): MiddlewareHandler<AppEnv> {
+/** A load balancer's, an uptime check's or Prometheus's request, by route template: most of a quiet hour's lines. */
+const probeRoutes = new Set(['/healthz', '/readyz', '/metrics']);
+
+export function accessLog({ log, metrics, probes }: RequestObserver): MiddlewareHandler<AppEnv> {
   // Where this app is mounted is the same for every request: read once.
   let mount: string | undefined;
   return async (c, next) => {
@@ -50,7 +55,7 @@ export function accessLog({ log, metrics }: RequestObserver): MiddlewareHandler<
       const route = routeOf(c, mount);
       const status = c.res.status;
       metrics?.httpRequest(c.req.method, route, status, ms / 1000);
-      if (log) {
+      if (log && (probes || status >= 300 || !probeRoutes.has(route))) {
         const durationMs = Math.round(ms * 100) / 100;
         // Most requests carry no query: their path is the router's, without parsing the URL again.
         const path = c.req.url.includes('?') ? loggablePath(c.req.url) : c.req.path;

@@ -64,7 +64,10 @@ export class UpstreamUnreachable extends AppError {
     readonly networkCause: NetworkCause,
     readonly networkCode: string | undefined,
   ) {
-    super('UPSTREAM_ERROR', 'The payment provider could not be reached; please try again.');
+    super(
+      'UPSTREAM_ERROR',
+      'The payment service is temporarily unavailable (it cannot be reached); please try again in a few minutes.',
+    );
     this.name = 'UpstreamUnreachable';
   }
 
@@ -130,7 +133,13 @@ export class UpstreamRefusal extends AppError {
     readonly upstreamStatus: number,
     readonly upstreamMessage: string,
   ) {
-    super('UPSTREAM_ERROR', 'The payment provider refused the request.');
+    // A 5xx is the provider failing (an outage), not a refusal of what we asked: the shopper is told so.
+    super(
+      'UPSTREAM_ERROR',
+      upstreamStatus >= 500
+        ? 'The payment service is temporarily unavailable; please try again in a few minutes.'
+        : 'The payment provider refused the request.',
+    );
     this.name = 'UpstreamRefusal';
   }
 }

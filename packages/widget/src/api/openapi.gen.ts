@@ -33,8 +33,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: storage, Redis, the upstream with our keys, the event worker, not shutting down
-         * @description Each check with its status, latency and last error. The upstream is probed with the configured keys at most every 30 s per instance (within the shared upstream budget); between probes its last result is given.
+         * Readiness: storage, Redis, the event worker, not shutting down; the upstream beside them
+         * @description Each check with its status, latency and last error. Required: storage, Redis (unless REDIS_FALLBACK_INSTANCES), the event worker, not shutting down. The upstream is probed with the configured keys at most every 30 s per instance (within the shared upstream budget; between probes its last result is given) and is not required: while it fails the instance stays ready (200) with the failing upstream check named in `degraded`, since every instance sees the same upstream and each still serves the catalog, cached and derived quotes and status streams.
          */
         get: operations["getReadyz"];
         put?: never;
@@ -550,6 +550,8 @@ export interface components {
             ready: boolean;
             /** @description the required checks failing now */
             failing: ("storage" | "redis" | "upstreamRamp" | "upstreamPayments" | "outboxWorker" | "shutdown")[];
+            /** @description the checks failing now that are not required (the upstream; Redis with REDIS_FALLBACK_INSTANCES): still ready, serving less */
+            degraded: ("storage" | "redis" | "upstreamRamp" | "upstreamPayments" | "outboxWorker" | "shutdown")[];
             /** @description INSTANCE_NAME */
             instance: string;
             storage: {
@@ -1053,7 +1055,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Ready: every required check passes */
+            /** @description Ready: every required check passes (`degraded` may name others) */
             200: {
                 headers: {
                     [name: string]: unknown;

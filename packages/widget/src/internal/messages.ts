@@ -22,6 +22,7 @@ const en = {
   eRetry: 'Something went wrong. Try again in a moment.',
   eInput: 'Please check your details.',
   eOffline: 'No connection. Check your network.',
+  eUnavailable: 'The payment service is unavailable for now. Try again in a moment.',
 };
 
 export type MessageKey = keyof typeof en;
@@ -92,5 +93,7 @@ export function errorKey(code: ErrorCode): MessageKey {
   if (/TOKEN_|NOT_FOUND/.test(code)) return 'eGone';
   if (code === 'METHOD_UNAVAILABLE') return 'eMethod';
   if (code === 'NETWORK_ERROR') return 'eOffline';
+  // UPSTREAM_ERROR, UPSTREAM_TIMEOUT: the provider failing or silent (an outage), said as it is.
+  if (/^UPSTREAM_[ET]/.test(code)) return 'eUnavailable';
   return RETRYABLE.test(code) ? 'eRetry' : 'eInput';
 }

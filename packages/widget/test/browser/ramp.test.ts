@@ -167,7 +167,7 @@ describe('buy mode', () => {
     expect(shadowQuery<HTMLInputElement>(el, '#fiat').value).to.equal('');
   });
 
-  it('shows a quote the backend could not price as an error with a retry that works', async () => {
+  it('shows a quote the backend could not price (the provider failing) as the payment service unavailable, with a retry that works', async () => {
     const el = await mountReady(
       html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
     );
@@ -178,7 +178,7 @@ describe('buy mode', () => {
     expect(detail.retryable).to.equal(true);
     await el.updateComplete;
     const alert = shadowQuery(el, '[part~="quote"] [role="alert"]');
-    expect(alert.textContent).to.contain('Something went wrong');
+    expect(alert.textContent).to.contain('The payment service is unavailable for now');
     expect(shadowQuery<HTMLButtonElement>(el, '[part~="button"]').disabled).to.equal(true);
     await expect(el).to.be.accessible();
     await clearFaults();

@@ -11,6 +11,7 @@ export default translation({
     eRetry: 'Etwas ist schiefgelaufen. Bitte gleich erneut versuchen.',
     eInput: 'Bitte prüfen Sie Ihre Angaben.',
     eOffline: 'Keine Verbindung. Prüfen Sie Ihr Netzwerk.',
+    eUnavailable: 'Der Zahlungsdienst ist gerade nicht verfügbar. Bitte gleich erneut versuchen.',
   },
   ramp: {
     country: 'Land',

@@ -11,6 +11,7 @@ export default translation({
     eRetry: 'Algo ha fallado. Inténtalo de nuevo en un momento.',
     eInput: 'Revisa tus datos.',
     eOffline: 'Sin conexión. Comprueba tu red.',
+    eUnavailable: 'El servicio de pago no está disponible ahora. Inténtalo de nuevo en un momento.',
   },
   ramp: {
     country: 'País',

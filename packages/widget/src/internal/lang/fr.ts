@@ -11,6 +11,7 @@ export default translation({
     eRetry: 'Une erreur est survenue. Réessayez dans un instant.',
     eInput: 'Vérifiez vos informations.',
     eOffline: 'Pas de connexion. Vérifiez votre réseau.',
+    eUnavailable: 'Le service de paiement est indisponible pour l’instant. Réessayez dans un instant.',
   },
   ramp: {
     country: 'Pays',

@@ -11,6 +11,7 @@ export default translation({
     eRetry: 'Algo deu errado. Tente novamente em instantes.',
     eInput: 'Verifique seus dados.',
     eOffline: 'Sem conexão. Verifique sua rede.',
+    eUnavailable: 'O serviço de pagamento está indisponível agora. Tente novamente em instantes.',
   },
   ramp: {
     country: 'País',

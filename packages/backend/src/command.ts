@@ -12,7 +12,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { ConfigError, loadConfig, readEnvFile, startWarnings } from './config.ts';
 import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { storageWords } from './health/checks.ts';
-import { flushLogs, logger } from './logger.ts';
+import { configureLogging, flushLogs, logger } from './logger.ts';
 import { createRuntime, loadSandbox, openStore, SandboxMissing, sandboxNotice } from './runtime.ts';
 import { SharedStateUnavailable } from './shared/redis.ts';
 import type { SqlStore } from './store/sql-store.ts';
@@ -90,6 +90,12 @@ try {
   refuse(error instanceof ConfigError ? error.message : `Cannot read .env: ${(error as Error).message}`);
   process.exit(1);
 }
+// From the first line on, as the configuration says (level, format, and the `instance` every later line carries).
+configureLogging({
+  level: config.observability.logLevel,
+  format: config.observability.logFormat,
+  instance: config.observability.instance,
+});
 if (envFile) logger.info(`Read ${envFile} (variables set in the environment win over it).`);
 
 /**
@@ -211,6 +217,13 @@ server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
  * with a retry hint (the browser reconnects elsewhere), in-flight requests finish, the delivery worker finishes
  * its current delivery, the pools close, exit 0. Past SHUTDOWN_TIMEOUT_MS it exits anyway, with code 1.
  */
+/** What a forced exit ends unfinished, in words: `2 in-flight requests, 0 open status streams, 1 delivery in flight`. */
+const cutWords = ({ requests, streams, deliveries }: ReturnType<typeof runtime.inFlight>) =>
+  [
+    `${requests} in-flight request${requests === 1 ? '' : 's'}`,
+    `${streams} open status stream${streams === 1 ? '' : 's'}`,
+    `${deliveries} event deliver${deliveries === 1 ? 'y' : 'ies'} in flight`,
+  ].join(', ');
 const { drainMs, timeoutMs } = config.shutdown ?? { drainMs: 3000, timeoutMs: 30_000 };
 let stopping = false;
 const shutdown = async (signal: string) => {
@@ -219,7 +232,11 @@ const shutdown = async (signal: string) => {
   const began = Date.now();
   const step = (line: string) => logger.info(`[shutdown +${Date.now() - began} ms] ${line}`);
   setTimeout(() => {
-    logger.error(`[shutdown] not done after SHUTDOWN_TIMEOUT_MS (${timeoutMs} ms): exiting anyway.`);
+    logger.error(
+      `[shutdown] not done after SHUTDOWN_TIMEOUT_MS (${timeoutMs} ms): exiting 1, cutting ${cutWords(runtime.inFlight())}.`,
+      undefined,
+      { cut: runtime.inFlight() },
+    );
     process.exit(1);
   }, timeoutMs).unref();
   runtime.deps.lifecycle.drain();

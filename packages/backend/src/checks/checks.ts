@@ -9,6 +9,7 @@
 import type { Redis } from 'ioredis';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { overlapOpen } from '../secrets/keyring.ts';
+import { redisReason } from '../shared/redis.ts';
 import type { Store } from '../store/store.ts';
 import { signedWidgetUrl } from '../upstream/widget-url.ts';
 import { probeFailure, probeRedis, probeStorage, upstreamProbes } from './dependencies.ts';
@@ -160,7 +161,11 @@ export async function checkRedis(redis: Pick<Redis, 'ping'>, where: string): Pro
     const message = (error as Error).message;
     return /PING/.test(message)
       ? fail('redis', `${where} ${message}`, 'Check that REDIS_URL points at a Redis server.')
-      : fail('redis', `${where} does not answer (${message})`, 'Check REDIS_URL and that Redis is running.');
+      : fail(
+          'redis',
+          `${where} does not answer (${redisReason(error)})`,
+          'Check REDIS_URL and that Redis is running.',
+        );
   }
 }
 

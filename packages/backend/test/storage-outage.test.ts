@@ -182,7 +182,7 @@ describe('the delivery worker while PostgreSQL is away', () => {
     worker.start();
     try {
       await nextPass();
-      assert.deepEqual(warnings, [], 'nothing to say while the database answers');
+      assert.equal(warnings.length, 0, 'nothing to say while the database answers');
       await postgres.halt();
       // 90 s of outage, one second of the worker's clock per pass: a warning a second before.
       for (let second = 0; second <= 90; second += 1) {
@@ -198,7 +198,7 @@ describe('the delivery worker while PostgreSQL is away', () => {
         /failing for 1\d s; \d+ more like it held back since the last warning/,
       );
       assert.match(failing[3] as string, /failing for 7\d s/);
-      assert.deepEqual(infos, []);
+      assert.equal(infos.length, 0);
       // Started again here, and only here: a failure above leaves it halted for `after` to remove.
       await postgres.start();
       await waitFor(
@@ -210,7 +210,7 @@ describe('the delivery worker while PostgreSQL is away', () => {
         60_000,
       );
       assert.match(
-        infos[0] as string,
+        String(infos.at(0)),
         /^\[events\] the database is reachable again after \d+ s \(\d+ failed attempts\)$/,
       );
       // Back for good: no more warnings.

@@ -53,6 +53,12 @@ const noFields = Object.freeze({});
 /** Runs `work` (the rest of a request) so that every line it causes carries `requestId`. */
 export const inRequest = <T>(requestId: string, work: () => T): T => requestScope.run({ requestId }, work);
 
+/**
+ * Runs `work` as part of no request: for a handler of a connection's events, which would otherwise carry the id of
+ * whichever request happened to open the connection (a pool's socket opened for a query).
+ */
+export const outsideRequest = <T>(work: () => T): T => requestScope.exit(work);
+
 export interface LoggingOptions {
   level?: string;
   format?: 'json' | 'pretty' | 'auto';

@@ -211,19 +211,20 @@ server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
   flushLogs();
 });
 
-/**
- * Graceful shutdown, each step logged: readiness fails at once (the load balancer stops sending new requests)
- * while requests are still served for SHUTDOWN_DRAIN_MS; then the server stops accepting, status streams end
- * with a retry hint (the browser reconnects elsewhere), in-flight requests finish, the delivery worker finishes
- * its current delivery, the pools close, exit 0. Past SHUTDOWN_TIMEOUT_MS it exits anyway, with code 1.
- */
-/** What a forced exit ends unfinished, in words: `2 in-flight requests, 0 open status streams, 1 delivery in flight`. */
+/** What a forced exit ends unfinished: `2 in-flight requests, 0 open status streams, 1 event delivery in flight`. */
 const cutWords = ({ requests, streams, deliveries }: ReturnType<typeof runtime.inFlight>) =>
   [
     `${requests} in-flight request${requests === 1 ? '' : 's'}`,
     `${streams} open status stream${streams === 1 ? '' : 's'}`,
     `${deliveries} event deliver${deliveries === 1 ? 'y' : 'ies'} in flight`,
   ].join(', ');
+
+/**
+ * Graceful shutdown, each step logged: readiness fails at once (the load balancer stops sending new requests)
+ * while requests are still served for SHUTDOWN_DRAIN_MS; then the server stops accepting, status streams end
+ * with a retry hint (the browser reconnects elsewhere), in-flight requests finish, the delivery worker finishes
+ * its current delivery, the pools close, exit 0. Past SHUTDOWN_TIMEOUT_MS it exits anyway, with code 1.
+ */
 const { drainMs, timeoutMs } = config.shutdown ?? { drainMs: 3000, timeoutMs: 30_000 };
 let stopping = false;
 const shutdown = async (signal: string) => {

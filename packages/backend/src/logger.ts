@@ -3,11 +3,12 @@
  * to it), never through `console`, so what a line looks like and where it goes is decided here alone.
  *
  * Lines are pino's JSON, one object a line on stdout: `time` (ISO), `level` (its name), `msg`, `instance`, the
- * `requestId` of the request that caused the line (`inRequest`: any line written while a request is served, however
- * deep the code that writes it), and the fields a caller gives (for requests `route`, `status`, `durationMs`). In a terminal during
- * development (LOG_FORMAT=auto) they are pino-pretty's readable lines instead. Fields that could carry a secret or
- * identify a customer (keys, tokens, signatures, e-mails, addresses) are redacted by pino wherever a caller puts
- * them; messages themselves never carry them (the access log masks query values, URLs are logged without them).
+ * `requestId` of the request that caused the line (`inRequest`: any line written while a request is served,
+ * however deep the code that writes it), and the fields a caller gives (for requests `route`, `status`,
+ * `durationMs`). In a terminal during development (LOG_FORMAT=auto) they are pino-pretty's readable lines instead.
+ * Fields that could carry a secret or identify a customer (keys, tokens, signatures, e-mails, addresses) are
+ * redacted by pino wherever a caller puts them; messages themselves never carry them (the access log masks query
+ * values, URLs are logged without them).
  *
  * `configureLogging` is called once by `createRuntime` with the configuration (LOG_LEVEL, LOG_FORMAT,
  * INSTANCE_NAME); until then lines go out as JSON at `info`. Tests pass a `destination` to read the lines.
@@ -222,11 +223,11 @@ export const requestLevel = (status: number): 'info' | 'warn' | 'error' =>
   status < 500 ? 'info' : status === 500 ? 'error' : 'warn';
 
 /**
- * The access log's line for a request, at `requestLevel`. As JSON it is written here, in the layout pino gives every other
- * line (`level`, `time`, `instance`, the fields, `msg`), rather than by pino: its fields are always these six,
- * none of them redacted (the path's sensitive query values are masked before), and one template costs a small share
- * of what pino's walk over any object does, at one line per request (`npm run bench -- observability`). Pretty lines
- * (a terminal) go through pino as any other.
+ * The access log's line for a request, at `requestLevel`. As JSON it is written here, in the layout pino gives
+ * every other line (`level`, `time`, `instance`, the fields, `msg`), rather than by pino: its fields are always
+ * these six, none of them redacted (the path's sensitive query values are masked before), and one template costs a
+ * small share of what pino's walk over any object does, at one line per request (`npm run bench -- observability`).
+ * Pretty lines (a terminal) go through pino as any other.
  */
 export function logRequest(line: string, fields: RequestLine): void {
   const level = requestLevel(fields.status);

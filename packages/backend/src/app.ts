@@ -6,7 +6,7 @@ import { createAuditLog } from './admin/audit.ts';
 import type { AppDeps } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { healthRoutes } from './health/routes.ts';
-import { logRequest } from './logger.ts';
+import { inRequest, logRequest } from './logger.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { accessLog } from './middleware/access-log.ts';
 import { hostBodyGuard } from './middleware/host-body.ts';
@@ -89,6 +89,16 @@ export function createApp(deps: AppDeps) {
   const app = $(
     openApiRoutes()
       .use('*', requestId({ headerName: 'X-Request-Id' }))
+      // Every line the rest of the request causes (upstream failures, a wrong admin token) carries its id.
+      // Counted while in flight: a forced shutdown says how many it cut.
+      .use('*', async (c, next) => {
+        deps.lifecycle.requests += 1;
+        try {
+          await inRequest(c.get('requestId'), next);
+        } finally {
+          deps.lifecycle.requests -= 1;
+        }
+      })
       .use('*', (c, next) => {
         // Mounted under a prefix (`app.route('/checkout', …)`), this middleware's route is `/checkout/*`.
         const mount = c.req.routePath.replace(/\/?\*$/, '');

@@ -12,7 +12,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { ConfigError, envFileSource, loadConfig, readEnvFile, startWarnings } from './config.ts';
 import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { storageWords } from './health/checks.ts';
-import { flushLogs, logger } from './logger.ts';
+import { configureLogging, flushLogs, logger } from './logger.ts';
 import { createRuntime, loadSandbox, openStore, SandboxMissing, sandboxNotice } from './runtime.ts';
 import { SharedStateUnavailable } from './shared/redis.ts';
 import type { SqlStore } from './store/sql-store.ts';
@@ -92,6 +92,12 @@ try {
   refuse(error instanceof ConfigError ? error.message : `Cannot read .env: ${(error as Error).message}`);
   process.exit(1);
 }
+// From the first line on, as the configuration says (level, format, and the `instance` every later line carries).
+configureLogging({
+  level: config.observability.logLevel,
+  format: config.observability.logFormat,
+  instance: config.observability.instance,
+});
 if (envFile) logger.info(`Read ${envFile} (variables set in the environment win over it).`);
 
 /**
@@ -207,6 +213,14 @@ server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
   flushLogs();
 });
 
+/** What a forced exit ends unfinished: `2 in-flight requests, 0 open status streams, 1 event delivery in flight`. */
+const cutWords = ({ requests, streams, deliveries }: ReturnType<typeof runtime.inFlight>) =>
+  [
+    `${requests} in-flight request${requests === 1 ? '' : 's'}`,
+    `${streams} open status stream${streams === 1 ? '' : 's'}`,
+    `${deliveries} event deliver${deliveries === 1 ? 'y' : 'ies'} in flight`,
+  ].join(', ');
+
 /**
  * Graceful shutdown, each step logged: readiness fails at once (the load balancer stops sending new requests)
  * while requests are still served for SHUTDOWN_DRAIN_MS; then the server stops accepting, status streams end
@@ -221,7 +235,11 @@ const shutdown = async (signal: string) => {
   const began = Date.now();
   const step = (line: string) => logger.info(`[shutdown +${Date.now() - began} ms] ${line}`);
   setTimeout(() => {
-    logger.error(`[shutdown] not done after SHUTDOWN_TIMEOUT_MS (${timeoutMs} ms): exiting anyway.`);
+    logger.error(
+      `[shutdown] not done after SHUTDOWN_TIMEOUT_MS (${timeoutMs} ms): exiting 1, cutting ${cutWords(runtime.inFlight())}.`,
+      undefined,
+      { cut: runtime.inFlight() },
+    );
     process.exit(1);
   }, timeoutMs).unref();
   runtime.deps.lifecycle.drain();

@@ -3,10 +3,10 @@
  * object given in code (`createCheckout(config)`) is held to the same rules, with the same messages.
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { hostname } from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { instanceName } from './logger.ts';
 import { loadProductsSync } from './products.ts';
 import type { EngineSettings } from './quotes/engine.ts';
 import {
@@ -127,7 +127,7 @@ function observabilityOf(vars: ObservabilityVars & { PORT: number }): Observabil
   return {
     logLevel: vars.LOG_LEVEL,
     logFormat: vars.LOG_FORMAT,
-    instance: vars.INSTANCE_NAME ?? `${hostname()}:${vars.PORT}`,
+    instance: instanceName(vars.INSTANCE_NAME, vars.PORT),
     metrics: {
       enabled: vars.METRICS === 'on',
       token: vars.METRICS_TOKEN,

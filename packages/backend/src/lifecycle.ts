@@ -5,7 +5,14 @@
  */
 export class Lifecycle {
   draining = false;
+  /** Requests begun and not yet answered (a status stream counts until its response starts; then in `openStreams`). */
+  requests = 0;
   readonly #streams = new Set<() => void>();
+
+  /** Status streams open now. */
+  get openStreams(): number {
+    return this.#streams.size;
+  }
 
   /** `onDrain`: told once a drain begins (the readiness checks, which then fail `/readyz`'s `shutdown`). */
   constructor(private readonly onDrain: () => void = () => undefined) {}

@@ -2,15 +2,18 @@
  * The backend's one way to write a line out: every module logs through `logger` (or a `log` option that defaults
  * to it), never through `console`, so what a line looks like and where it goes is decided here alone.
  *
- * Lines are pino's JSON, one object a line on stdout: `time` (ISO), `level` (its name), `msg`, `instance`, and the
- * fields a caller gives (`requestId`, and for requests `route`, `status`, `durationMs`). In a terminal during
- * development (LOG_FORMAT=auto) they are pino-pretty's readable lines instead. Fields that could carry a secret or
- * identify a customer (keys, tokens, signatures, e-mails, addresses) are redacted by pino wherever a caller puts
- * them; messages themselves never carry them (the access log masks query values, URLs are logged without them).
+ * Lines are pino's JSON, one object a line on stdout: `time` (ISO), `level` (its name), `msg`, `instance`, the
+ * `requestId` of the request that caused the line (`inRequest`: any line written while a request is served,
+ * however deep the code that writes it), and the fields a caller gives (for requests `route`, `status`,
+ * `durationMs`). In a terminal during development (LOG_FORMAT=auto) they are pino-pretty's readable lines instead.
+ * Fields that could carry a secret or identify a customer (keys, tokens, signatures, e-mails, addresses) are
+ * redacted by pino wherever a caller puts them; messages themselves never carry them (the access log masks query
+ * values, URLs are logged without them).
  *
  * `configureLogging` is called once by `createRuntime` with the configuration (LOG_LEVEL, LOG_FORMAT,
  * INSTANCE_NAME); until then lines go out as JSON at `info`. Tests pass a `destination` to read the lines.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import type { Writable } from 'node:stream';
@@ -32,6 +35,30 @@ export interface Logger {
 
 /** What a module takes as its `log` option: one line, handled as a warning unless it says otherwise. */
 export type LogLine = (line: string, fields?: LogFields) => void;
+
+/**
+ * The `instance` of every line: INSTANCE_NAME, else `<hostname>:<PORT>` (config.ts reads it the same way), so the
+ * lines written before the configuration is read carry the value the later ones do.
+ */
+export const instanceName = (name: string | undefined, port: string | number | undefined) =>
+  name || `${hostname()}:${port ?? 8787}`;
+
+/**
+ * The request being served, for the lines it causes. One AsyncLocalStorage, entered once per request by the app's
+ * first middleware, read by pino's `mixin` for each line: the upstream client, the admin check and the ledger log
+ * without being handed the id.
+ */
+const requestScope = new AsyncLocalStorage<{ requestId: string }>();
+const noFields = Object.freeze({});
+
+/** Runs `work` (the rest of a request) so that every line it causes carries `requestId`. */
+export const inRequest = <T>(requestId: string, work: () => T): T => requestScope.run({ requestId }, work);
+
+/**
+ * Runs `work` as part of no request: for a handler of a connection's events, which would otherwise carry the id of
+ * whichever request happened to open the connection (a pool's socket opened for a query).
+ */
+export const outsideRequest = <T>(work: () => T): T => requestScope.exit(work);
 
 export interface LoggingOptions {
   level?: string;
@@ -100,10 +127,14 @@ const wantsPretty = (format: LoggingOptions['format']) =>
 let json: { out: { write(line: string): unknown }; base: string } | undefined;
 
 function build(options: LoggingOptions): Pino {
-  const instance = options.instance ?? `${hostname()}:${process.pid}`;
+  const instance = options.instance ?? instanceName(process.env['INSTANCE_NAME'], process.env['PORT']);
   const settings = {
     level: options.level ?? 'info',
     base: { instance },
+    mixin: () => requestScope.getStore() ?? noFields,
+    // A new object (pino's default assigns into the mixin's, which is the request's); a caller's own field wins.
+    mixinMergeStrategy: (fields: object, scope: object) =>
+      scope === noFields ? fields : { ...scope, ...fields },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
     redact: { paths: redactedPaths, censor: '[redacted]' },
@@ -185,21 +216,29 @@ export interface RequestLine {
 }
 
 /**
- * The access log's line for a request, at `info`. As JSON it is written here, in the layout pino gives every other
- * line (`level`, `time`, `instance`, the fields, `msg`), rather than by pino: its fields are always these six,
- * none of them redacted (the path's sensitive query values are masked before), and one template costs a small share
- * of what pino's walk over any object does, at one line per request (`npm run bench -- observability`). Pretty lines
- * (a terminal) go through pino as any other.
+ * The level of a request's line: an answer the server could not give is an operator's concern. 500 (a fault of
+ * ours) is an error; another 5xx (503 draining or a dependency away, 502/504 the upstream) was handled: a warning.
+ */
+export const requestLevel = (status: number): 'info' | 'warn' | 'error' =>
+  status < 500 ? 'info' : status === 500 ? 'error' : 'warn';
+
+/**
+ * The access log's line for a request, at `requestLevel`. As JSON it is written here, in the layout pino gives
+ * every other line (`level`, `time`, `instance`, the fields, `msg`), rather than by pino: its fields are always
+ * these six, none of them redacted (the path's sensitive query values are masked before), and one template costs a
+ * small share of what pino's walk over any object does, at one line per request (`npm run bench -- observability`).
+ * Pretty lines (a terminal) go through pino as any other.
  */
 export function logRequest(line: string, fields: RequestLine): void {
-  if (!current.isLevelEnabled('info')) return;
+  const level = requestLevel(fields.status);
+  if (!current.isLevelEnabled(level)) return;
   if (!json) {
-    current.info(fields, line);
+    current[level](fields, line);
     return;
   }
   const { requestId, method, path, route, status, durationMs } = fields;
   json.out.write(
-    `{"level":"info","time":"${new Date().toISOString()}"${json.base},"requestId":${JSON.stringify(requestId)},` +
+    `{"level":"${level}","time":"${new Date().toISOString()}"${json.base},"requestId":${JSON.stringify(requestId)},` +
       `"method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"route":${JSON.stringify(route)},` +
       `"status":${status},"durationMs":${durationMs},"msg":${JSON.stringify(line)}}\n`,
   );

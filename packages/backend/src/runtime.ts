@@ -126,6 +126,8 @@ export interface Runtime {
   deps: AppDeps;
   /** Marks the instance as shutting down: /readyz answers 503 from now on (call it first in a graceful stop). */
   markDraining(): void;
+  /** What is unfinished now: requests in flight, open status streams, event deliveries being sent. */
+  inFlight(): { requests: number; streams: number; deliveries: number };
   close(): Promise<void>;
 }
 
@@ -231,8 +233,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     await closeDeps(deps);
   };
   const markDraining = () => deps.lifecycle.drain();
+  const inFlight = () => ({
+    requests: deps.lifecycle.requests,
+    streams: deps.lifecycle.openStreams,
+    deliveries: worker.inFlight(),
+  });
   if (!sandboxPackage) {
-    return { app: backend, deps, markDraining, close };
+    return { app: backend, deps, markDraining, inFlight, close };
   }
   const sandbox = sandboxPackage.createSandbox({
     baseUrl: `${config.publicUrl}/sandbox`,
@@ -247,7 +254,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     .route('/', backend);
   app.onError(handleError);
   app.notFound(handleNotFound);
-  return { app, deps, markDraining, close };
+  return { app, deps, markDraining, inFlight, close };
 }
 
 /**

@@ -71,6 +71,10 @@ describe('each scope on each admin route', () => {
       path: `/api/admin/events/${eventId}/resend`,
       init: { method: 'POST' },
     }),
+    'POST /api/admin/events/resend': () => ({
+      path: '/api/admin/events/resend',
+      init: { method: 'POST', json: { all: true } },
+    }),
     'GET /api/admin/upstream-drift': () => ({ path: '/api/admin/upstream-drift' }),
     'GET /api/admin/quote-engine': () => ({ path: '/api/admin/quote-engine' }),
     'GET /api/admin/credential': () => ({ path: '/api/admin/credential' }),

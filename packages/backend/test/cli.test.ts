@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,8 @@ interface Cli {
   /** stdout and stderr so far. */
   output(): string;
   stderr(): string;
+  /** stdout and stderr as written (JSON lines). */
+  raw(): string;
   exited: Promise<number | null>;
 }
 
@@ -60,7 +62,7 @@ function startCli(cwd: string, env: Record<string, string>, args: string[] = [])
     stderr += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => readable(output), stderr: () => readable(stderr), exited };
+  return { child, output: () => readable(output), stderr: () => readable(stderr), raw: () => output, exited };
 }
 
 /**
@@ -152,6 +154,14 @@ describe('the command line', () => {
     try {
       await untilServing(run);
       assert.match(run.output(), new RegExp(`Read ${cwd}/\\.env \\(variables set in the environment win`));
+      // One instance name from the first line on (it is the first), the configured port's, never the PID's.
+      const lines = run
+        .raw()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { msg: string; instance: string });
+      assert.match(lines[0]?.msg ?? '', /^Read .*\.env/);
+      for (const line of lines) assert.equal(line.instance, `${hostname()}:${envPort}`, line.msg);
       assert.match(
         run.output(),
         new RegExp(`listening on port ${envPort}\\b`),

@@ -93,16 +93,54 @@ describe('config', () => {
     const example = await readFile(new URL('../.env.example', import.meta.url), 'utf8');
     const listed = new Set([...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((match) => match[1]));
     assert.ok(envVariables.length >= 14);
+    const missing = envVariables.filter((name) => !listed.has(name));
+    assert.deepEqual(missing, [], `.env.example has no line for ${missing.join(', ')}`);
+    const extra = [...listed].filter((name) => !(envVariables as readonly string[]).includes(name as string));
+    assert.deepEqual(extra, [], `.env.example lists ${extra.join(', ')}, which config.ts does not read`);
+  });
+
+  test("README's configuration table lists every variable the backend reads, and none it does not", async () => {
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const section = readme.split('\n### Configuration\n')[1]?.split('\n### ')[0] ?? '';
+    const listed = new Set<string>();
+    for (const row of section.split('\n').filter((line) => line.startsWith('| `'))) {
+      const cell = row.split('|')[1] ?? '';
+      for (const [, name] of cell.matchAll(/`([A-Z][A-Z0-9_]+)`/g)) {
+        listed.add(name as string);
+        // `CHECKOUT_TOKEN_SECRET_PREVIOUS`, … (each with `…_UNTIL`): the row names both.
+        if (cell.includes('each with `…_UNTIL`')) listed.add(`${name}_UNTIL`);
+      }
+    }
+    assert.ok(listed.size >= 14, `the table was found (${listed.size} names)`);
+    const missing = envVariables.filter((name) => !listed.has(name));
+    assert.deepEqual(missing, [], `README's configuration table has no row for ${missing.join(', ')}`);
+    const extra = [...listed].filter((name) => !(envVariables as readonly string[]).includes(name));
     assert.deepEqual(
-      envVariables.filter((name) => !listed.has(name)),
+      extra,
       [],
-    );
-    assert.deepEqual(
-      [...listed].filter((name) => !(envVariables as readonly string[]).includes(name as string)),
-      [],
-      '.env.example lists nothing the backend ignores',
+      `README's configuration table lists ${extra.join(', ')}, which config.ts does not read`,
     );
   });
+});
+
+test('the CHANGELOG (or a pending changeset) names each migration', async () => {
+  const { migrationProvider } = await import('../src/store/schema.ts');
+  const { readdir } = await import('node:fs/promises');
+  const changesets = new URL('../../../.changeset/', import.meta.url);
+  const notes = [
+    await readFile(new URL('../CHANGELOG.md', import.meta.url), 'utf8'),
+    ...(await Promise.all(
+      (
+        await readdir(changesets)
+      )
+        .filter((file) => file.endsWith('.md'))
+        .map((file) => readFile(new URL(file, changesets), 'utf8')),
+    )),
+  ].join('\n');
+  const unnamed = Object.keys(await migrationProvider.getMigrations()).filter(
+    (name) => !notes.includes(`\`${name}\``),
+  );
+  assert.deepEqual(unnamed, [], `no CHANGELOG entry or changeset names migration ${unnamed.join(', ')}`);
 });
 
 /** The problems a config object given in code is refused with. */

@@ -174,6 +174,12 @@ describe('the published contract', () => {
       ],
       [
         'post',
+        '/api/admin/events/resend',
+        200,
+        () => stack.api('/api/admin/events/resend', { method: 'POST', headers: auth, json: { all: true } }),
+      ],
+      [
+        'post',
         '/api/admin/payment-links',
         201,
         () =>

@@ -137,6 +137,11 @@ describe('readiness of the CLI on PostgreSQL and Redis (sandbox upstream)', () =
           assert.equal(status, 503);
           assert.ok(body.failing.includes('redis'), JSON.stringify(body.failing));
           assert.equal(body.checks.storage.status, 'ok');
+          // One sentence naming where and what, not the client's "Stream isn't writeable…".
+          assert.equal(
+            body.checks.redis.lastError?.message,
+            `Redis at 127.0.0.1:${redis.port} is not reachable (connection refused)`,
+          );
         },
         '/readyz 503 naming redis',
         15_000,
@@ -152,6 +157,23 @@ describe('readiness of the CLI on PostgreSQL and Redis (sandbox upstream)', () =
       '/readyz 200 once Redis is back',
       30_000,
     );
+    // The log says it once at first, and once when it is over.
+    const said = backend.lines().map((line) => String((JSON.parse(line) as { msg?: string }).msg));
+    assert.ok(
+      said.some((msg) => msg.startsWith(`[redis] Redis at 127.0.0.1:${redis.port} is not reachable (`)),
+      said.filter((msg) => msg.startsWith('[redis]')).join('\n'),
+    );
+    await waitFor(async () => {
+      const lines = backend.lines().map((line) => String((JSON.parse(line) as { msg?: string }).msg));
+      assert.ok(
+        lines.some((msg) =>
+          new RegExp(
+            `^\\[redis\\] Redis at 127\\.0\\.0\\.1:${redis.port} is reachable again after \\d+ s`,
+          ).test(msg),
+        ),
+        lines.filter((msg) => msg.startsWith('[redis]')).join('\n'),
+      );
+    }, 'the line saying Redis is back');
   });
 });
 

@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -102,5 +104,84 @@ test('SIGTERM: /readyz fails, requests still served, in-flight finishes, streams
     }
   } finally {
     child.kill('SIGKILL');
+  }
+});
+
+test('past SHUTDOWN_TIMEOUT_MS: exit 1, the last line naming the request and the delivery it cut', async () => {
+  ensurePackagesBuilt();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  // A merchant receiver that never answers: the order's event stays in flight.
+  const hung = createServer(() => undefined);
+  await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+  const receiverPort = (hung.address() as AddressInfo).port;
+  const child = spawn(process.execPath, [cli], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      PUBLIC_URL: base,
+      ALLOWED_ORIGINS: allowedOrigin,
+      PRODUCTS_FILE: productsFile,
+      DATA_DIR: mkdtempSync(path.join(dataDir, 'forced-')),
+      ACCESS_LOG: 'off',
+      LOG_FORMAT: 'json',
+      SHUTDOWN_DRAIN_MS: '0',
+      SHUTDOWN_TIMEOUT_MS: '2000',
+      MERCHANT_WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/hooks`,
+      MERCHANT_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const received = new Promise<void>((resolve) => hung.once('request', () => resolve()));
+  try {
+    await waitFor(async () => {
+      if (child.exitCode !== null) throw new Error(`exited: ${output}`);
+      assert.equal((await fetch(`${base}/readyz`)).status, 200);
+    }, 'ready');
+    const control = (p: string, body: unknown) =>
+      fetch(`${base}/sandbox/control${p}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const order = (key: string) =>
+      fetch(`${base}/api/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: allowedOrigin, 'idempotency-key': key },
+        body: JSON.stringify({ product: 'hoodie' }),
+      });
+    assert.equal((await order(newKey())).status, 201);
+    await received;
+    // A second creation held at the upstream for a minute: in flight when the timeout ends the process.
+    assert.equal((await control('/clock', { now: Date.now() })).status, 200);
+    assert.equal(
+      (await control('/faults', { route: '/pay-api/v1/orders', method: 'POST', latencyMs: 60_000 })).status,
+      200,
+    );
+    const inFlight = order(newKey()).catch(() => undefined);
+    await waitFor(async () => {
+      const pending = (await (await fetch(`${base}/sandbox/control/pending`)).json()) as unknown;
+      if (!JSON.stringify(pending).includes('latency')) throw new Error(JSON.stringify(pending));
+    }, 'the creation waiting at the upstream');
+
+    child.kill('SIGTERM');
+    assert.equal(await exited, 1, output);
+    await inFlight;
+    const last = output.trim().split('\n').pop() as string;
+    const line = JSON.parse(last) as { level: string; msg: string; cut: Record<string, number> };
+    assert.equal(line.level, 'error');
+    assert.match(
+      line.msg,
+      /not done after SHUTDOWN_TIMEOUT_MS \(2000 ms\): exiting 1, cutting 1 in-flight request, 0 open status streams, 1 event delivery in flight\.$/,
+    );
+    assert.deepEqual(line.cut, { requests: 1, streams: 0, deliveries: 1 });
+  } finally {
+    child.kill('SIGKILL');
+    hung.closeAllConnections();
+    hung.close();
   }
 });

@@ -12,6 +12,8 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error: plain JavaScript shared with scripts/test.mjs (no types).
 import { ensurePackagesBuilt } from '../../../scripts/ensure.mjs';
+import { createDeliveryWorker } from '../src/events/delivery-worker.ts';
+import { createOutbox } from '../src/events/outbox.ts';
 import { createSqlStore } from '../src/store/sql-store.ts';
 import { createOrder, productsFile } from './order-fixtures.ts';
 import { createDatabase, freePort, type Postgres, startPostgres, waitFor } from './servers.ts';
@@ -139,5 +141,85 @@ describe('PostgreSQL going away while the backend runs', () => {
       json: { product: 'hoodie' },
     });
     assert.equal(again.status, 201);
+  });
+});
+
+describe('the delivery worker while PostgreSQL is away', () => {
+  let postgres: Postgres;
+  let store: Awaited<ReturnType<typeof createSqlStore>>;
+  before(async () => {
+    postgres = await startPostgres();
+    const url = await createDatabase(postgres, 'worker_outage');
+    store = await createSqlStore({ databaseUrl: url, dataDir: '/nonexistent-postgres-is-used' });
+  });
+  after(async () => {
+    await store?.close();
+    await postgres?.stop();
+  });
+
+  test('warns at once, then at growing intervals with a count of those held back, and says when it is back', {
+    timeout: 120_000,
+  }, async () => {
+    let now = Date.parse('2026-11-28T12:00:00Z');
+    const clock = { now: () => now };
+    const warnings: string[] = [];
+    const infos: string[] = [];
+    const worker = createDeliveryWorker({
+      outbox: createOutbox(store, () => []),
+      clock,
+      secrets: undefined,
+      pollMs: 5,
+      log: (line) => warnings.push(line),
+      logRecovery: (line) => infos.push(line),
+    });
+    /** Waits for a pass to end after this call (a failed one counts). */
+    const nextPass = async () => {
+      const { lastPassEndedAt } = worker.liveness();
+      await waitFor(async () => {
+        assert.ok(worker.liveness().lastPassEndedAt > lastPassEndedAt, 'no pass ended yet');
+      }, 'a delivery pass');
+    };
+    worker.start();
+    try {
+      await nextPass();
+      assert.equal(warnings.length, 0, 'nothing to say while the database answers');
+      await postgres.halt();
+      // 90 s of outage, one second of the worker's clock per pass: a warning a second before.
+      for (let second = 0; second <= 90; second += 1) {
+        await nextPass();
+        now += 1000;
+      }
+      const failing = warnings.filter((line) => line.startsWith('[events] delivery pass failed'));
+      // At once, then after 10, 20 and 40 s more (t = 0, 10, 30, 70 s): four lines, not ninety.
+      assert.equal(failing.length, 4, failing.join('\n'));
+      assert.doesNotMatch(failing[0] as string, /held back/);
+      assert.match(
+        failing[1] as string,
+        /failing for 1\d s; \d+ more like it held back since the last warning/,
+      );
+      assert.match(failing[3] as string, /failing for 7\d s/);
+      assert.equal(infos.length, 0);
+      // Started again here, and only here: a failure above leaves it halted for `after` to remove.
+      await postgres.start();
+      await waitFor(
+        async () => {
+          now += 1000;
+          assert.equal(infos.length, 1, 'no recovery line yet');
+        },
+        'the recovery line',
+        60_000,
+      );
+      assert.match(
+        String(infos.at(0)),
+        /^\[events\] the database is reachable again after \d+ s \(\d+ failed attempts\)$/,
+      );
+      // Back for good: no more warnings.
+      const said = warnings.length;
+      await nextPass();
+      await nextPass();
+      assert.equal(warnings.length, said);
+    } finally {
+      await worker.stop();
+    }
   });
 });

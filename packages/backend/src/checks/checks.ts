@@ -11,6 +11,7 @@ import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { loadProductsSync } from '../products.ts';
 import { overlapOpen } from '../secrets/keyring.ts';
 import type { VariableSource } from '../secrets/samples.ts';
+import { redisReason } from '../shared/redis.ts';
 import type { Store } from '../store/store.ts';
 import { signedWidgetUrl } from '../upstream/widget-url.ts';
 import { probeFailure, probeRedis, probeStorage, upstreamProbes } from './dependencies.ts';
@@ -177,7 +178,11 @@ export async function checkRedis(redis: Pick<Redis, 'ping'>, where: string): Pro
     const message = (error as Error).message;
     return /PING/.test(message)
       ? fail('redis', `${where} ${message}`, 'Check that REDIS_URL points at a Redis server.')
-      : fail('redis', `${where} does not answer (${message})`, 'Check REDIS_URL and that Redis is running.');
+      : fail(
+          'redis',
+          `${where} does not answer (${redisReason(error)})`,
+          'Check REDIS_URL and that Redis is running.',
+        );
   }
 }
 

@@ -8,7 +8,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { VariableSource } from '../secrets/samples.ts';
-import { connectShared, describeRedis } from '../shared/redis.ts';
+import { connectShared, describeRedis, redisReason } from '../shared/redis.ts';
 import { createSqlStore, describeDatabase } from '../store/sql-store.ts';
 import {
   checkConfiguration,
@@ -101,11 +101,10 @@ async function redisVerdict(url: string): Promise<Verdict> {
   try {
     shared = await connectShared(url);
   } catch (error) {
-    const cause = ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message;
     return {
       item: 'redis',
       status: 'fail',
-      detail: `${where} cannot be reached (${cause})`,
+      detail: `${where} cannot be reached (${redisReason((error as Error).cause ?? error)})`,
       fix: 'Check REDIS_URL and that Redis is running.',
     };
   }

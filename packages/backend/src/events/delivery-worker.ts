@@ -9,6 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Clock } from '../clock.ts';
 import { type LogFields, logger } from '../logger.ts';
 import { loggableUrl } from '../middleware/access-log.ts';
+import { createOutageLog } from '../outage-log.ts';
 import { acceptedSecrets, type Keyring } from '../secrets/keyring.ts';
 import type { OnEvent } from './fulfilment-events.ts';
 import { type AttemptOutcome, type Delivery, hookTarget, type Outbox, type OutboxEntry } from './outbox.ts';
@@ -34,6 +35,8 @@ export interface DeliveryOptions {
   fetch?: typeof fetch;
   random?: () => number;
   log?: (line: string, fields?: LogFields) => void;
+  /** Where the line saying the database is back after failed passes goes (default the logger's info). */
+  logRecovery?: (line: string, fields?: LogFields) => void;
   /** Told of each attempt's outcome (the metrics). */
   observe?: (target: 'webhook' | 'hook', outcome: 'delivered' | 'retry' | 'failed') => void;
 }
@@ -52,6 +55,15 @@ export function createDeliveryWorker(options: DeliveryOptions) {
   const doFetch = options.fetch ?? fetch;
   const random = options.random ?? Math.random;
   const log = options.log ?? logger.warn;
+  // A pass fails only on the store (a delivery's own failure is recorded, not thrown): while the database is away
+  // that is every poll, said at once and then at growing intervals, and once more when it is back.
+  const storeOutage = createOutageLog({
+    subject: 'the database',
+    prefix: '[events]',
+    clock,
+    warn: log,
+    info: options.logRecovery,
+  });
   const signers = new Map<string, Webhook>();
   /** One signature per secret accepted now, space-separated as Standard Webhooks allows. */
   const signatures = (id: string, at: Date, body: string) =>
@@ -116,6 +128,8 @@ export function createDeliveryWorker(options: DeliveryOptions) {
   // For readiness (health/checks.ts): when the last pass ended, and when the one running began (monotonic).
   let lastPassEndedAt = performance.now();
   let passStartedAt: number | undefined;
+  // Deliveries being sent now (a forced shutdown says how many it cut).
+  let sending = 0;
 
   const worker = {
     /** One pass: sends what is due now; resolves to how many deliveries were attempted. Passes never overlap. */
@@ -126,7 +140,13 @@ export function createDeliveryWorker(options: DeliveryOptions) {
           const due = await outbox.claimDue(iso(), 50, timeoutMs * 2);
           await Promise.all(
             due.map(async ({ entry, delivery }) => {
-              const outcome = await send(entry, delivery);
+              sending += 1;
+              let outcome: AttemptOutcome;
+              try {
+                outcome = await send(entry, delivery);
+              } finally {
+                sending -= 1;
+              }
               await outbox.recordAttempt(entry.event.id, delivery.target, outcome, iso());
               const hook = delivery.target === hookTarget;
               options.observe?.(
@@ -156,6 +176,9 @@ export function createDeliveryWorker(options: DeliveryOptions) {
       return running;
     },
 
+    /** How many deliveries are being sent now. */
+    inFlight: () => sending,
+
     /** Whether the loop runs, and when its passes ended and began (a stuck pass shows as an old start). */
     liveness: () => ({ running: timer !== undefined, lastPassEndedAt, passStartedAt }),
 
@@ -167,9 +190,12 @@ export function createDeliveryWorker(options: DeliveryOptions) {
           .tick()
           .then(
             // A pass that sent something may have let an order's next event through: look again at once.
-            (sent) => sent,
+            (sent) => {
+              storeOutage.recovered();
+              return sent;
+            },
             (error: Error) => {
-              log(`[events] delivery pass failed: ${error.message}`);
+              storeOutage.failed(`[events] delivery pass failed: ${error.message}`);
               return 0;
             },
           )

@@ -207,7 +207,53 @@ export function createOutbox(store: Store, targets: () => readonly string[]) {
         return entry;
       });
     },
+
+    /**
+     * Puts every given-up delivery (`failed`) of the events created in `[from, to)` (or of all events) back to
+     * pending, due at `now`; delivered and pending ones are left as they are, so asking twice sends nothing twice.
+     * Returns how many events and deliveries it put back. Reads the given-up events a page at a time, newest first.
+     */
+    async resendGivenUp(range: { from?: string | undefined; to?: string | undefined }, now: string) {
+      let events = 0;
+      let deliveries = 0;
+      let before = range.to;
+      for (;;) {
+        const page = await store.find<OutboxEntry>(
+          'outbox',
+          { pending: 0 },
+          { newestFirst: true, limit: resendPage, ...(before ? { createdBefore: before } : {}) },
+        );
+        for (const candidate of page) {
+          if (range.from && candidate.createdAt < range.from) return { events, deliveries };
+          if (!candidate.deliveries.some((d) => d.state === 'failed')) continue;
+          let putBack = 0;
+          await update(candidate.event.id, (entry) => {
+            for (const delivery of entry.deliveries) {
+              if (delivery.state !== 'failed') continue;
+              delivery.state = 'pending';
+              delivery.nextAttemptAt = now;
+              delivery.leaseUntil = null;
+              putBack += 1;
+            }
+            return putBack ? entry : undefined;
+          });
+          if (putBack) {
+            events += 1;
+            deliveries += putBack;
+          }
+        }
+        const last = page[page.length - 1];
+        if (page.length < resendPage || !last) return { events, deliveries };
+        // Events written together share their time: the next page starts within the last one's millisecond (those
+        // seen again are pending by now, so skipped), unless a whole page was that one millisecond.
+        const next = new Date(Date.parse(last.createdAt) + 1).toISOString();
+        before = before !== undefined && next >= before ? last.createdAt : next;
+      }
+    },
   };
 }
+
+/** Given-up events read at a time by a bulk re-send. */
+const resendPage = 200;
 
 export type Outbox = ReturnType<typeof createOutbox>;

@@ -370,7 +370,11 @@ export function createReadinessChecks(deps: ReadinessDeps, options: ReadinessOpt
           ? timed(
               'redis',
               redisRequired,
-              () => probeRedis(shared.redis),
+              // In one sentence naming its host (ioredis's own words say only "Stream isn't writeable…").
+              () =>
+                probeRedis(shared.redis).catch((error: unknown) => {
+                  throw new Error(shared.problem(error));
+                }),
               redisRequired ? 'PING' : 'PING (not required: REDIS_FALLBACK_INSTANCES is set)',
             )
           : Promise.resolve<CheckResult>({

@@ -12,6 +12,7 @@ import type { Outbox } from '../events/outbox.ts';
 import { createKeyedLock } from '../keyed-lock.ts';
 import { type LogLine, logger } from '../logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { createOutageLog } from '../outage-log.ts';
 import type { OrderFanout } from '../shared/redis.ts';
 import type { Store } from '../store/store.ts';
 import type { PaymentsClient } from '../upstream/payments-client.ts';
@@ -52,6 +53,14 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
   const { store, clock, payments, outbox, fanout, metrics } = deps;
   const syncMaxAgeMs = options.syncMaxAgeMs ?? 5000;
   const log = options.log ?? logger.warn;
+  // Every open status stream syncs its order every few seconds: while the payments API is away that is a failure per
+  // order per sync, said at once and then at growing intervals, and once more when syncs work again.
+  const syncOutage = createOutageLog({
+    subject: 'the payments API (status syncs)',
+    prefix: '[ledger]',
+    clock,
+    warn: log,
+  });
   const lock = createKeyedLock();
   const listeners = new Map<string, Set<Listener>>();
   const syncedAt = new Map<string, number>();
@@ -242,12 +251,13 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
         try {
           syncedAt.set(id, clock.now());
           const { orders } = await payments.listOrders({ searchId: record.upstreamId, limit: 10 });
+          syncOutage.recovered();
           const found = orders.find((order) => sameUpstreamOrder(order.id, record.upstreamId));
           const facts = found && factsOf(found);
           if (!facts) return record;
           return (await ledger.apply(id, facts, 'sync')) ?? record;
         } catch (error) {
-          log(`[ledger] status sync for an order failed: ${(error as Error).message}`);
+          syncOutage.failed(`[ledger] status sync for an order failed: ${(error as Error).message}`);
           return record;
         } finally {
           syncing.delete(id);

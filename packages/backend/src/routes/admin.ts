@@ -287,6 +287,44 @@ const resendRoute = createRoute({
   },
 });
 
+export const resendGivenUpBody = z
+  .object({
+    from: dateParam.optional().describe('Events created at or after this time (ISO or epoch)'),
+    to: dateParam.optional().describe('Events created before this time (ISO or epoch)'),
+    all: z.literal(true).optional().describe('Every given-up event, whenever created (instead of a range)'),
+  })
+  .refine((body) => body.all === true || body.from !== undefined || body.to !== undefined, {
+    message: 'give a time range (from, to) or all: true',
+    path: ['from'],
+  })
+  .refine((body) => !(body.all && (body.from !== undefined || body.to !== undefined)), {
+    message: 'all: true takes no range',
+    path: ['all'],
+  })
+  .refine((body) => body.from === undefined || body.to === undefined || body.to > body.from, {
+    message: 'must be after from',
+    path: ['to'],
+  });
+
+export const resendGivenUpResponse = z
+  .object({
+    events: z.number().int().describe('Events with a given-up delivery put back to pending'),
+    deliveries: z.number().int().describe('Deliveries put back to pending, due now'),
+  })
+  .meta({ id: 'ResendGivenUp' });
+
+const resendGivenUpRoute = createRoute({
+  ...adminRoute,
+  method: 'post',
+  path: '/events/resend',
+  summary: 'Sends again every given-up delivery of the events created in a time range, or of all events',
+  request: { body: jsonBody(resendGivenUpBody) },
+  responses: {
+    200: jsonResponse(resendGivenUpResponse, 'How many were put back'),
+    ...adminErrors(),
+  },
+});
+
 const ordersRoute = createRoute({
   ...adminRoute,
   method: 'get',
@@ -328,6 +366,18 @@ export function adminRoutes(deps: AppDeps) {
       const entry = await outbox.resend(c.req.valid('param').id, new Date(clock.now()).toISOString());
       if (!entry) throw new AppError('NOT_FOUND', 'No such event.');
       return c.json(eventOf(entry), 200);
+    })
+    .openapi(resendGivenUpRoute, async (c) => {
+      const { from, to, all } = c.req.valid('json');
+      const range = {
+        from: from === undefined ? undefined : new Date(from).toISOString(),
+        to: to === undefined ? undefined : new Date(to).toISOString(),
+      };
+      // What was asked is recorded even if the re-send fails part way; how many it put back once it is done.
+      noteAudit(c, { details: all ? { all: true } : range });
+      const done = await outbox.resendGivenUp(range, new Date(clock.now()).toISOString());
+      noteAudit(c, { details: { ...(all ? { all: true } : range), ...done } });
+      return c.json(done, 200);
     })
     .openapi(ordersRoute, async (c) => {
       const query = c.req.valid('query');

@@ -9,7 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { logger } from '../logger.ts';
+import { systemClock } from '../clock.ts';
+import { createOutageLog } from '../outage-log.ts';
 
 /** Thrown when Redis is needed and unreachable, with no fallback configured: 503 SERVICE_UNAVAILABLE. */
 export class SharedStateUnavailable extends Error {
@@ -17,6 +18,31 @@ export class SharedStateUnavailable extends Error {
     super('Redis (REDIS_URL) cannot be reached', options);
     this.name = 'SharedStateUnavailable';
   }
+}
+
+/**
+ * What went wrong with Redis, in a few words (`connection refused`), from what the client said: the socket's error
+ * code, Redis's own refusal, or the client's state (`Stream isn't writeable…` only says there is no connection now).
+ */
+export function redisReason(error: unknown): string {
+  const { code, message = '' } = (error ?? {}) as { code?: string; message?: string };
+  const byCode: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'the connection was reset',
+    ETIMEDOUT: 'no answer in time',
+    ENOTFOUND: 'its host name does not resolve',
+    EAI_AGAIN: 'its host name does not resolve',
+    EHOSTUNREACH: 'no route to its host',
+    ENETUNREACH: 'no route to its host',
+  };
+  if (code && byCode[code]) return byCode[code];
+  if (/WRONGPASS|NOAUTH|invalid password|invalid username-password/i.test(message))
+    return 'it refused the credentials';
+  if (/Command timed out|connect ETIMEDOUT/i.test(message)) return 'no answer in time';
+  if (/Stream isn't writeable|Connection is closed|enableOfflineQueue|max retries/i.test(message))
+    return 'not connected';
+  // Anything else is Redis's or the client's own first line (never the URL: neither repeats it).
+  return message.split('\n')[0]?.slice(0, 200) || 'unknown error';
 }
 
 export interface SharedState {
@@ -27,6 +53,8 @@ export interface SharedState {
   cache: SharedCache;
   /** Instances to divide the upstream budget by when Redis is down; undefined = 503. */
   fallbackInstances: number | undefined;
+  /** A failed command in one sentence naming Redis's host and port and what happened, never its password. */
+  problem(error: unknown): string;
   /** Whether the instance `instanceId` still runs: false once it has not said so for INSTANCE_ALIVE_MS. */
   alive(instanceId: string): Promise<boolean>;
   close(): Promise<void>;
@@ -63,17 +91,24 @@ export async function connectShared(url: string, fallbackInstances?: number): Pr
   const { Redis: Client } = await import('ioredis');
   const redis = new Client(url, clientOptions);
   const subscriber = new Client(url, { ...clientOptions, enableOfflineQueue: true });
-  let warned = false;
-  for (const client of [redis, subscriber]) {
-    client.on('error', (error: Error) => {
-      if (!warned) logger.warn(`[redis] ${describeRedis(url)}: ${error.message}`);
-      warned = true;
-    });
-    client.on('ready', () => {
-      if (warned) logger.warn(`[redis] ${describeRedis(url)} is back`);
-      warned = false;
-    });
-  }
+  // Why the connection is down, from the client's last error: a command refused meanwhile only says it is.
+  let lastReason: string | undefined;
+  const problem = (error: unknown) => {
+    const reason = redisReason(error);
+    return `${describeRedis(url)} is not reachable (${reason === 'not connected' ? (lastReason ?? reason) : reason})`;
+  };
+  // While it is away the client retries every second, each retry an error: said at once, then at growing intervals.
+  const outage = createOutageLog({ subject: describeRedis(url), prefix: '[redis]', clock: systemClock });
+  // Both connections go down and come back together: the command connection speaks for the two.
+  redis.on('error', (error: Error) => {
+    lastReason = redisReason(error);
+    outage.failed(`[redis] ${problem(error)}`);
+  });
+  redis.on('ready', () => {
+    lastReason = undefined;
+    outage.recovered();
+  });
+  subscriber.on('error', () => undefined);
   try {
     await Promise.all([redis.connect(), subscriber.connect()]);
   } catch (error) {
@@ -94,6 +129,7 @@ export async function connectShared(url: string, fallbackInstances?: number): Pr
     fanout,
     cache: createSharedCache(redis),
     fallbackInstances,
+    problem,
     alive: async (id) => (await redis.exists(instanceKey(id))) === 1,
     async close() {
       clearInterval(heartbeat);

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { type Kysely, Kysely as KyselyDb, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import { logger } from '../logger.ts';
+import { logger, outsideRequest } from '../logger.ts';
 import { type Derived, defaultRetentionMs, derive } from './indexes.ts';
 import { type Database, migrationProvider, tableOf } from './schema.ts';
 import {
@@ -94,10 +94,13 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
     });
     // A connection the server drops while idle must not crash the process: the next query reconnects (or
     // answers 503 while the database is away).
-    pool.on('error', (error) => logger.warn(`[store] ${database}: ${error.message}`));
+    // Not a line of the request that opened the connection: it was only the first to need one.
+    const dropped = (error: Error) =>
+      outsideRequest(() => logger.warn(`[store] ${database}: ${error.message}`));
+    pool.on('error', dropped);
     // A checked-out connection the server ends (a restart, an admin's shutdown) errors outside any query too.
     pool.on('connect', (client) => {
-      client.on('error', (error) => logger.warn(`[store] ${database}: ${error.message}`));
+      client.on('error', dropped);
     });
     db = new KyselyDb<Database>({ dialect: new PostgresDialect({ pool }) });
     poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });

@@ -16,6 +16,7 @@ import {
   secretsConfig,
   secretVariables,
 } from './secrets/config.ts';
+import { badTrustedProxies, splitTrustedProxies } from './trusted-proxies.ts';
 
 const upstreamVars = [
   'RAMP_API_URL',
@@ -66,6 +67,13 @@ const rules = {
   share: z.number().min(0).max(1),
   driftThreshold: z.number().positive().max(1),
   rateLimitPerMinute: z.number().int().min(1).max(1_000_000),
+  trustedProxies: z.array(z.string()).superRefine((entries, ctx) => {
+    for (const bad of badTrustedProxies(entries))
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${bad}" is not an address, a CIDR range (10.0.0.0/8), loopback, private nor linklocal`,
+      });
+  }),
   webhookSecret: z
     .string()
     .regex(
@@ -202,6 +210,12 @@ const baseSchema = z.object({
   QUOTE_DRIFT_THRESHOLD: numeric(rules.driftThreshold).default(0.005),
   /** Requests per minute one client (IP) may send to the public routes. */
   RATE_LIMIT_PER_MINUTE: numeric(rules.rateLimitPerMinute).default(120),
+  /** Proxies whose X-Forwarded-For names the client: addresses, CIDR ranges, loopback, private (none: nobody's). */
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((value) => splitTrustedProxies(value))
+    .pipe(rules.trustedProxies),
   /** One line per request on stdout (request id, method, path, status, time); `off` in tests. */
   ACCESS_LOG: z.enum(['on', 'off']).default('on'),
   /** Where fulfilment events go (comma-separated URLs), signed per Standard Webhooks with the secret below. */
@@ -262,6 +276,8 @@ export interface Config {
   /** The quote engine (quotes/engine.ts). */
   quoteEngine: EngineSettings;
   rateLimitPerMinute: number;
+  /** TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client; none (undefined): the connection's peer. */
+  trustedProxies?: string[] | undefined;
   accessLog: boolean;
   ramp: { apiUrl: string; widgetUrl: string; publicKey: string; secretKey: string };
   /**
@@ -330,6 +346,7 @@ const configSchema = z.object({
     driftThreshold: rules.driftThreshold,
   }),
   rateLimitPerMinute: rules.rateLimitPerMinute,
+  trustedProxies: rules.trustedProxies.optional(),
   accessLog: z.boolean(),
   ramp: z.object({
     apiUrl: urlOf,
@@ -520,6 +537,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       driftThreshold: vars.QUOTE_DRIFT_THRESHOLD,
     },
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
+    trustedProxies: vars.TRUSTED_PROXIES,
     accessLog: vars.ACCESS_LOG === 'on',
     ramp: {
       apiUrl: vars.RAMP_API_URL ?? `${sandboxBase}/ramp`,

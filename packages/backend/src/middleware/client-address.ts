@@ -58,7 +58,7 @@ export const clientAddress = (c: Context<AppEnv>): string => c.get('clientAddres
 const loopbackOrPrivate = (address: string) =>
   /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|::1$|f[cd][0-9a-f]{2}:)/i.test(address);
 
-/** Requests counted before saying that every one came from the same address. */
+/** API requests counted before saying that every one came from the same address. */
 export const alikeAfter = 50;
 
 export interface ClientAddressOptions {
@@ -70,8 +70,8 @@ export interface ClientAddressOptions {
 
 /**
  * Sets `clientAddress` on each request. In live mode, says once when the requests cannot be told apart: none came
- * with an address (a fetch handler handing in nothing), or the first `alikeAfter` all came from one loopback or
- * private address with no proxy trusted (a proxy in front that the backend was not told about).
+ * with an address (a fetch handler handing in nothing), or the first `alikeAfter` API requests all came from one
+ * loopback or private address with no proxy trusted (a proxy in front that the backend was not told about).
  */
 export function resolveClientAddress(options: ClientAddressOptions): MiddlewareHandler<AppEnv> {
   const trust = trustOf(options.trustedProxies);
@@ -82,7 +82,7 @@ export function resolveClientAddress(options: ClientAddressOptions): MiddlewareH
     if (client === unknownClient) {
       watching = false;
       logger.warn(
-        '[client] a request came with no client address, so every such request counts as one client (one rate limit, one wrong-credential count): a fetch handler should hand the address in, checkout.fetch(request, { clientAddress }) (packages/backend/README.md, "Mounting").',
+        '[client] a request came with no client address, so every such request counts as one client (one rate limit, one wrong-credential count): a fetch handler should hand the address in, checkout.fetch(request, { clientAddress }) (packages/backend/README.md, "Who sent the request").',
       );
       return;
     }
@@ -97,13 +97,14 @@ export function resolveClientAddress(options: ClientAddressOptions): MiddlewareH
     watching = false;
     if (loopbackOrPrivate(client))
       logger.warn(
-        `[client] every one of the first ${alikeAfter} requests came from ${client}: behind a proxy or load balancer, set TRUSTED_PROXIES to its address (README "Behind a proxy"), or every shopper counts as one client (one rate limit, one wrong-credential count) and the audit log names the proxy.`,
+        `[client] every one of the first ${alikeAfter} API requests came from ${client}: behind a proxy or load balancer, set TRUSTED_PROXIES to its address (README "Behind a proxy"), or every shopper counts as one client (one rate limit, one wrong-credential count) and the audit log names the proxy.`,
       );
   };
   return (c, next) => {
     const client = clientOf(peerAddress(c.env), trust && c.req.header('x-forwarded-for'), trust);
     c.set('clientAddress', client);
-    if (watching) watch(client);
+    // Shoppers' requests only: a load balancer's health checks come from its own address whatever it forwards.
+    if (watching && c.get('path').startsWith('/api/')) watch(client);
     return next();
   };
 }

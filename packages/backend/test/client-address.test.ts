@@ -4,8 +4,12 @@
  * and the warning a live backend gives once when every request looks alike.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+// @ts-expect-error: plain JavaScript shared with scripts/test.mjs (no types).
+import { ensurePackagesBuilt } from '../../../scripts/ensure.mjs';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { alikeAfter, clientOf, peerAddress } from '../src/middleware/client-address.ts';
 import { trustOf } from '../src/trusted-proxies.ts';
@@ -121,5 +125,35 @@ describe('a live backend says once when every request looks alike', () => {
         'its last line is in',
       );
     }
+  });
+});
+
+describe('crypto-checkout-backend unlock, without Redis', () => {
+  const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+  const run = (...args: string[]) => {
+    ensurePackagesBuilt();
+    return spawnSync(process.execPath, [cli, ...args], {
+      env: { PATH: process.env['PATH'] ?? '', PUBLIC_URL: 'https://shop.example/checkout' },
+      encoding: 'utf8',
+    });
+  };
+
+  test('names the route that lifts the count in the serving process, and exits 1', () => {
+    const unlock = run('unlock', '203.0.113.7');
+    assert.equal(unlock.status, 1, unlock.stderr);
+    assert.match(unlock.stderr, /REDIS_URL is not set, so each serving process keeps its own counts/);
+    assert.match(
+      unlock.stderr,
+      /curl -X DELETE -H "Authorization: Bearer \$TOKEN" https:\/\/shop\.example\/checkout\/api\/admin\/lockouts\/203\.0\.113\.7/,
+    );
+    assert.match(run('unlock', '--all').stderr, /\/api\/admin\/lockouts\/all/);
+  });
+
+  test('an address it cannot read, or none, is a usage error (exit 2)', () => {
+    const bad = run('unlock', 'shop.example');
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /"shop\.example" is not an IPv4 or IPv6 address/);
+    assert.equal(run('unlock').status, 2);
+    assert.equal(run('migrate', '--all').status, 2);
   });
 });

@@ -101,7 +101,8 @@ export function resolveClientAddress(options: ClientAddressOptions): MiddlewareH
       );
   };
   return (c, next) => {
-    const client = clientOf(peerAddress(c.env), trust && c.req.header('x-forwarded-for'), trust);
+    const forwardedFor = trust ? c.req.header('x-forwarded-for') : undefined;
+    const client = clientOf(peerAddress(c.env), forwardedFor, trust);
     c.set('clientAddress', client);
     // Shoppers' requests only: a load balancer's health checks come from its own address whatever it forwards.
     if (watching && c.get('path').startsWith('/api/')) watch(client);

@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { type Config, ConfigError, createCheckout, loadConfig } from '@crypto-checkout/backend';
 import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { createDemoApp, refuseFramingFrom } from './app.ts';
 import { buildDemo, demoBuildMissing } from './build.ts';
@@ -51,7 +52,8 @@ const app = new Hono()
   .use('/sandbox/pay/*', refuseFramingFrom('/embed/blocked-frame'))
   .route('/shop', shipping.routes(config.events.webhookSecret ?? shipping.secret))
   .route('/', demo)
-  .all('*', (c) => checkout.fetch(c.req.raw));
+  // The shopper's address, for the checkout's per-client limits and audit log (behind a proxy, set TRUSTED_PROXIES).
+  .all('*', (c) => checkout.fetch(c.req.raw, { clientAddress: getConnInfo(c).remote.address }));
 
 const server = serve({ fetch: app.fetch, port: config.port }, (info: AddressInfo) => {
   port = info.port;

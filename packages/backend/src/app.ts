@@ -3,12 +3,14 @@ import { $ } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
 import { adminAccess } from './admin/access.ts';
 import { createAuditLog } from './admin/audit.ts';
+import { createLockouts } from './admin/lockouts.ts';
 import type { AppDeps } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { healthRoutes } from './health/routes.ts';
 import { inRequest, logRequest } from './logger.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { accessLog } from './middleware/access-log.ts';
+import { resolveClientAddress } from './middleware/client-address.ts';
 import { hostBodyGuard } from './middleware/host-body.ts';
 import { clientRateLimit } from './middleware/rate-limit.ts';
 import {
@@ -54,6 +56,7 @@ export function createApp(deps: AppDeps) {
   // One catalog reader (one mtime cache) for the products and order routes.
   const catalog = createProductCatalog(deps.config.productsFile, deps.config.publicUrl);
   const audit = createAuditLog(deps.store, deps.clock);
+  const lockouts = createLockouts(deps);
   // The reference is read from the routes once every one of them is mounted (on first request).
   let document: OpenApiDocument | undefined;
   const reference = (): OpenApiDocument =>
@@ -74,9 +77,9 @@ export function createApp(deps: AppDeps) {
     .route('/deposit-addresses', depositAddressRoutes(deps))
     .route('/webhooks', webhookRoutes(deps, ledger, rampOrders))
     // Every admin route: a named credential with the scope it needs, writes recorded (admin/access.ts).
-    .use('/admin/*', adminAccess(deps, audit))
+    .use('/admin/*', adminAccess(deps, audit, lockouts))
     .route('/admin', adminRoutes(deps))
-    .route('/admin', adminAccessRoutes(audit))
+    .route('/admin', adminAccessRoutes(audit, lockouts))
     .route('/', docsRoutes(reference));
 
   const { config } = deps;
@@ -105,6 +108,14 @@ export function createApp(deps: AppDeps) {
         c.set('path', c.req.path.slice(mount.length) || '/');
         return next();
       })
+      // Who sent it: the peer, or the client a proxy in TRUSTED_PROXIES names (the limits and the audit read it).
+      .use(
+        '*',
+        resolveClientAddress({
+          trustedProxies: config.trustedProxies ?? [],
+          warnWhenAlike: config.mode === 'live',
+        }),
+      )
       .use(
         '*',
         config.accessLog || deps.metrics.enabled

@@ -18,7 +18,7 @@ import { SharedStateUnavailable } from './shared/redis.ts';
 import type { SqlStore } from './store/sql-store.ts';
 import { StorageUnavailable } from './store/store.ts';
 
-const usage = `Usage: crypto-checkout-backend [migrate | check] [--help] [--version]
+const usage = `Usage: crypto-checkout-backend [migrate | check | unlock <address> | unlock --all] [--help] [--version]
 
   (no command)   serve the <crypto-checkout> backend: API, widget bundle, and the offline sandbox when no
                  upstream keys are set
@@ -26,6 +26,9 @@ const usage = `Usage: crypto-checkout-backend [migrate | check] [--help] [--vers
                  was applied, and exit; serving does that too
   check          check the configuration, the database, Redis and each upstream with the configured keys once,
                  print a verdict and a fix for each, exit 1 on any failure (sends no order, moves no money)
+  unlock <address>
+                 lift the wrong-admin-credential count of a client address (its 429s end), in Redis for every
+                 instance; --all lifts every address's. Without REDIS_URL it names the admin route that does it
   -h, --help     this, and every variable
   -v, --version  the version
 
@@ -40,6 +43,7 @@ let args: ReturnType<typeof parseArgs<{ options: typeof options; allowPositional
 const options = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
+  all: { type: 'boolean' },
 } as const;
 try {
   args = parseArgs({ options, allowPositionals: true, strict: true });
@@ -61,9 +65,14 @@ if (args.values.help) {
   process.stdout.write(`${usage}\nEvery variable (.env.example):\n\n${example}`);
   process.exit(0);
 }
-if ((command !== undefined && command !== 'migrate' && command !== 'check') || extra.length) {
+const commands = ['migrate', 'check', 'unlock'];
+if (
+  (command !== undefined && !commands.includes(command)) ||
+  extra.length > (command === 'unlock' ? 1 : 0) ||
+  (args.values.all && command !== 'unlock')
+) {
   process.stderr.write(
-    `Unknown command "${[command, ...extra].filter((word) => word !== 'migrate' && word !== 'check').join(' ')}".\n\n${usage}`,
+    `Unknown command "${[command, ...extra, ...(args.values.all ? ['--all'] : [])].filter((word) => !commands.includes(word ?? '')).join(' ')}".\n\n${usage}`,
   );
   process.exit(2);
 }
@@ -99,6 +108,13 @@ configureLogging({
   instance: config.observability.instance,
 });
 if (envFile) logger.info(`Read ${envFile} (variables set in the environment win over it).`);
+
+if (command === 'unlock') {
+  const { runUnlock } = await import('./admin/unlock-command.ts');
+  const code = await runUnlock(config, { address: extra[0], all: args.values.all === true }, refuse);
+  flushLogs();
+  process.exit(code);
+}
 
 /**
  * A database that cannot be reached, or a sandbox that is not installed, is named, and the process ends: nothing

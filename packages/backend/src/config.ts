@@ -18,6 +18,7 @@ import {
   secretVariables,
 } from './secrets/config.ts';
 import { liveSecretProblems, type VariableSource } from './secrets/samples.ts';
+import { badTrustedProxies, splitTrustedProxies } from './trusted-proxies.ts';
 
 const upstreamVars = [
   'RAMP_API_URL',
@@ -68,6 +69,13 @@ const rules = {
   share: z.number().min(0).max(1),
   driftThreshold: z.number().positive().max(1),
   rateLimitPerMinute: z.number().int().min(1).max(1_000_000),
+  trustedProxies: z.array(z.string()).superRefine((entries, ctx) => {
+    for (const bad of badTrustedProxies(entries))
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${bad}" is not an address, a CIDR range (10.0.0.0/8), loopback, private nor linklocal`,
+      });
+  }),
   webhookSecret: z
     .string()
     .regex(
@@ -204,6 +212,12 @@ const baseSchema = z.object({
   QUOTE_DRIFT_THRESHOLD: numeric(rules.driftThreshold).default(0.005),
   /** Requests per minute one client (IP) may send to the public routes. */
   RATE_LIMIT_PER_MINUTE: numeric(rules.rateLimitPerMinute).default(120),
+  /** Proxies whose X-Forwarded-For names the client: addresses, CIDR ranges, loopback, private (none: nobody's). */
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((value) => splitTrustedProxies(value))
+    .pipe(rules.trustedProxies),
   /** One line per request on stdout (request id, method, path, status, time); `off` in tests. */
   ACCESS_LOG: z.enum(['on', 'off']).default('on'),
   /** Whether the access log keeps successful probes and scrapes (/healthz, /readyz, /metrics); failed ones always are. */
@@ -267,6 +281,8 @@ export interface Config {
   /** The quote engine (quotes/engine.ts). */
   quoteEngine: EngineSettings;
   rateLimitPerMinute: number;
+  /** TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client; none (undefined): the connection's peer. */
+  trustedProxies?: string[] | undefined;
   accessLog: boolean;
   /** ACCESS_LOG_PROBES: log /healthz, /readyz and /metrics requests that succeed too. */
   accessLogProbes?: boolean | undefined;
@@ -337,6 +353,7 @@ const configSchema = z.object({
     driftThreshold: rules.driftThreshold,
   }),
   rateLimitPerMinute: rules.rateLimitPerMinute,
+  trustedProxies: rules.trustedProxies.optional(),
   accessLog: z.boolean(),
   accessLogProbes: z.boolean().optional(),
   ramp: z.object({
@@ -592,6 +609,7 @@ export function loadConfig(
       driftThreshold: vars.QUOTE_DRIFT_THRESHOLD,
     },
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
+    trustedProxies: vars.TRUSTED_PROXIES,
     accessLog: vars.ACCESS_LOG === 'on',
     accessLogProbes: vars.ACCESS_LOG_PROBES === 'on',
     ramp: {

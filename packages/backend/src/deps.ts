@@ -40,6 +40,8 @@ export interface AppDeps {
 export interface AppEnv {
   Variables: {
     requestId: string;
+    /** Who sent the request: the peer, or the client a trusted proxy names (middleware/client-address.ts). */
+    clientAddress: string;
     /** The request's path below where the app is mounted (`/api/orders`, whatever the merchant's prefix). */
     path: string;
     /** The admin credential a `/api/admin/*` request was let in with (admin/access.ts). */

@@ -12,6 +12,7 @@ export type { OrderView } from './orders/order.ts';
 export type { OrderStatus } from './orders/status.ts';
 export {
   type Checkout,
+  type CheckoutFetchClient,
   type CheckoutOptions,
   createCheckout,
   createDeps,

@@ -285,12 +285,23 @@ async function closeDeps(deps: AppDeps): Promise<void> {
   await deps.shared?.close();
 }
 
+/** Who sent a request, as a fetch handler's host knows it (`checkout.fetch(request, { clientAddress })`). */
+export interface CheckoutFetchClient {
+  /** The connection's peer: an IPv4 or IPv6 address (anything else counts as none). */
+  clientAddress?: string | undefined;
+}
+
 /** A mounted checkout: the Hono app, its web-standard `fetch`, and `close` for a graceful shutdown. */
 export interface Checkout {
   /** For a Hono app: `app.route('/checkout', checkout.app)`. */
   app: Hono<AppEnv>;
-  /** For anything that takes a fetch handler (Next.js route handlers, Bun, Deno, `@hono/node-server`). */
-  fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
+  /**
+   * For anything that takes a fetch handler (Next.js route handlers, Bun, Deno, `@hono/node-server`). The second
+   * argument tells who sent the request: `{ clientAddress }` (Bun's `server.requestIP(request)?.address`, Deno's
+   * `info.remoteAddr.hostname`), or `@hono/node-server`'s bindings as they come. Without it every request counts
+   * as one client (one rate limit, one wrong-credential count) and live mode warns once.
+   */
+  fetch: (request: Request, client?: CheckoutFetchClient | object) => Response | Promise<Response>;
   config: Config;
   /** Marks the instance as shutting down: its /readyz answers 503 from now on (first step of a graceful stop). */
   markDraining(): void;

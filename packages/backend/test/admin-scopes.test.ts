@@ -1,7 +1,7 @@
 /**
  * Scoped admin access: named credentials (ADMIN_CREDENTIALS, hashes only), read or write, on every admin route;
  * the older ADMIN_TOKEN as the write credential "admin"; every write in the audit log; wrong credentials
- * counted per client address and refused past the limit.
+ * counted per client address and refused past the limit, a right credential never; a count lifted by the route.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -23,6 +23,7 @@ interface AuditEntry {
   id: string;
   createdAt: string;
   credential: string;
+  keyId: string | null;
   scope: string;
   action: string;
   target: string | null;
@@ -79,6 +80,10 @@ describe('each scope on each admin route', () => {
     'GET /api/admin/quote-engine': () => ({ path: '/api/admin/quote-engine' }),
     'GET /api/admin/credential': () => ({ path: '/api/admin/credential' }),
     'GET /api/admin/audit': () => ({ path: '/api/admin/audit' }),
+    'DELETE /api/admin/lockouts/{address}': () => ({
+      path: '/api/admin/lockouts/192.0.2.7',
+      init: { method: 'DELETE' },
+    }),
   };
   const call = (route: string, headers: Record<string, string>) => {
     const { path, init = {} } = (requests[route] as (typeof requests)[string])();
@@ -225,10 +230,10 @@ describe('each scope on each admin route', () => {
   });
 });
 
-/** A GET from another loopback address (another client, as the backend's limiter sees it). */
-function getFrom(localAddress: string, url: string, headers: Record<string, string>) {
+/** A request (GET unless said) from another loopback address (another client, as the backend sees it). */
+function getFrom(localAddress: string, url: string, headers: Record<string, string>, method = 'GET') {
   return new Promise<number>((resolve, reject) => {
-    const request = httpRequest(url, { localAddress, headers }, (response) => {
+    const request = httpRequest(url, { localAddress, headers, method }, (response) => {
       response.resume();
       resolve(response.statusCode ?? 0);
     });
@@ -247,7 +252,7 @@ describe('wrong credentials are counted and slowed down per client', () => {
   after(() => stack.close());
   const get = (token: string) => stack.api('/api/admin/credential', { headers: bearer(token) });
 
-  test('right credentials do not count; past the limit of wrong ones the client is refused, right token or not; another client is not', async () => {
+  test('right credentials do not count; past the limit the wrong ones are refused, a right one never; another client is not', async () => {
     for (let i = 0; i < 5; i += 1) assert.equal((await get(tokens.support)).status, 200);
     for (let i = 0; i < 3; i += 1)
       assert.equal((await get(`wrong-${i}`)).status, 401, `wrong guess ${i + 1}`);
@@ -256,12 +261,41 @@ describe('wrong credentials are counted and slowed down per client', () => {
     const retryAfter = Number(refused.headers.get('retry-after'));
     assert.ok(retryAfter > 0 && retryAfter <= 900, `Retry-After ${retryAfter}`);
     assert.equal((await json<{ error: { code: string } }>(refused)).error.code, 'RATE_LIMITED');
-    // A right guess now is refused too: the limit is not an oracle.
-    assert.equal((await get(tokens.ops)).status, 429);
-    // Another client address still gets in.
-    assert.equal(
-      await getFrom('127.0.0.2', `${stack.backendUrl}/api/admin/credential`, bearer(tokens.ops)),
-      200,
+    // A right credential is checked first: the holder is let in from the counted address too.
+    assert.equal((await get(tokens.ops)).status, 200);
+    // Another client address is not counted with it: its wrong guess is a 401, its right one a 200.
+    const credentialUrl = `${stack.backendUrl}/api/admin/credential`;
+    assert.equal(await getFrom('127.0.0.2', credentialUrl, bearer('wrong-elsewhere')), 401);
+    assert.equal(await getFrom('127.0.0.2', credentialUrl, bearer(tokens.ops)), 200);
+  });
+
+  test('a write credential lifts the count of an address (audited, naming it); a read one cannot', async () => {
+    for (let i = 0; i < 4; i += 1) await getFrom('127.0.0.3', `${stack.backendUrl}/api/admin/credential`, {});
+    const lift = (token: string, address: string) =>
+      getFrom('127.0.0.4', `${stack.backendUrl}/api/admin/lockouts/${address}`, bearer(token), 'DELETE');
+    assert.equal(await getFrom('127.0.0.3', `${stack.backendUrl}/api/admin/credential`, {}), 429);
+    assert.equal(await lift(tokens.support, '127.0.0.3'), 403);
+    assert.equal(await lift(tokens.ops, 'not-an-address'), 422);
+    assert.equal(await lift(tokens.ops, '127.0.0.3'), 200);
+    assert.equal(await getFrom('127.0.0.3', `${stack.backendUrl}/api/admin/credential`, {}), 401);
+    const { entries } = await json<{ entries: AuditEntry[] }>(
+      await stack.api('/api/admin/audit?credential=ops&limit=1', { headers: bearer(tokens.ops) }),
     );
+    assert.deepEqual(
+      entries.map(({ action, target, clientIp, status }) => ({ action, target, clientIp, status })),
+      [
+        {
+          action: 'DELETE /api/admin/lockouts/127.0.0.3',
+          target: '127.0.0.3',
+          clientIp: '127.0.0.4',
+          status: 200,
+        },
+      ],
+    );
+    // `all` lifts every address's count.
+    for (let i = 0; i < 4; i += 1) await getFrom('127.0.0.3', `${stack.backendUrl}/api/admin/credential`, {});
+    assert.equal(await getFrom('127.0.0.3', `${stack.backendUrl}/api/admin/credential`, {}), 429);
+    assert.equal(await lift(tokens.ops, 'all'), 200);
+    assert.equal(await getFrom('127.0.0.3', `${stack.backendUrl}/api/admin/credential`, {}), 401);
   });
 });

@@ -192,6 +192,12 @@ describe('the published contract', () => {
       ['get', '/api/admin/credential', 200, () => stack.api('/api/admin/credential', { headers: auth })],
       // After the payment link above: its entry is in the log.
       ['get', '/api/admin/audit', 200, () => stack.api('/api/admin/audit?limit=5', { headers: auth })],
+      [
+        'delete',
+        '/api/admin/lockouts/{address}',
+        200,
+        () => stack.api('/api/admin/lockouts/192.0.2.7', { method: 'DELETE', headers: auth }),
+      ],
       ['get', '/healthz', 200, () => stack.api('/healthz')],
       ['get', '/readyz', 200, () => stack.api('/readyz')],
     ];

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -134,6 +134,80 @@ describe('the README mount snippets, run as written', () => {
       const created = await shopUnder(base);
       assert.equal((await fetch(created.link ?? '')).status, 200);
       assert.equal(countSandboxLines(example.output()), 1, example.output());
+    } finally {
+      await example.stop();
+    }
+  });
+});
+
+/** A request from `localAddress` (a connection of its own): distinct loopback addresses are distinct clients. */
+function requestFrom(
+  localAddress: string,
+  url: string,
+  init: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      { localAddress, agent: false, method: init.method ?? 'GET', headers: init.headers ?? {} },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    request.on('error', reject).end();
+  });
+}
+
+describe('fetch-handler.ts hands the client address in: each client is its own', () => {
+  const adminToken = 'mount-admin-token-0123456789abcdef';
+  const shopper = '127.0.0.2';
+  const other = '127.0.0.3';
+
+  test("one client's 10 wrong tokens and 125 requests leave another alone; the audit names the client", async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}/checkout`;
+    const example = await runExample(
+      '../../packages/backend/test/fixtures/serve-route-handler.ts',
+      { PORT: String(port), PUBLIC_URL: base, DATA_DIR: dataDir(), ADMIN_TOKEN: adminToken },
+      `${base}/healthz`,
+    );
+    const whoAmI = (from: string, token: string) =>
+      requestFrom(from, `${base}/api/admin/credential`, {
+        headers: { authorization: `Bearer ${token}` },
+      }).then((answer) => answer.status);
+    try {
+      for (let i = 0; i < 10; i += 1)
+        assert.equal(await whoAmI(shopper, `wrong-${i}`), 401, `guess ${i + 1}`);
+      assert.equal(await whoAmI(shopper, 'wrong-11'), 429);
+      assert.equal(await whoAmI(other, 'wrong-elsewhere'), 401);
+      assert.equal(await whoAmI(other, adminToken), 200);
+      assert.equal(await whoAmI(shopper, adminToken), 200, 'a right credential is never kept out');
+
+      const statuses: number[] = [];
+      for (let n = 0; n < 125; n += 1)
+        statuses.push((await requestFrom(shopper, `${base}/api/products`)).status);
+      assert.ok(statuses.indexOf(429) >= 120, `refused from request ${statuses.indexOf(429) + 1}`);
+      assert.equal((await requestFrom(other, `${base}/api/products`)).status, 200);
+
+      // The other client lifts the shopper's count: audited under its own address.
+      const lift = await requestFrom(other, `${base}/api/admin/lockouts/${shopper}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      assert.equal(lift.status, 200, lift.body);
+      assert.equal(await whoAmI(shopper, 'wrong-after'), 401);
+      const audit = await requestFrom(other, `${base}/api/admin/audit?limit=1`, {
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      const [entry] = (JSON.parse(audit.body) as { entries: Array<{ action: string; clientIp: string }> })
+        .entries;
+      assert.deepEqual(entry && { action: entry.action, clientIp: entry.clientIp }, {
+        action: `DELETE /api/admin/lockouts/${shopper}`,
+        clientIp: other,
+      });
     } finally {
       await example.stop();
     }

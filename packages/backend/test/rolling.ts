@@ -98,6 +98,8 @@ export interface Deployment {
   /** Waits until HAProxy counts instance `index` as `state`. */
   inRotation(index: number, state: 'UP' | 'DOWN', timeoutMs?: number): Promise<void>;
   haproxyOutput(): string;
+  /** The environment every backend runs with (their REDIS_URL, DATABASE_URL, keys…), for a CLI command beside them. */
+  backendEnv: Record<string, string>;
   deliveries: Delivery[];
   /** How many orders the upstream (the sandbox) holds for our order id: one, for an order made once. */
   upstreamOrdersFor(orderId: string): Promise<number>;
@@ -195,9 +197,10 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
       if (!(await fetch(`${sandboxUrl}/control/pending`)).ok) throw new Error('not yet');
     }, 'the sandbox');
 
+    const backendEnvs: Record<string, string>[] = [];
     const instances = ports.map((port, index): BackendInstance => {
       const url = `http://127.0.0.1:${port}`;
-      const env = {
+      const env: Record<string, string> = {
         PATH: basePath,
         PORT: String(port),
         PUBLIC_URL: front,
@@ -208,7 +211,9 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
         DATABASE_URL: databaseUrl,
         REDIS_URL: redis.url,
         ACCESS_LOG: 'off',
-        // Behind the proxy every request comes from its address: the per-client limit is HAProxy's.
+        // HAProxy, on this machine, names each shopper (README "Behind a proxy").
+        TRUSTED_PROXIES: '127.0.0.1',
+        // Every simulated shopper comes from 127.0.0.1: the per-client limit is raised.
         RATE_LIMIT_PER_MINUTE: '1000000',
         // Longer than HAProxy's inter × fall + timeout check (deploy/haproxy.cfg; README "Production").
         SHUTDOWN_DRAIN_MS: '5000',
@@ -216,6 +221,7 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
         MERCHANT_WEBHOOK_SECRET: merchantWebhookSecret,
         ...options.env,
       };
+      backendEnvs.push(env);
       let proc: Proc | undefined;
       let earlier = '';
       return {
@@ -262,8 +268,6 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
       PATH: basePath,
       CHECKOUT_BIND: `127.0.0.1:${frontPort}`,
       CHECKOUT_STATS_BIND: `127.0.0.1:${statsPort}`,
-      // Every simulated shopper comes from 127.0.0.1: the per-client limit is raised, as the backends' is.
-      CHECKOUT_CLIENT_LIMIT_PER_MINUTE: '100000000',
       ...Object.fromEntries(
         ports.map((port, index) => [`CHECKOUT_SERVER_${index + 1}`, `127.0.0.1:${port}`]),
       ),
@@ -350,6 +354,7 @@ export async function startDeployment(options: DeploymentOptions = {}): Promise<
       states,
       inRotation,
       haproxyOutput: haproxy.output,
+      backendEnv: backendEnvs[0] as Record<string, string>,
       deliveries,
       async upstreamOrdersFor(orderId) {
         const answer = (await sandboxGet(

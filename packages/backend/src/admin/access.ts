@@ -1,35 +1,36 @@
 /**
  * Who may use `/api/admin/*`: a named credential (admin/credentials.ts) with the scope the request needs (a
- * GET reads; anything else changes state and needs write). Wrong credentials are counted per client address
- * with `hono-rate-limiter` (shared in Redis with REDIS_URL): past ADMIN_AUTH_MAX_FAILURES in 15 minutes the
- * client is answered 429 RATE_LIMITED, right credential or not, until the window ends, so tokens cannot be
- * guessed at speed. Every write is recorded in the audit log (admin/audit.ts), refused ones too.
+ * GET reads; anything else changes state and needs write). Every write is recorded in the audit log
+ * (admin/audit.ts), refused ones too.
+ *
+ * Wrong credentials are counted per client (the real one behind a trusted proxy: middleware/client-address.ts)
+ * with `hono-rate-limiter` (shared in Redis with REDIS_URL, admin/lockouts.ts): past ADMIN_AUTH_MAX_FAILURES in 15
+ * minutes that client's wrong credentials are answered 429 RATE_LIMITED until the window ends. A right credential
+ * is checked first and always let in, from any address: the tokens are 256 bits, so no rate makes guessing one
+ * feasible, and a count that refused the right holder would let anyone sharing an address (or a proxy the backend
+ * was not told about) lock the admins out. The count keeps a guesser from hammering the admin API, and says so.
  */
 import type { MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { MemoryStore, rateLimiter } from 'hono-rate-limiter';
+import { rateLimiter } from 'hono-rate-limiter';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { logger } from '../logger.ts';
-import { clientAddress, redisCounts } from '../middleware/rate-limit.ts';
+import { clientAddress } from '../middleware/client-address.ts';
 import { credentialKeyId, noteRotatingCredential } from '../secrets/previous-use.ts';
 import type { AuditLog } from './audit.ts';
 import { credentialFor, isRead } from './credentials.ts';
+import type { Lockouts } from './lockouts.ts';
 
 const failureWindowMs = 15 * 60_000;
 
-export function adminAccess(deps: AppDeps, audit: AuditLog): MiddlewareHandler<AppEnv> {
+export function adminAccess(deps: AppDeps, audit: AuditLog, lockouts: Lockouts): MiddlewareHandler<AppEnv> {
   const { credentials, maxFailuresPer15Minutes } = deps.config.admin;
   const failures = rateLimiter<AppEnv>({
     windowMs: failureWindowMs,
     limit: maxFailuresPer15Minutes,
     keyGenerator: clientAddress,
-    store: deps.shared
-      ? redisCounts(deps.shared.redis, deps.shared.fallbackInstances !== undefined, 'cc:admin-failures:')
-      : new MemoryStore<AppEnv>(),
-    // Only refusals of the credential count; a right one (whatever the route then answers) does not.
-    skipSuccessfulRequests: true,
-    requestWasSuccessful: (c) => c.res.status !== 401,
+    store: lockouts.store,
     standardHeaders: 'draft-7',
     handler: (c) => {
       const retryAfter = Number(c.res.headers.get('Retry-After')) || failureWindowMs / 1000;
@@ -41,50 +42,52 @@ export function adminAccess(deps: AppDeps, audit: AuditLog): MiddlewareHandler<A
     },
   });
 
-  return (c, next) =>
-    failures(c, async () => {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
-      const credential = match?.[1] ? credentialFor(credentials, match[1]) : undefined;
-      const clientIp = clientAddress(c);
-      if (!credential) {
+  return async (c, next) => {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
+    const credential = match?.[1] ? credentialFor(credentials, match[1]) : undefined;
+    const clientIp = clientAddress(c);
+    if (!credential) {
+      // Counted: past the limit this client is answered 429 instead of 401.
+      return failures(c, async () => {
         logger.warn(
           `[admin] a wrong or missing admin credential from ${clientIp} (${c.req.method} ${c.get('path')})`,
         );
         throw new AppError('UNAUTHORIZED', 'A valid admin credential is required.');
-      }
-      c.set('adminCredential', credential);
-      noteRotatingCredential(deps.metrics, credentials, credential, { requestId: c.get('requestId') });
-      if (isRead(c.req.method)) return next();
-
-      const action = `${c.req.method} ${c.get('path')}`;
-      const entry = await audit.begin({
-        credential: credential.name,
-        keyId: credentialKeyId(credential),
-        scope: credential.scope,
-        action,
-        clientIp,
-        requestId: c.get('requestId'),
       });
-      const finish = (status: number) =>
-        audit
-          .finish(entry, status, c.get('auditNote'))
-          .catch((error: Error) =>
-            logger.error(`[admin] the outcome of audit entry ${entry.id} was not recorded: ${error.message}`),
-          );
-      if (credential.scope !== 'write') {
-        await finish(403);
-        throw new AppError(
-          'FORBIDDEN',
-          `The admin credential "${credential.name}" has the read scope: it can list orders and events but not ${action}, which changes state and needs a write credential.`,
-          { details: { credential: credential.name, scope: credential.scope, needs: 'write' } },
-        );
-      }
-      try {
-        await next();
-      } catch (error) {
-        await finish(error instanceof HTTPException ? error.status : 500);
-        throw error;
-      }
-      await finish(c.res.status);
+    }
+    c.set('adminCredential', credential);
+    noteRotatingCredential(deps.metrics, credentials, credential, { requestId: c.get('requestId') });
+    if (isRead(c.req.method)) return next();
+
+    const action = `${c.req.method} ${c.get('path')}`;
+    const entry = await audit.begin({
+      credential: credential.name,
+      keyId: credentialKeyId(credential),
+      scope: credential.scope,
+      action,
+      clientIp,
+      requestId: c.get('requestId'),
     });
+    const finish = (status: number) =>
+      audit
+        .finish(entry, status, c.get('auditNote'))
+        .catch((error: Error) =>
+          logger.error(`[admin] the outcome of audit entry ${entry.id} was not recorded: ${error.message}`),
+        );
+    if (credential.scope !== 'write') {
+      await finish(403);
+      throw new AppError(
+        'FORBIDDEN',
+        `The admin credential "${credential.name}" has the read scope: it can list orders and events but not ${action}, which changes state and needs a write credential.`,
+        { details: { credential: credential.name, scope: credential.scope, needs: 'write' } },
+      );
+    }
+    try {
+      await next();
+    } catch (error) {
+      await finish(error instanceof HTTPException ? error.status : 500);
+      throw error;
+    }
+    await finish(c.res.status);
+  };
 }

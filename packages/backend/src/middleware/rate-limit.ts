@@ -1,32 +1,16 @@
 /**
- * A per-client (per IP) rate limit on the public routes: `hono-rate-limiter`, answering 429 RATE_LIMITED. With
+ * A per-client rate limit on the public routes (the client as middleware/client-address.ts tells it: the peer, or
+ * the client a trusted proxy names): `hono-rate-limiter`, answering 429 RATE_LIMITED. With
  * Redis (REDIS_URL) the counts live there (the library's RedisStore), so a client spreading its requests over
  * the instances gets the same limit in all.
  */
-import type { HttpBindings } from '@hono/node-server';
-import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { MemoryStore, RedisStore, rateLimiter, type Store } from 'hono-rate-limiter';
 import type { Redis } from 'ioredis';
 import type { AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { isRedisDown } from '../shared/redis.ts';
-
-type NodeBindings = HttpBindings;
-
-/**
- * The client's address as the socket saw it. `X-Forwarded-For` is not trusted: anyone can send it, so a client
- * could pick a fresh identity per request. Behind a proxy, put the limit in the proxy or change this deliberately.
- */
-export function clientAddress(c: Context): string {
-  // Served by @hono/node-server with its bindings (`serve({ fetch: app.fetch })`): the socket's address. Without
-  // them (`app.request()` in a test, a fetch handler that drops the bindings) one shared bucket; checked, not
-  // caught: a thrown and caught TypeError per request is a visible share of the catalog route's CPU
-  // (`npm run bench -- profile`).
-  const env = c.env as { server?: NodeBindings; incoming?: NodeBindings['incoming'] } | undefined;
-  if (!(env?.server ?? env)?.incoming?.socket) return 'unknown';
-  return getConnInfo(c).remote.address ?? 'unknown';
-}
+import { clientAddress } from './client-address.ts';
 
 /**
  * The Redis store, falling back to this process's counts while Redis is unreachable when `fallback` is set, else
@@ -71,9 +55,29 @@ export function redisCounts(redis: Redis, fallback: boolean, prefix = 'cc:client
     get: either((store) => store.get ?? (async () => undefined)),
     increment: either((store) => store.increment),
     decrement: either((store) => store.decrement),
-    resetKey: either((store) => store.resetKey),
+    // Lifting a count (admin/lockouts.ts) clears what was counted here while Redis was down too.
+    resetKey: async (key: string) => {
+      local.resetKey(key);
+      await either((store) => store.resetKey)(key);
+    },
+    resetAll: async () => {
+      local.resetAll();
+      await deleteMatching(redis, `${prefix}*`);
+    },
     prefix,
   } as Store<AppEnv>;
+}
+
+/** Deletes every Redis key matching `pattern` (SCAN, not KEYS: Redis keeps serving meanwhile); how many. */
+export async function deleteMatching(redis: Redis, pattern: string): Promise<number> {
+  let cursor = '0';
+  let deleted = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    cursor = next;
+    if (keys.length) deleted += await redis.del(...keys);
+  } while (cursor !== '0');
+  return deleted;
 }
 
 export function clientRateLimit(

@@ -1,11 +1,14 @@
 /**
- * `/api/admin/credential` (who am I, with which scope) and `/api/admin/audit` (the audit log of admin writes,
- * newest first). Behind the same access check as every admin route (admin/access.ts); both read.
+ * `/api/admin/credential` (who am I, with which scope), `/api/admin/audit` (the audit log of admin writes,
+ * newest first), and `/api/admin/lockouts` (lifting the wrong-credential count of an address, or of all; a write,
+ * so audited). Behind the same access check as every admin route (admin/access.ts).
  */
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import type { AuditLog } from '../admin/audit.ts';
+import { type AuditLog, noteAudit } from '../admin/audit.ts';
 import { adminScopes } from '../admin/credentials.ts';
+import { type Lockouts, lockoutKey } from '../admin/lockouts.ts';
+import { logger } from '../logger.ts';
 import { errorResponses, jsonResponse, openApiRoutes, securedBy } from '../openapi.ts';
 import { credentialKeyId } from '../secrets/previous-use.ts';
 
@@ -42,7 +45,11 @@ export const auditEntrySchema = z
     action: z.string().describe('Method and path, e.g. `POST /api/admin/payment-links`'),
     target: z.string().nullable().describe('What it made or touched (an order id, an event id)'),
     details: z.record(z.string(), z.unknown()).nullable(),
-    clientIp: z.string().describe('The client address as the connection showed it'),
+    clientIp: z
+      .string()
+      .describe(
+        'The client: the connection’s peer, or the client a proxy in TRUSTED_PROXIES named; `unknown` when a fetch handler handed in no address',
+      ),
     requestId: z.string(),
     status: z
       .number()
@@ -89,7 +96,38 @@ const auditRoute = createRoute({
   },
 });
 
-export function adminAccessRoutes(audit: AuditLog) {
+export const liftedResponse = z
+  .object({
+    lifted: z.string().describe('The client address whose count was cleared, or `all`'),
+  })
+  .meta({ id: 'LockoutLifted' });
+
+const liftRoute = createRoute({
+  ...adminRoute,
+  method: 'delete',
+  path: '/lockouts/{address}',
+  summary:
+    'Lifts the wrong-credential count of one client address (its 429s end at once); audited. `all` lifts every one',
+  request: {
+    params: z.object({
+      address: z
+        .string()
+        .transform((value, ctx) => {
+          const key = value === 'all' ? value : lockoutKey(value);
+          if (!key)
+            ctx.addIssue({ code: 'custom', message: 'must be an IPv4 or IPv6 address, unknown, or all' });
+          return key ?? z.NEVER;
+        })
+        .describe('A client address as the audit log and the warning lines name it, `unknown`, or `all`'),
+    }),
+  },
+  responses: {
+    200: jsonResponse(liftedResponse, 'Lifted'),
+    ...errorResponses('UNAUTHORIZED', 'FORBIDDEN', 'VALIDATION_FAILED'),
+  },
+});
+
+export function adminAccessRoutes(audit: AuditLog, lockouts: Lockouts) {
   return openApiRoutes()
     .openapi(credentialRoute, (c) => {
       const credential = c.get('adminCredential');
@@ -103,5 +141,15 @@ export function adminAccessRoutes(audit: AuditLog) {
       const entries = await audit.list(query);
       const last = entries.at(-1);
       return c.json({ entries, next: entries.length === query.limit && last ? last.createdAt : null }, 200);
+    })
+    .openapi(liftRoute, async (c) => {
+      const { address } = c.req.valid('param');
+      noteAudit(c, { target: address });
+      if (address === 'all') await lockouts.liftAll();
+      else await lockouts.lift(address);
+      logger.info(
+        `[admin] "${c.get('adminCredential').name}" lifted the wrong-credential count of ${address === 'all' ? 'every address' : address}`,
+      );
+      return c.json({ lifted: address }, 200);
     });
 }

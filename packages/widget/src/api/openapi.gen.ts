@@ -525,6 +525,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/lockouts/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Lifts the wrong-credential count of one client address (its 429s end at once); audited. `all` lifts every one */
+        delete: operations["deleteApiAdminLockoutsAddress"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -997,12 +1014,16 @@ export interface components {
             details: {
                 [key: string]: unknown;
             } | null;
-            /** @description The client address as the connection showed it */
+            /** @description The client: the connection’s peer, or the client a proxy in TRUSTED_PROXIES named; `unknown` when a fetch handler handed in no address */
             clientIp: string;
             requestId: string;
             /** @description What it was answered: 2xx done, 403 refused (read scope); null: no outcome recorded */
             status: number | null;
             finishedAt: string | null;
+        };
+        LockoutLifted: {
+            /** @description The client address whose count was cleared, or `all` */
+            lifted: string;
         };
     };
     responses: never;
@@ -3347,6 +3368,83 @@ export interface operations {
             };
             /** @description UNAUTHORIZED */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    deleteApiAdminLockoutsAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A client address as the audit log and the warning lines name it, `unknown`, or `all` */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Lifted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LockoutLifted"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,8 +4,8 @@
  * names the client. Shoppers come from distinct loopback addresses (Linux answers on all of 127.0.0.0/8).
  */
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { requestFrom } from '../packages/backend/test/servers.ts';
 import { type DemoServer, startDemo } from './harness.ts';
 
 const adminToken = 'demo-clients-admin-token-0123456789';
@@ -29,20 +29,7 @@ describe('the demo mount tells shoppers apart', () => {
     from: string,
     path: string,
     init: { method?: string; headers?: Record<string, string> } = {},
-  ): Promise<{ status: number; body: string }> =>
-    new Promise((resolve, reject) => {
-      const request = httpRequest(
-        `${base}${path}`,
-        { localAddress: from, agent: false, method: init.method ?? 'GET', headers: init.headers ?? {} },
-        (response) => {
-          let body = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (body += chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-        },
-      );
-      request.on('error', reject).end();
-    });
+  ) => requestFrom(from, `${base}${path}`, init);
   const whoAmI = (from: string, token: string) =>
     send(from, '/api/admin/credential', { headers: { authorization: `Bearer ${token}` } }).then(
       (a) => a.status,

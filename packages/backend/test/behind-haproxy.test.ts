@@ -8,21 +8,16 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Deployment, startDeployment } from './rolling.ts';
+import { requestFrom } from './servers.ts';
 import { testSecrets } from './support.ts';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const shopper = '127.0.0.2';
 const other = '127.0.0.3';
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-interface Answer {
-  status: number;
-  body: string;
-}
 
 describe('behind HAProxy, each client is its own', () => {
   let deployment: Deployment;
@@ -32,25 +27,12 @@ describe('behind HAProxy, each client is its own', () => {
   });
   after(() => deployment?.close());
 
-  /** A request through HAProxy from `from` (a connection of its own, so from that source address). */
+  /** A request from `from` (a connection of its own, so from that source address). */
   const send = (
     from: string,
     path: string,
     init: { method?: string; headers?: Record<string, string> } = {},
-  ): Promise<Answer> =>
-    new Promise((resolve, reject) => {
-      const request = httpRequest(
-        `${deployment.front}${path}`,
-        { localAddress: from, agent: false, method: init.method ?? 'GET', headers: init.headers ?? {} },
-        (response) => {
-          let body = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (body += chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-        },
-      );
-      request.on('error', reject).end();
-    });
+  ) => requestFrom(from, `${deployment.front}${path}`, init);
   const whoAmI = (from: string, token: string, headers: Record<string, string> = {}) =>
     send(from, '/api/admin/credential', { headers: { ...bearer(token), ...headers } }).then((a) => a.status);
 

@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request as httpRequest, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { getRequestListener } from '@hono/node-server';
 import express from 'express';
 import { createCheckout, loadConfig } from '../src/index.ts';
-import { freePort, waitFor } from './servers.ts';
+import { freePort, requestFrom, waitFor } from './servers.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const examples = path.join(root, 'docs', 'examples');
@@ -139,27 +139,6 @@ describe('the README mount snippets, run as written', () => {
     }
   });
 });
-
-/** A request from `localAddress` (a connection of its own): distinct loopback addresses are distinct clients. */
-function requestFrom(
-  localAddress: string,
-  url: string,
-  init: { method?: string; headers?: Record<string, string> } = {},
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      url,
-      { localAddress, agent: false, method: init.method ?? 'GET', headers: init.headers ?? {} },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (body += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      },
-    );
-    request.on('error', reject).end();
-  });
-}
 
 describe('fetch-handler.ts hands the client address in: each client is its own', () => {
   const adminToken = 'mount-admin-token-0123456789abcdef';

@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -240,4 +241,25 @@ export async function createDatabase(server: Postgres, name: string): Promise<st
   await client.query(`create database "${name}"`);
   await client.end();
   return server.url.replace(/\/postgres$/, `/${name}`);
+}
+
+/** A request from `localAddress` (a connection of its own): distinct loopback addresses are distinct clients. */
+export function requestFrom(
+  localAddress: string,
+  url: string,
+  init: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      { localAddress, agent: false, method: init.method ?? 'GET', headers: init.headers ?? {} },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    request.on('error', reject).end();
+  });
 }

@@ -56,7 +56,7 @@ export function adminAccess(deps: AppDeps, audit: AuditLog, lockouts: Lockouts):
       });
     }
     c.set('adminCredential', credential);
-    noteRotatingCredential(deps.metrics, credentials, credential, { requestId: c.get('requestId') });
+    noteRotatingCredential(deps.metrics, credentials, credential);
     if (isRead(c.req.method)) return next();
 
     const action = `${c.req.method} ${c.get('path')}`;

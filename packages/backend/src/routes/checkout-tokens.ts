@@ -49,9 +49,6 @@ export function checkoutTokenRoutes(deps: AppDeps) {
       config.secrets.checkoutToken,
       secret,
       'a checkout token',
-      {
-        requestId: c.get('requestId'),
-      },
     );
     const view: z.output<typeof checkoutTokenViewSchema> = {
       product: {

@@ -140,9 +140,6 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger, rampOrders: Ra
           config.secrets.payWebhook,
           secret,
           'a payments webhook',
-          {
-            requestId: c.get('requestId'),
-          },
         );
         const parsed = paymentsWebhook.safeParse(unreadable('payments', raw));
         if (!parsed.success) {
@@ -175,9 +172,6 @@ export function webhookRoutes(deps: AppDeps, ledger: OrderLedger, rampOrders: Ra
         config.secrets.rampSecret,
         secret,
         'a ramp callback',
-        {
-          requestId: c.get('requestId'),
-        },
       );
       const parsed = rampCallback.safeParse(unreadable('ramp', raw));
       if (!parsed.success) return c.json(answer(counted('ramp', { ignored: true })), 200);

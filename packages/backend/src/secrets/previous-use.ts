@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AdminCredential } from '../admin/credentials.ts';
-import { type LogFields, logger } from '../logger.ts';
+import { logger } from '../logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Keyring } from './keyring.ts';
 
@@ -32,13 +32,12 @@ function accepted(
   secret: PreviousSecret,
   keyId: string,
   what: string,
-  fields: LogFields,
 ) {
   metrics.previousSecretAccepted(secret, keyId);
+  // The request's id comes with the line (logger.ts), as on every line a request causes.
   logger.info(`[rotation] ${what} was accepted by ${secret} (key id ${keyId}): still in use`, {
     variable: secret,
     keyId,
-    ...fields,
   });
 }
 
@@ -52,10 +51,9 @@ export function notePreviousSecret(
   keyring: Keyring,
   value: string | undefined,
   what: string,
-  fields: LogFields = {},
 ): void {
   if (value === undefined || value === keyring.current || !keyring.previous.includes(value)) return;
-  accepted(metrics, secret, secretKeyId(value), what, fields);
+  accepted(metrics, secret, secretKeyId(value), what);
 }
 
 /**
@@ -67,7 +65,6 @@ export function noteRotatingCredential(
   metrics: Pick<Metrics, 'previousSecretAccepted'>,
   credentials: readonly AdminCredential[],
   credential: AdminCredential,
-  fields: LogFields = {},
 ): void {
   if (credentials.filter((other) => other.name === credential.name).length < 2) return;
   accepted(
@@ -75,6 +72,5 @@ export function noteRotatingCredential(
     'ADMIN_CREDENTIALS',
     credentialKeyId(credential),
     `admin credential "${credential.name}"`,
-    fields,
   );
 }

@@ -18,7 +18,7 @@ import { createOrder, productsFile } from './order-fixtures.ts';
 import { createDatabase, type Postgres, startPostgres } from './servers.ts';
 import { type Stack, startStack, testSecrets } from './support.ts';
 
-const webhookSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const webhookSecret = 'whsec_Vb7rT2xQ9mLk4NzP8sW3cYd6Hf1Ja5Ue';
 const admin = { authorization: `Bearer ${testSecrets.adminToken}` };
 
 interface EventView {

@@ -128,7 +128,7 @@ test('past SHUTDOWN_TIMEOUT_MS: exit 1, the last line naming the request and the
       SHUTDOWN_DRAIN_MS: '0',
       SHUTDOWN_TIMEOUT_MS: '2000',
       MERCHANT_WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/hooks`,
-      MERCHANT_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      MERCHANT_WEBHOOK_SECRET: 'whsec_Vb7rT2xQ9mLk4NzP8sW3cYd6Hf1Ja5Ue',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

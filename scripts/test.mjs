@@ -110,6 +110,9 @@ async function nodeTests(name, files, env = {}) {
   return { passed, failed: failed || (ok ? 0 : 1) };
 }
 
+/** The backend's tests that run three instances behind HAProxy: the unit suite's second job. */
+const fleetTests = /\/(rolling-restart|upstream-outage|behind-haproxy)\.test\.ts$/;
+
 /** End-to-end files that open a browser (the others, the fresh clone and the packages, need none). */
 const e2eFiles = (browser) =>
   findTests(join(root, 'test'), /\.test\.ts$/).filter(
@@ -139,16 +142,23 @@ const suites = {
   ],
   typecheck: () => [['typecheck', () => once('typecheck', bin('tsc'), ['-p', 'tsconfig.json'])]],
   lint: () => [['lint', () => once('lint', bin('biome'), ['ci', '.'])]],
-  unit: () => [
-    [
-      'unit',
-      () =>
-        nodeTests(
-          'unit',
-          findTests(join(root, 'packages'), /\.test\.ts$/).filter((f) => !f.includes('/browser/')),
-        ),
-    ],
-  ],
+  // Two jobs side by side: the files that run a fleet behind HAProxy (minutes each, mostly waiting on it) and
+  // the rest; Node runs one job's files one at a time.
+  unit: () => {
+    const files = findTests(join(root, 'packages'), /\.test\.ts$/).filter((f) => !f.includes('/browser/'));
+    const fleet = files.filter((f) => fleetTests.test(f));
+    return [
+      [
+        'unit',
+        () =>
+          nodeTests(
+            'unit',
+            files.filter((f) => !fleetTests.test(f)),
+          ),
+      ],
+      ['unit (fleet)', () => nodeTests('unit-fleet', fleet)],
+    ];
+  },
   browser: (picked) =>
     picked.map((engine) => [
       `browser (${engine})`,
@@ -181,6 +191,7 @@ const suites = {
  */
 const expected = {
   unit: 475,
+  'unit (fleet)': 450,
   'e2e (webkit)': 360,
   'e2e (no browser)': 340,
   'e2e (firefox)': 250,

@@ -77,6 +77,8 @@ export class DepositView extends View {
           this._chain = v;
           this.host.requestUpdate();
         },
+        '',
+        chains.length,
       )}
       ${
         this.failed(this._address) ??
@@ -92,11 +94,11 @@ export class DepositView extends View {
                 'address',
                 this.t('address'),
                 html`<div class="copy">
-                  <div class="grow" data-v=${a.address}><textarea id="address" class="address" readonly rows="1" .value=${a.address}></textarea></div>
+                  <div class="grow" dir="ltr" data-v=${a.address}><textarea id="address" class="address" readonly rows="1" .value=${a.address}></textarea></div>
                   <button type="button" part="button" @click=${() => this._copy(a.address)}>${this.t('copy')}</button>
                 </div>`,
               )}
-              ${a.memo ? field('memo', this.t('memo'), html`<input id="memo" readonly .value=${a.memo} />`) : nothing}
+              ${a.memo ? field('memo', this.t('memo'), html`<input id="memo" dir="ltr" readonly .value=${a.memo} />`) : nothing}
               ${a.currencies.length ? html`<p class="fresh">${this.t('accepts', a.currencies.join(', '))}</p>` : nothing}
               <p class="sr" role="status">${this._copied ? this.t('copied') : ''}</p>
             </div>`)

@@ -173,7 +173,7 @@ export class PayView extends View {
           <p class="name">${p.name}</p>
           ${p.description ? html`<p class="desc">${p.description}</p>` : nothing}
         </div>
-        <p class="price">${this.money(p.price, p.currency)}</p>
+        <p class="price" dir="ltr">${this.money(p.price, p.currency)}</p>
       </div>
       ${
         this._order?.order

@@ -50,6 +50,15 @@ export abstract class RampView extends View {
     return rampMessages(this.ctx.loc, key, arg);
   }
 
+  /**
+   * An amount without the right-to-left mark Intl starts it with in Arabic (`\u200f1,234.50 €`): the ramp shows
+   * its amounts in left-to-right isolates (a rate, a total `A → B`, fees and limits), where that mark would turn
+   * what lies between two figures right to left (`B → € A`).
+   */
+  protected override money(amount: string, currency: string): string {
+    return super.money(amount, currency).replace('\u200f', '');
+  }
+
   protected fiatText = '';
   protected cryptoText = '';
   protected input: 'fiat' | 'crypto' = 'fiat';
@@ -318,15 +327,18 @@ export abstract class RampView extends View {
       : this.loaded(this.catalog, (c) => this._renderForm(c));
   }
 
-  /** `€100.00 → 0.00123 BTC · Card · Germany` (a sale the other way round): the amounts as the fields show them. */
-  private _summaryOf(c: Catalog, fiat: string, method: Method | undefined): string {
+  /**
+   * `€100.00 → 0.00123 BTC · Card · Germany` (a sale the other way round): the amounts as the fields show them,
+   * left to right in every language (a right-to-left line would put `BTC` before its figure).
+   */
+  private _summaryOf(c: Catalog, fiat: string, method: Method | undefined): TemplateResult {
     const loc = this.ctx.loc;
     const { crypto } = this.selection(c);
     const money = this.money(parseAmount(this.fiatText, loc) || '0', fiat);
     const coins = formatCrypto(parseAmount(this.cryptoText, loc) || '0', crypto?.symbol ?? '', loc);
     const country = this._regionName(c.country);
     const amounts = this.side === 'sell' ? `${coins} → ${money}` : `${money} → ${coins}`;
-    return [amounts, method?.name, country].filter(Boolean).join(' · ');
+    return html`<bdi dir="ltr">${amounts}</bdi>${[method?.name, country].filter(Boolean).map((x) => ` · ${x}`)}`;
   }
 
   private _renderForm(c: Catalog): TemplateResult {
@@ -390,6 +402,7 @@ export abstract class RampView extends View {
             host.fiat = v;
           },
           none,
+          c.fiats.length,
         )}
       </div>
       ${this._crypto.render(
@@ -400,6 +413,7 @@ export abstract class RampView extends View {
           host.crypto = v;
         },
         none,
+        c.cryptos.length,
       )}
       ${
         !stale && !isServed(c)
@@ -503,7 +517,7 @@ export abstract class RampView extends View {
       body: html`<span>${m.name}</span><small>${this._methodTerms(m, fiat)}</small>`,
     });
     return html`<div class="methods">
-      ${this._methodPicker.render(legend, () => sorted.map(item), method && item(method), pick, this.t('noResults'))}
+      ${this._methodPicker.render(legend, () => sorted.map(item), method && item(method), pick, this.t('noResults'), sorted.length)}
       ${method ? html`<small class="terms">${this._methodTerms(method, fiat)}</small>` : nothing}
     </div>`;
   }
@@ -531,13 +545,14 @@ export abstract class RampView extends View {
   /**
    * Fees and limits in the chosen currency: `1.5% + €0.50 · €10–€5,000`, or `3% + ≈ $0.65 · ≈ $7.80–$27,000`
    * where the backend converted them from EUR (or the one bound a method has); the limits a refusal stated win.
+   * Left to right in every language, as every amount is.
    */
-  protected _methodTerms(m: Method, fiat: string): string {
+  protected _methodTerms(m: Method, fiat: string): TemplateResult {
     const t = termsOf(m, fiat);
     const money = (a: string, c: string) => this.money(a, c);
     const fee = `${t.converted ? '≈ ' : ''}${money(t.fixedFee, t.currency)}`;
     const limits = this._stated.get(`${m.id} ${fiat}`) ?? t;
-    return `${formatPercent(m.feePercent, this.ctx.loc)} + ${fee}${limitRange(limits, money)}`;
+    return html`<bdi dir="ltr">${formatPercent(m.feePercent, this.ctx.loc)} + ${fee}${limitRange(limits, money)}</bdi>`;
   }
 
   /**
@@ -596,7 +611,8 @@ export abstract class RampView extends View {
     const q = this.quotes;
     const quote = q.quote;
     const err = isLimit(q.error) ? undefined : q.error;
-    const row = (key: RampKey, value: string) => html`<div><dt>${this.t(key)}</dt><dd>${value}</dd></div>`;
+    const row = (key: RampKey, value: string) =>
+      html`<div><dt>${this.t(key)}</dt><dd><bdi dir="ltr">${value}</bdi></dd></div>`;
     const fee = (v: string) => (quote ? this.money(v, quote.fees.currency) : '');
     const symbol = crypto?.symbol ?? quote?.crypto.currency ?? '';
     // "now" as it comes (the first quote does not wait for Intl's first RelativeTimeFormat), then "5s ago".

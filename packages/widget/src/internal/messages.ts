@@ -11,7 +11,6 @@ import type { orderEn } from '../pay/order/order.messages.ts';
 import type { payEn } from '../pay/pay.messages.ts';
 import type { rampEn } from '../ramp/ramp.messages.ts';
 import { loadOnce } from './load-once.ts';
-import type { Table } from './translation.ts';
 
 /** The shared messages in English, which also names them. */
 const en = {
@@ -42,29 +41,30 @@ export interface Parts {
  */
 export const TABLES: Record<string, Record<string, readonly string[]>> = {};
 
-/** Each language's table, loaded (once) the first time a page shows it: an English page carries no other. */
-const loaders: Record<string, () => Promise<{ default: Table }>> = {
-  es: loadOnce(() => import('./lang/es.ts')),
-  fr: loadOnce(() => import('./lang/fr.ts')),
-  de: loadOnce(() => import('./lang/de.ts')),
-  pt: loadOnce(() => import('./lang/pt.ts')),
-};
+/**
+ * Which languages have a table, and the loader of each (../languages/languages.ts): loaded (once) by the first
+ * page whose locale is not English, so an English page carries neither the list nor any table.
+ */
+const languages = loadOnce(() => import('../languages/languages.ts'));
 
-/** The languages with a table; anything else falls back to English. */
-export const LANGUAGES: readonly string[] = /* @__PURE__ */ (() => ['en', ...Object.keys(loaders)])();
+/** The language subtag of a locale, lower case (`pt-BR` → `pt`, `fil` → `fil`). */
+const language = (locale: string) => locale.replace(/[-_].*/, '').toLowerCase();
 
-const language = (locale: string) => locale.slice(0, 2).toLowerCase();
-
-/** Loads the table of `locale`'s language; undefined when there is nothing to load (loaded, English, unknown). */
+/**
+ * Loads the table of `locale`'s language; undefined when there is nothing to load (English, or done). A language
+ * without a table is done once the list has loaded: an empty table, which every lookup reads as English.
+ */
 export function loadLanguage(locale: string): Promise<void> | undefined {
   const lang = language(locale);
-  return TABLES[lang]
+  return lang === 'en' || TABLES[lang]
     ? undefined
-    : loaders[lang]?.().then((m) => {
-        TABLES[lang] ??= Object.fromEntries(
-          Object.entries(m.default).map(([part, lines]) => [part, lines.split('\n')]),
-        );
-      });
+    : languages()
+        .then((list) => list.loaderOf(lang)?.())
+        .then((m) => {
+          TABLES[lang] ??= Object.fromEntries(
+            Object.entries(m?.default ?? {}).map(([part, lines]) => [part, lines.split('\n')]),
+          );
+        });
 }
 
 /** A lookup of messages: `key` in `locale`'s language (English until that has loaded), `{0}` replaced by `arg`. */

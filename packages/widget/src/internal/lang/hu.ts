@@ -6,7 +6,7 @@ import { translation } from '../translation.ts';
 export default translation({
   shared: {
     loading: 'Betöltés…',
-    retry: 'Újrapróbálás',
+    retry: 'Próbálja újra',
     eGone: 'Ez a fizetés nem érhető el.',
     eMethod: 'Ez a módszer itt nem érhető el.',
     eRetry: 'Hiba történt. Kérjük, próbálja újra egy kis idő múlva.',

@@ -9,7 +9,7 @@ export default translation({
     retry: 'Coba lagi',
     eGone: 'Pembayaran ini tidak tersedia.',
     eMethod: 'Metode ini tidak tersedia di sini.',
-    eRetry: 'Terjadi kesalahan. Silakan coba lagi sebentar lagi.',
+    eRetry: 'Terjadi kesalahan. Silakan coba beberapa saat lagi.',
     eInput: 'Periksa kembali data Anda.',
     eOffline: 'Tidak ada koneksi. Periksa jaringan Anda.',
   },

@@ -9,9 +9,7 @@ import type { Table } from '../internal/translation.ts';
 
 type Loader = () => Promise<{ default: Table }>;
 
-const nb: Loader = loadOnce(() => import('../internal/lang/nb.ts'));
-
-/** Each language's loader, by its code; each loads once a page. */
+/** Each language's loader, by its code (a page's `no` and `nn` read `nb`: ../internal/messages.ts); each loads once. */
 const loaders: Record<string, Loader> = {
   ar: loadOnce(() => import('../internal/lang/ar.ts')),
   cs: loadOnce(() => import('../internal/lang/cs.ts')),
@@ -24,7 +22,7 @@ const loaders: Record<string, Loader> = {
   id: loadOnce(() => import('../internal/lang/id.ts')),
   it: loadOnce(() => import('../internal/lang/it.ts')),
   ja: loadOnce(() => import('../internal/lang/ja.ts')),
-  nb,
+  nb: loadOnce(() => import('../internal/lang/nb.ts')),
   nl: loadOnce(() => import('../internal/lang/nl.ts')),
   pl: loadOnce(() => import('../internal/lang/pl.ts')),
   pt: loadOnce(() => import('../internal/lang/pt.ts')),
@@ -35,14 +33,8 @@ const loaders: Record<string, Loader> = {
   vi: loadOnce(() => import('../internal/lang/vi.ts')),
 };
 
-/**
- * Languages a shopper's page may name by another code: Norwegian (`no`, which most Norwegian pages and browsers
- * say) and Nynorsk (`nn`) read Bokmål's table, as Norwegian shops and payment pages show Bokmål to both.
- */
-const aliases: Record<string, Loader> = { no: nb, nn: nb };
-
 /** The languages with a table, English (which needs none) first. */
 export const LANGUAGES: readonly string[] = ['en', ...Object.keys(loaders)];
 
-/** The loader of the table `lang` (a lower-case language subtag) is read in, or undefined: English then. */
-export const loaderOf = (lang: string): Loader | undefined => loaders[lang] ?? aliases[lang];
+/** The loader of the table of `lang` (a lower-case language subtag), or undefined: English then. */
+export const loaderOf = (lang: string): Loader | undefined => loaders[lang];

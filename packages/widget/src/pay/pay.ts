@@ -5,7 +5,7 @@ import { ApiError, createOrder, getProduct, toApiError, verifyToken } from '../a
 import type { Order, Product } from '../api/types.ts';
 import type { FrameMessage } from '../frame/frame-controller.ts';
 import { loadOnce } from '../internal/load-once.ts';
-import type { MessageKey } from '../internal/messages.ts';
+import type { Args, MessageKey } from '../internal/messages.ts';
 import { skeleton } from '../view/parts.ts';
 import { View } from '../view/view.ts';
 import type { PayOrder } from './order/pay-order.ts';
@@ -18,8 +18,8 @@ const newKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-'
 export class PayView extends View {
   static override styles = payStyles;
 
-  protected override t(key: PayKey | MessageKey, arg?: string): string {
-    return payMessages(this.ctx.loc, key, arg);
+  protected override t(key: PayKey | MessageKey, args?: Args): string {
+    return payMessages(this.ctx.loc, key, args);
   }
 
   private _busy = false;

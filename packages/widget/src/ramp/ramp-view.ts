@@ -11,7 +11,7 @@ import type { Catalog, Crypto, Method, Quote, Side } from '../api/types.ts';
 import { CheckoutQuoteEvent } from '../events.ts';
 import type { FrameMessage } from '../frame/frame-controller.ts';
 import { loadOnce } from '../internal/load-once.ts';
-import type { MessageKey } from '../internal/messages.ts';
+import type { Args, MessageKey } from '../internal/messages.ts';
 import { Picker, type PickerItem } from '../picker/picker.ts';
 import { field } from '../view/parts.ts';
 import { type CheckoutHost, View, type ViewContext } from '../view/view.ts';
@@ -46,8 +46,8 @@ export abstract class RampView extends View {
 
   abstract readonly side: Side;
 
-  protected override t(key: RampKey | MessageKey, arg?: string): string {
-    return rampMessages(this.ctx.loc, key, arg);
+  protected override t(key: RampKey | MessageKey, args?: Args): string {
+    return rampMessages(this.ctx.loc, key, args);
   }
 
   /**
@@ -262,6 +262,7 @@ export abstract class RampView extends View {
         country: c.country,
         fiat: q.fiat.currency,
         crypto: q.crypto.currency,
+        language: this.ctx.loc,
         // Fees inside: the total the shopper saw; the backend hands the ramp page the amount that gives it.
         ...(q.input === 'fiat' ? { fiatAmount: q.fiat.total } : { cryptoAmount: q.crypto.amount }),
         ...extras,
@@ -318,7 +319,7 @@ export abstract class RampView extends View {
     if (!limit || !currency) return e ? this.t('eInput') : '';
     // The backend's figure outside EUR was converted from the method's EUR limits: about, as on the method line.
     const about = !issue && currency !== 'EUR' ? '≈ ' : '';
-    return this.t(low ? 'min' : 'max', `${about}${this.money(limit, currency)}`);
+    return this.t(low ? 'min' : 'max', { amount: `${about}${this.money(limit, currency)}` });
   }
 
   override render(): TemplateResult {
@@ -447,10 +448,10 @@ export abstract class RampView extends View {
     });
     const near = [...regions, c.defaults.country].find((r) => r && served.has(r));
     const line = this.catalog.refused
-      ? this.t('unknownCountry', c.country)
-      : this.t('notServed', this._regionName(c.country));
+      ? this.t('unknownCountry', { country: c.country })
+      : this.t('notServed', { country: this._regionName(c.country) });
     return html`<p class="empty" role="status">${line}</p>
-      ${near ? this._wayOut(this.t('useInstead', this._regionName(near)), () => this._pickCountry(near)) : nothing}`;
+      ${near ? this._wayOut(this.t('useInstead', { choice: this._regionName(near) }), () => this._pickCountry(near)) : nothing}`;
   }
 
   /** A country's name in the element's locale. */
@@ -484,7 +485,7 @@ export abstract class RampView extends View {
     return html`<p class="empty" role="status">${this.t('empty')}</p>
       ${
         other
-          ? this._wayOut(this.t('useInstead', other), () => {
+          ? this._wayOut(this.t('useInstead', { choice: other }), () => {
               this.host.fiat = other;
             })
           : nothing
@@ -631,7 +632,7 @@ export abstract class RampView extends View {
             : nothing
         }
       </dl>
-      ${quote ? html`<p class="fresh">${this.t('updated', age < 0.5 ? this.t('now') : formatAgo(age, this.ctx.loc))}</p>` : nothing}
+      ${quote ? html`<p class="fresh">${this.t('updated', { age: age < 0.5 ? this.t('now') : formatAgo(age, this.ctx.loc) })}</p>` : nothing}
       ${!quote && q.pending ? html`<div class="skeleton"><i></i><i></i></div>` : nothing}
       ${err ? this.error(err, () => q.retry()) : nothing}
     </div>`;

@@ -65,6 +65,10 @@ describe('parseAmount', () => {
   it("reads what shoppers type in the locale's decimal mark, the other one grouping thousands", () => {
     assert.equal(parseAmount('12.5', 'en'), '12.5');
     assert.equal(parseAmount('12,5', 'de'), '12.5');
+    // Where Intl writes Arabic numerals (ar-EG; ar in WebKitGTK) the field shows `1234٫5`; an Arabic keyboard types ١٢٣٤٫٥.
+    assert.equal(parseAmount(toInputValue('1234.5', 'ar-EG'), 'ar-EG'), '1234.5');
+    assert.equal(parseAmount('١٬٢٣٤٫٥', 'ar-EG'), '1234.5');
+    assert.equal(parseAmount('۱۰۰', 'fa'), '100');
     assert.equal(parseAmount('12,50', 'de'), '12.50');
     assert.equal(parseAmount('12,50', 'pt-BR'), '12.50');
     assert.equal(parseAmount(' 1 234,56 ', 'fr'), '1234.56');

@@ -110,10 +110,13 @@ const bundlePath = join(dist, 'crypto-checkout.js');
  * diacritics (Czech 921, Vietnamese 898, Hungarian 886) weighs more than German's 806.
  * Issue 46 (right to left, pickers on a phone), on top of the languages' figures above: Arabic laid out right to
  * left (one CSS rule, `:lang(ar)`, 15 B) and a short picker raising no on-screen keyboard (`inputmode`, 12 B): the
- * element 12,250 → 12,276. Amounts, fees and the summary in left-to-right isolates (`<bdi dir="ltr">`), without the
- * right-to-left mark Intl starts an Arabic amount with, and the pickers' sizes passed: buy and sell 7,492 → 7,557;
- * deposit (its address and memo left to right) 1,569 → 1,580. The picker's list opened scrolled into view on the
- * current value, marked with a check: the picker 1,142 → 1,271.
+ * element 12,250 → 12,279. Amounts, fees and the summary in left-to-right isolates (`<bdi dir="ltr">`, and each
+ * amount isolated where Intl writes it with a right-to-left mark or Arabic-Indic digits), the pickers' sizes passed,
+ * and Arabic numerals read in the amount fields (WebKit's Arabic writes `1234٫5` there): buy and sell
+ * 7,492 → 7,645; pay (its price and the modal's title left to right, the product's words `dir="auto"`)
+ * 1,569 → 1,586; deposit (its address and memo left to right) 1,569 → 1,580; initial buy and sell 20,209, pay
+ * 14,150, deposit 14,144. The picker's list opened scrolled into view on the current value, marked with a check:
+ * the picker 1,142 → 1,269.
  */
 const budgets: {
   loader: number;
@@ -127,7 +130,7 @@ const budgets: {
 } = {
   loader: 600,
   element: 12_290,
-  view: { buy: 7_570, sell: 7_570, pay: 1_610, deposit: 1_595 },
+  view: { buy: 7_660, sell: 7_660, pay: 1_610, deposit: 1_595 },
   part: { frame: 2_325, picker: 1_285, session: 1_085, order: 2_190, status: 350 },
   languageList: 520,
   language: {
@@ -152,7 +155,7 @@ const budgets: {
     tr: 850,
     vi: 915,
   },
-  initial: { buy: 20_130, sell: 20_130, pay: 14_140, deposit: 14_150 },
+  initial: { buy: 20_225, sell: 20_225, pay: 14_165, deposit: 14_160 },
   npmEntry: 22_000,
 };
 const goalGzip = 14_000;

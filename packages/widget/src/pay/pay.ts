@@ -156,22 +156,24 @@ export class PayView extends View {
     }
   }
 
+  /** What is paid, its price left to right in every language (between isolate marks: the title is text). */
   override frameTitle(): string | undefined {
     const p = this._product.value;
-    return p ? `${p.name} · ${this.money(p.price, p.currency)}` : undefined;
+    return p ? `${p.name} · \u2066${this.money(p.price, p.currency)}\u2069` : undefined;
   }
 
   override onFrameMessage(m: FrameMessage): void {
     this._order?.onFrameMessage(m);
   }
 
+  /** The product's name and description are the merchant's words, in a language of their own: `dir="auto"`. */
   private _renderProduct(p: Product): TemplateResult {
     return html`<form part="form" @submit=${(e: Event) => this._onPay(e)}>
       <div class="product">
         ${p.image ? html`<img src=${p.image} alt="" width="56" height="56" />` : nothing}
         <div>
-          <p class="name">${p.name}</p>
-          ${p.description ? html`<p class="desc">${p.description}</p>` : nothing}
+          <p class="name" dir="auto">${p.name}</p>
+          ${p.description ? html`<p class="desc" dir="auto">${p.description}</p>` : nothing}
         </div>
         <p class="price" dir="ltr">${this.money(p.price, p.currency)}</p>
       </div>

@@ -16,7 +16,15 @@ import { Picker, type PickerItem } from '../picker/picker.ts';
 import { field } from '../view/parts.ts';
 import { type CheckoutHost, View, type ViewContext } from '../view/view.ts';
 import { flagIcon } from './flag.ts';
-import { formatAgo, formatCrypto, formatPercent, localNames, parseAmount, toInputValue } from './format.ts';
+import {
+  formatAgo,
+  formatCrypto,
+  formatPercent,
+  isolated,
+  localNames,
+  parseAmount,
+  toInputValue,
+} from './format.ts';
 import { checkLimits, type LimitBreach, limitRange, type Terms, termsOf } from './limits.ts';
 import { QuoteController, type QuoteRequest } from './quote-controller.ts';
 import { type RampKey, rampMessages } from './ramp.messages.ts';
@@ -50,13 +58,9 @@ export abstract class RampView extends View {
     return rampMessages(this.ctx.loc, key, args);
   }
 
-  /**
-   * An amount without the right-to-left mark Intl starts it with in Arabic (`\u200f1,234.50 €`): the ramp shows
-   * its amounts in left-to-right isolates (a rate, a total `A → B`, fees and limits), where that mark would turn
-   * what lies between two figures right to left (`B → € A`).
-   */
+  /** An amount, isolated where it would read right to left (`isolated`): the ramp joins amounts in one line. */
   protected override money(amount: string, currency: string): string {
-    return super.money(amount, currency).replace('\u200f', '');
+    return isolated(super.money(amount, currency));
   }
 
   protected fiatText = '';
@@ -336,7 +340,7 @@ export abstract class RampView extends View {
     const loc = this.ctx.loc;
     const { crypto } = this.selection(c);
     const money = this.money(parseAmount(this.fiatText, loc) || '0', fiat);
-    const coins = formatCrypto(parseAmount(this.cryptoText, loc) || '0', crypto?.symbol ?? '', loc);
+    const coins = isolated(formatCrypto(parseAmount(this.cryptoText, loc) || '0', crypto?.symbol ?? '', loc));
     const country = this._regionName(c.country);
     const amounts = this.side === 'sell' ? `${coins} → ${money}` : `${money} → ${coins}`;
     return html`<bdi dir="ltr">${amounts}</bdi>${[method?.name, country].filter(Boolean).map((x) => ` · ${x}`)}`;
@@ -553,7 +557,7 @@ export abstract class RampView extends View {
     const money = (a: string, c: string) => this.money(a, c);
     const fee = `${t.converted ? '≈ ' : ''}${money(t.fixedFee, t.currency)}`;
     const limits = this._stated.get(`${m.id} ${fiat}`) ?? t;
-    return html`<bdi dir="ltr">${formatPercent(m.feePercent, this.ctx.loc)} + ${fee}${limitRange(limits, money)}</bdi>`;
+    return html`<bdi dir="ltr">${isolated(formatPercent(m.feePercent, this.ctx.loc))} + ${fee}${limitRange(limits, money)}</bdi>`;
   }
 
   /**
@@ -641,7 +645,7 @@ export abstract class RampView extends View {
   /** What goes in and what comes out: buy pays fiat for crypto, sell sends crypto for fiat. */
   private _total(quote: Quote, symbol: string): string {
     const fiat = `${quote.estimate ? '≈ ' : ''}${this.money(quote.fiat.total, quote.fiat.currency)}`;
-    const crypto = formatCrypto(quote.crypto.amount, symbol, this.ctx.loc);
+    const crypto = isolated(formatCrypto(quote.crypto.amount, symbol, this.ctx.loc));
     return quote.side === 'sell' ? `${crypto} → ${fiat}` : `${fiat} → ${crypto}`;
   }
 }

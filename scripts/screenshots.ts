@@ -15,7 +15,11 @@
  * target) or a field cuts its text; and keeps docs/screenshots/<mode>-390-light-<engine>.png only where that
  * engine lays the element out otherwise than Chromium (another size), deleting the others.
  *
- * `npm run screenshots -- modes flow journeys phones` takes only the groups named (`flow`: the pay flow); a
+ * Then `rtl`: each mode's page in Arabic (`locale="ar"`, no `dir`: the element reads right to left from its
+ * language), the pay modal and the country picker open, at 390 × 844 in the three engines, into
+ * docs/screenshots/rtl/<buy|sell|pay|deposit|pay-modal|picker>-<engine>.png (the modal: the whole screen).
+ *
+ * `npm run screenshots -- modes flow journeys phones rtl` takes only the groups named (`flow`: the pay flow); a
  * journey's name (`-- journeys dead-end-limit-usd`) takes only the journeys named. Every shot
  * waits for what it shows (a condition with Playwright's deadline), never for a fixed time, so a run after a
  * change of wording or numbers takes the same pictures.
@@ -57,7 +61,7 @@ const modes: {
   { mode: 'deposit', path: '/deposit', ready: shown('img.qr') },
 ];
 
-const groups = ['modes', 'flow', 'journeys', 'phones'] as const;
+const groups = ['modes', 'flow', 'journeys', 'phones', 'rtl'] as const;
 const asked = groups.filter((g) => process.argv.slice(2).includes(g));
 const take = (group: (typeof groups)[number]) => !asked.length || asked.includes(group);
 const named = process.argv.slice(2).filter((arg) => !(groups as readonly string[]).includes(arg));
@@ -267,6 +271,8 @@ interface PhonePage {
   attributes?: Record<string, string>;
   /** After `ready`: press the main button and wait for this. */
   afterPress?: string;
+  /** After `ready`: click this field (a picker) and wait for its list's options. */
+  open?: string;
 }
 
 const phonePages: PhonePage[] = [
@@ -287,6 +293,8 @@ interface PhoneDriver {
   goto(path: string): Promise<void>;
   run<A, R>(fn: (doc: Document, arg: A) => R, arg: A): Promise<R>;
   shoot(file: string): Promise<void>;
+  /** The whole screen (a modal covers it). */
+  shootScreen(file: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -318,6 +326,7 @@ async function chromiumPhone(browser: Browser): Promise<PhoneDriver> {
     run: (fn, arg) => page.evaluate(callOn('document', fn, arg)) as never,
     shoot: async (file) =>
       void (await page.locator('crypto-checkout').screenshot({ path: file, animations: 'disabled' })),
+    shootScreen: async (file) => void (await page.screenshot({ path: file, animations: 'disabled' })),
     close: () => context.close(),
   };
 }
@@ -334,6 +343,7 @@ async function firefoxPhone(): Promise<PhoneDriver> {
       if (!element) throw new Error('no <crypto-checkout> to shoot');
       await element.screenshot({ path: file as `${string}.png` });
     },
+    shootScreen: async (file) => void (await page.screenshot({ path: file as `${string}.png` })),
     close: () => browser.close(),
   };
 }
@@ -384,6 +394,13 @@ async function webkitPhone(): Promise<PhoneDriver> {
       const window = PNG.sync.read(Buffer.from(await browser.takeScreenshot(), 'base64'));
       const shot = new PNG({ width: box.width, height: Math.min(box.height, window.height) });
       PNG.bitblt(window, shot, box.left, 0, shot.width, shot.height, 0, 0);
+      writeFileSync(file, PNG.sync.write(shot));
+    },
+    shootScreen: async (file) => {
+      // The frame (390 × 844) is at the window's top left: the window's shot cut to it.
+      const window = PNG.sync.read(Buffer.from(await browser.takeScreenshot(), 'base64'));
+      const shot = new PNG({ width: 390, height: Math.min(844, window.height) });
+      PNG.bitblt(window, shot, 0, 0, shot.width, shot.height, 0, 0);
       writeFileSync(file, PNG.sync.write(shot));
     },
     close: () => webkit.stop(),
@@ -455,6 +472,100 @@ async function phones(chromiumBrowser: Browser): Promise<void> {
   );
 }
 
+/** Whether the page's element shows the list of the picker `selector` with its options. */
+function listOpen(doc: Document, selector: string): boolean {
+  const root = doc.querySelector('crypto-checkout')?.shadowRoot;
+  const input = root?.querySelector(selector);
+  return !!root?.querySelector(`#${input?.id}-list:not([hidden]) [role=option]`);
+}
+
+/** Whether the page's element shows the list of the picker `selector` with its options (and their images). */
+function listShown(doc: Document, selector: string): boolean {
+  const root = doc.querySelector('crypto-checkout')?.shadowRoot;
+  const input = root?.querySelector(selector);
+  const list = root?.querySelector(`#${input?.id}-list:not([hidden])`);
+  if (!list?.querySelector('[role=option]')) return false;
+  // The list's images in its sight have loaded (those scrolled out of it are lazy and may never load).
+  const sight = list.getBoundingClientRect();
+  return [...root!.querySelectorAll('img')].every((img) => {
+    const box = img.getBoundingClientRect();
+    const hidden =
+      !img.getClientRects().length ||
+      (list.contains(img) && (box.bottom <= sight.top || box.top >= sight.bottom));
+    return img.complete || hidden;
+  });
+}
+
+/** Whether the page in the element's frame has drawn a control, run in the page. */
+function pageInFrame(doc: Document): boolean {
+  const frame = doc.querySelector('crypto-checkout')?.shadowRoot?.querySelector('iframe');
+  return !!frame?.contentDocument?.querySelector('input, button');
+}
+
+/** Clicks the field `selector` of the page's element (opening its picker), run in the page. */
+function clickField(doc: Document, selector: string): boolean {
+  const input = doc.querySelector('crypto-checkout')?.shadowRoot?.querySelector<HTMLElement>(selector);
+  input?.click();
+  return !!input;
+}
+
+/** Right to left: each mode in Arabic, the modal and a picker open, at 390 × 844 in each engine (see the header). */
+async function rightToLeft(chromiumBrowser: Browser): Promise<void> {
+  const folder = join(out, 'rtl');
+  mkdirSync(folder, { recursive: true });
+  const pages: PhonePage[] = [
+    ...phonePages,
+    { name: 'picker', path: '/buy', ready: '[part~="quote"] dl div', open: '#country' },
+  ];
+  for (const engine of ['chromium', 'firefox', 'webkit'] as const) {
+    const driver =
+      engine === 'chromium'
+        ? await chromiumPhone(chromiumBrowser)
+        : engine === 'firefox'
+          ? await firefoxPhone()
+          : await webkitPhone();
+    try {
+      for (const { name, path, ready, attributes = {}, afterPress, open } of pages) {
+        await driver.goto(path);
+        await until(
+          driver,
+          (doc) => !!doc.querySelector('crypto-checkout')?.shadowRoot,
+          null,
+          `${engine} ${name}: the element`,
+        );
+        await driver.run(
+          (doc, set: Record<string, string>) => {
+            const el = doc.querySelector('crypto-checkout');
+            for (const [key, value] of Object.entries(set)) el?.setAttribute(key, value);
+          },
+          { ...attributes, locale: 'ar' },
+        );
+        await until(driver, phoneReady, ready, `${engine} ${name}: ${ready}`);
+        if (afterPress) {
+          await driver.run(pressMain, null);
+          await until(driver, phoneReady, afterPress, `${engine} ${name}: ${afterPress}`);
+          // The payment page (the sandbox's, same origin here) has drawn its form.
+          await until(driver, pageInFrame, null, `${engine} ${name}: the page in the modal`);
+        }
+        if (open) {
+          await driver.run(clickField, open);
+          await until(driver, listOpen, open, `${engine} ${name}: the list of ${open}`);
+          // Its flags in sight: lazy images, which an engine may hold back at the list's edge; shot without them
+          // rather than not at all (the line says so).
+          await until(driver, listShown, open, `${engine} ${name}: the list's images`).catch((error) =>
+            console.log(`${engine} ${name}: ${error.message}`),
+          );
+        }
+        const file = join(folder, `${name}-${engine}.png`);
+        await (afterPress ? driver.shootScreen(file) : driver.shoot(file));
+        console.log(`docs/screenshots/rtl/${name}-${engine}.png`);
+      }
+    } finally {
+      await driver.close();
+    }
+  }
+}
+
 const demo = await startDemo('screenshots');
 const browser = await launchPlaywrightChromium();
 try {
@@ -523,6 +634,7 @@ try {
     }
   }
   if (take('phones')) await phones(browser);
+  if (take('rtl')) await rightToLeft(browser);
 } finally {
   await browser.close();
   await demo.stop();

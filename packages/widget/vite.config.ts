@@ -39,7 +39,7 @@ const external = [
 /**
  * The chunk a source file ships in follows its folder: that of the deepest folder of src/ it is in that is named
  * here, else the element's. Each language but English is a chunk of its own (internal/lang/*.ts), loaded by a
- * page that shows it.
+ * page that shows it, and so is their list (`languages`): what an English page never downloads.
  */
 const elementChunk = 'core'; // Lit, define.ts and what every mode uses: api/, controllers/, internal/, view/, picker/
 
@@ -67,6 +67,8 @@ const lazyFolders: Record<string, string> = {
 const chunkFolders: Record<string, string> = {
   ...Object.fromEntries(viewFolders.map((folder) => [folder, folder])),
   ...lazyFolders,
+  // The languages with a table and their loaders, loaded by a page whose locale is not English (before its table).
+  languages: 'languages',
 };
 
 /** The chunk named by the deepest folder of `id` in `chunkFolders`, or undefined (the element's). */

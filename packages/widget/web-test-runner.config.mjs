@@ -62,25 +62,36 @@ function freePort() {
 const port = Number(process.env.WTR_PORT) || (await freePort());
 const origin = `http://localhost:${port}`;
 
-/** Writes the pass/fail counts for scripts/test.mjs to add up. */
+/**
+ * Writes the pass/fail counts for scripts/test.mjs to add up; and, where WTR_RESULTS names a file, each test's
+ * outcome (engine, file, title, passed) for the accessibility report (scripts/conformance-report.ts).
+ */
 function summaryReporter() {
   return {
     onTestRunFinished({ sessions }) {
       let passed = 0;
       let failed = 0;
-      const walk = (suite) => {
-        for (const test of suite?.tests ?? []) {
-          if (test.skipped) continue;
-          if (test.passed) passed += 1;
-          else failed += 1;
-        }
-        for (const child of suite?.suites ?? []) walk(child);
-      };
+      const results = [];
       for (const session of sessions) {
+        const walk = (suite) => {
+          for (const test of suite?.tests ?? []) {
+            if (test.skipped) continue;
+            if (test.passed) passed += 1;
+            else failed += 1;
+            results.push({
+              browser: session.browser.name,
+              file: session.testFile,
+              name: test.name,
+              passed: test.passed,
+            });
+          }
+          for (const child of suite?.suites ?? []) walk(child);
+        };
         walk(session.testResults);
         if (!session.passed && (session.errors?.length ?? 0) > 0) failed += 1;
       }
       if (process.env.WTR_SUMMARY) writeFileSync(process.env.WTR_SUMMARY, JSON.stringify({ passed, failed }));
+      if (process.env.WTR_RESULTS) writeFileSync(process.env.WTR_RESULTS, JSON.stringify(results));
     },
   };
 }

@@ -63,6 +63,45 @@ describe('POST /api/ramp-sessions', () => {
     assert.equal((await fetch(tampered)).status, 403);
   });
 
+  test("the buy page in the shopper's language, as the ramp takes it; a tag that is no language refused", async () => {
+    const buy = { side: 'buy', country: 'DE', fiat: 'EUR', crypto: 'USDC_BASE', walletAddress: wallet };
+    const languageOf = async (language: string) => {
+      const response = await session({ ...buy, language });
+      assert.equal(response.status, 200, language);
+      const { url } = await json<Session>(response);
+      const page = await fetch(url);
+      assert.equal(page.status, 200, `${language}: the signed URL is accepted`);
+      return { sent: new URL(url).searchParams.get('language'), page: await page.text() };
+    };
+    const german = await languageOf('de-AT');
+    assert.equal(german.sent, 'de');
+    assert.match(german.page, /<html lang="de"/);
+    assert.equal((await languageOf('pt-BR')).sent, 'pt-BR');
+    assert.equal((await languageOf('pt-PT')).sent, 'pt');
+    assert.equal((await languageOf('JA')).sent, 'ja');
+    // No two-letter code: the page's default (English).
+    assert.equal((await languageOf('fil-PH')).sent, null);
+    const refused = await session({ ...buy, language: 'de"><script>' });
+    assert.equal(refused.status, 422);
+    const error = await json<{ error: { code: string } }>(refused);
+    assert.equal(error.error.code, 'VALIDATION_FAILED');
+    const sell = await json<Session>(
+      await session({
+        side: 'sell',
+        country: 'DE',
+        fiat: 'EUR',
+        crypto: 'ETH',
+        cryptoAmount: '0.05',
+        language: 'de',
+      }),
+    );
+    assert.equal(
+      new URL(sell.url).searchParams.get('language'),
+      null,
+      'the sell page takes none (docs/upstream.md)',
+    );
+  });
+
   test('a sell URL the sandbox widget accepts', async () => {
     const body = await json<Session>(
       await session({

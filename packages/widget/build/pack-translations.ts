@@ -1,5 +1,6 @@
 // A plugin of both builds (vite.config.ts): each language file shipped as its table, without the keys.
 import { type Plugin, parseAst } from 'vite';
+import type { Message } from '../src/internal/messages.ts';
 import { pack, type Table } from '../src/internal/translation.ts';
 
 type Node = Record<string, unknown> & { type?: string };
@@ -26,6 +27,16 @@ function objectOf(node: Node, where: string): Record<string, Node> {
   return Object.fromEntries((node.properties as Node[]).map((p) => [keyOf(p, where), p.value as Node]));
 }
 
+/** A message: a plain string, or a plural's object of plain strings (`{ one: '…', other: '…' }`). */
+function messageOf(node: Node, where: string): Message {
+  if (node.type !== 'ObjectExpression') return stringOf(node, where);
+  const forms = Object.fromEntries(
+    Object.entries(objectOf(node, where)).map(([form, text]) => [form, stringOf(text, `${where}.${form}`)]),
+  );
+  if (typeof forms.other !== 'string') throw new Error(`${where}: a plural needs its \`other\` form`);
+  return forms as Message;
+}
+
 /**
  * The table of a language file's source, `export default translation({ part: { key: 'message', … }, … })`,
  * read from its syntax: the same table `translation()` makes when the file runs (a unit test holds them equal).
@@ -47,7 +58,7 @@ export function tableOfSource(code: string, id = 'a language file'): Table {
         Object.fromEntries(
           Object.entries(objectOf(block, `${id} ${part}`)).map(([key, value]) => [
             key,
-            stringOf(value, `${id} ${part}.${key}`),
+            messageOf(value, `${id} ${part}.${key}`),
           ]),
         ),
       ]),
@@ -55,11 +66,8 @@ export function tableOfSource(code: string, id = 'a language file'): Table {
   );
 }
 
-/** A template literal of `text` (its line breaks kept as they are: one byte each). */
-const template = (text: string) => `\`${text.replace(/[`\\]|\$\{/g, (c) => `\\${c}`)}\``;
-
 /**
- * Each language file (`languages`: their folder) becomes `export default { part: \`line…\`, … }`: its table, as
+ * Each language file (`languages`: their folder) becomes `export default { part: [message, …], … }`: its table, as
  * `translation()` would make it, with no key and no call left (nor `translation` itself, then unused).
  */
 export function packTranslations(languages: string): Plugin {
@@ -68,11 +76,7 @@ export function packTranslations(languages: string): Plugin {
     enforce: 'pre',
     transform(code, id) {
       if (!id.startsWith(languages) || !id.endsWith('.ts')) return null;
-      const table = tableOfSource(code, id);
-      const entries = Object.entries(table).map(
-        ([part, lines]) => `${JSON.stringify(part)}: ${template(lines)}`,
-      );
-      return { code: `export default { ${entries.join(', ')} };\n`, map: null };
+      return { code: `export default ${JSON.stringify(tableOfSource(code, id))};\n`, map: null };
     },
   };
 }

@@ -15,6 +15,9 @@ export interface ScriptTagGraph {
   /** The modes, as the loader lists them (those of src/modes.ts). */
   modes: CheckoutMode[];
   views: Record<CheckoutMode, string>;
+  /** The chunk listing the languages (loaded by a page whose locale is not English, before its language's). */
+  languageList: string;
+  /** Each language's chunk, by its code. */
   languages: Record<string, string>;
   /** The lazy parts by chunk name (frame, picker, session, order, status): what no page downloads before it shows. */
   parts: Record<string, string>;

@@ -59,19 +59,25 @@ export function scriptTagGraph(dist) {
   const modes = Object.keys(views);
   if (!element || !modes.length)
     throw new Error(`cannot read the chunks of ${loader}: ${code.slice(0, 300)}`);
+  // The list of languages (a chunk the element loads when the locale is not English), naming each one's chunk.
+  const listed = /import\(["'`]\.\/(crypto-checkout-languages-[\w-]+\.js)["'`]\)/.exec(
+    readFileSync(element, 'utf8'),
+  );
+  if (!listed) throw new Error(`cannot find the list of languages in ${element}`);
+  const languageList = resolve(dist, listed[1]);
   const languages = {};
-  for (const [, file, lang] of readFileSync(element, 'utf8').matchAll(
-    /import\(["'`]\.\/(crypto-checkout-([a-z]{2})-[\w-]+\.js)["'`]\)/g,
+  for (const [, file, lang] of readFileSync(languageList, 'utf8').matchAll(
+    /import\(["'`]\.\/(crypto-checkout-([a-z]{2,3})-[\w-]+\.js)["'`]\)/g,
   ))
     languages[lang] = resolve(dist, file);
   const name = (file) => relative(dist, file);
-  /** What a page of `mode` (in English; add `languages[lang]` for another) downloads before it can show. */
+  /** What a page of `mode` (in English; add `languageList` and `languages[lang]` for another) downloads before it can show. */
   const initial = (mode) => [...new Set([loader, ...staticClosure(element), ...staticClosure(views[mode])])];
   /**
    * The lazy parts, by chunk name (`frame`, `picker`, `session`, `order`, `status`): the chunks no page downloads
    * before it shows, other than languages, each loaded when the shopper reaches it (or when the browser is idle).
    */
-  const first = new Set([...modes.flatMap(initial), ...Object.values(languages)]);
+  const first = new Set([...modes.flatMap(initial), languageList, ...Object.values(languages)]);
   const parts = {};
   for (const file of readdirSync(dist)) {
     const part = /^crypto-checkout-([a-z]+)-[\w-]+\.js$/.exec(file)?.[1];
@@ -79,5 +85,5 @@ export function scriptTagGraph(dist) {
   }
   /** What a mode's view adds to the element's chunk (its lazy part). */
   const lazy = (mode) => staticClosure(views[mode]).filter((file) => !staticClosure(element).includes(file));
-  return { loader, element, modes, views, languages, parts, initial, lazy, name };
+  return { loader, element, modes, views, languageList, languages, parts, initial, lazy, name };
 }

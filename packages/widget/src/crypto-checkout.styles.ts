@@ -25,6 +25,8 @@ export const styles = css`
        otherwise collapse. */
     contain-intrinsic-inline-size: 22rem;
   }
+  /* Arabic reads right to left; in another language, the element follows the page's dir (on it or an ancestor). */
+  .base:lang(ar) { direction: rtl; }
   .dark { color-scheme: dark; }
   .auto { color-scheme: light dark; }
   .base, form, .form, .deposit, .skeleton { display: grid; gap: 12px; margin: 0; }

@@ -24,7 +24,8 @@ import type { Display, FrameController } from './frame/frame-controller.ts';
 import { idle } from './internal/idle.ts';
 import { loadOnce } from './internal/load-once.ts';
 import { decimalSeparator, validLocale } from './internal/locale.ts';
-import { errorKey, loadLanguage, msg } from './internal/messages.ts';
+import { errorKey, languageOf, loadLanguage, msg, OVERRIDES } from './internal/messages.ts';
+import type { PartialTranslation } from './internal/translation.ts';
 import { DEFAULT_MODE } from './modes.ts';
 import type { QuoteController } from './ramp/quote-controller.ts';
 import { errorBox, skeleton } from './view/parts.ts';
@@ -91,6 +92,7 @@ export class CryptoCheckout extends LitElement {
     returnUrl: { attribute: 'return-url' },
     locale: {},
     theme: { reflect: true },
+    translations: { type: Object },
   };
 
   /** Base URL of the merchant's backend API. */
@@ -125,6 +127,18 @@ export class CryptoCheckout extends LitElement {
   locale = '';
   /** Colour scheme: `light`, `dark` or `auto` (follows the system). */
   theme: Theme = 'light';
+  /**
+   * Messages of the page's own, by language: corrections of a shipped language or a language of its own
+   * (`{ "de": { "ramp": { "continue": "Weiter" } }, "ko": { … } }`, each block as in a language file). What a
+   * language's table leaves out comes from its shipped table, then English. The attribute takes it as JSON. One
+   * table per language serves the page: the last element to set a language's sets it for all.
+   */
+  translations?: Record<string, PartialTranslation>;
+
+  /** The language the element speaks: `locale`'s, if it has a table (shipped or added), else `en`. */
+  get language(): string {
+    return languageOf(this._loc);
+  }
 
   /** The view of `mode`, once its code has loaded. */
   private _view?: View;
@@ -264,19 +278,16 @@ export class CryptoCheckout extends LitElement {
   private _shown = false;
 
   override willUpdate(changed: PropertyValues<this>): void {
+    Object.assign(OVERRIDES, this.translations);
     const loading = loadLanguage(this._loc);
     if (loading && !this._language) {
-      const done = loading.then(
-        () => {
+      // Offline, the English the element already has.
+      const done = loading
+        .catch(() => {})
+        .then(() => {
           if (this._language === done) this._language = undefined;
           this.requestUpdate();
-        },
-        () => {
-          // Offline: the English the element already has.
-          this._language = undefined;
-          this.requestUpdate();
-        },
-      );
+        });
       this._language = done;
     }
     if (this.mode !== this._viewMode) this._showMode(this.mode);
@@ -360,6 +371,8 @@ export class CryptoCheckout extends LitElement {
   private _ready(detail: CheckoutReadyDetail): void {
     this._pendingReady = this._view ? undefined : detail;
     if (!this._view) return;
+    // Each caller's detail is its own object.
+    detail.language = this.language;
     this._readyDetail = detail;
     this.dispatchEvent(new CheckoutReadyEvent(detail));
     // The form shows: the frame's code comes while the shopper reads it, so the main button opens at once.

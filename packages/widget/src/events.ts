@@ -11,6 +11,8 @@ export interface CheckoutReadyDetail {
   country?: string;
   /** The product's name and price as the backend states them (pay). */
   product?: { name: string; price: string; currency: string };
+  /** The language the element speaks (`language`): `en` when `lang`'s has no table. */
+  language?: string;
 }
 
 /** The quote as the backend answered it. */

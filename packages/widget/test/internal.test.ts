@@ -8,7 +8,18 @@ import type { Method } from '../src/api/types.ts';
 import { depositEn, depositMessages } from '../src/deposit/deposit.messages.ts';
 import { frameEn, frameMessages } from '../src/frame/frame.messages.ts';
 import { formatMoney, validLocale } from '../src/internal/locale.ts';
-import { errorKey, LANGUAGES, loadLanguage, type Messages, msg } from '../src/internal/messages.ts';
+import {
+  errorKey,
+  format,
+  languageOf,
+  loadLanguage,
+  type Message,
+  msg,
+  OVERRIDES,
+  sharedEn,
+  TABLES,
+} from '../src/internal/messages.ts';
+import { LANGUAGES } from '../src/languages/languages.ts';
 import { orderEn, orderMessages } from '../src/pay/order/order.messages.ts';
 import { payEn, payMessages } from '../src/pay/pay.messages.ts';
 import {
@@ -21,6 +32,7 @@ import {
 } from '../src/ramp/format.ts';
 import { checkLimits, limitRange } from '../src/ramp/limits.ts';
 import { rampEn, rampMessages } from '../src/ramp/ramp.messages.ts';
+import { isPseudo, PSEUDO_LOCALE, pseudoTranslation } from './pseudo-locale.ts';
 
 describe('localNames', () => {
   const countries = [
@@ -53,6 +65,10 @@ describe('parseAmount', () => {
   it("reads what shoppers type in the locale's decimal mark, the other one grouping thousands", () => {
     assert.equal(parseAmount('12.5', 'en'), '12.5');
     assert.equal(parseAmount('12,5', 'de'), '12.5');
+    // Where Intl writes Arabic numerals (ar-EG; ar in WebKitGTK) the field shows `1234٫5`; an Arabic keyboard types ١٢٣٤٫٥.
+    assert.equal(parseAmount(toInputValue('1234.5', 'ar-EG'), 'ar-EG'), '1234.5');
+    assert.equal(parseAmount('١٬٢٣٤٫٥', 'ar-EG'), '1234.5');
+    assert.equal(parseAmount('۱۰۰', 'fa'), '100');
     assert.equal(parseAmount('12,50', 'de'), '12.50');
     assert.equal(parseAmount('12,50', 'pt-BR'), '12.50');
     assert.equal(parseAmount(' 1 234,56 ', 'fr'), '1234.56');
@@ -193,7 +209,9 @@ describe('messages', () => {
   it('speaks English before any other language loads, and each other language once loaded', async () => {
     assert.equal(rampMessages('es-ES', 'continue'), 'Continue');
     assert.equal(loadLanguage('en-GB'), undefined);
-    assert.equal(loadLanguage('xx'), undefined);
+    await loadLanguage('xx');
+    assert.equal(loadLanguage('xx'), undefined, 'a language without a table: known once its list has loaded');
+    assert.equal(rampMessages('xx', 'continue'), 'Continue');
     await loadLanguage('es-ES');
     assert.equal(loadLanguage('es'), undefined, 'loaded once');
     assert.equal(rampMessages('es-ES', 'continue'), 'Continuar');
@@ -208,64 +226,152 @@ describe('messages', () => {
     assert.deepEqual([...LANGUAGES].sort(), ['en', ...files].sort());
     assert.equal(rampMessages('es-ES', 'continue'), 'Continuar');
     assert.equal(payMessages('pt-BR', 'payCrypto'), 'Pagar com cripto');
-    assert.equal(rampMessages('de', 'min', '7,00 €'), 'Minimum: 7,00 €');
+    assert.equal(rampMessages('de', 'min', { amount: '7,00 €' }), 'Minimum: 7,00 €');
     assert.equal(rampMessages('xx', 'continue'), 'Continue');
-    assert.equal(frameMessages('FR', 'close'), 'Fermer');
+    assert.equal(frameMessages('fr-CA', 'close'), 'Fermer');
     assert.equal(depositMessages('de', 'copy'), 'Kopieren');
     assert.equal(payMessages('de', 'retry'), 'Erneut versuchen');
-    assert.equal(orderMessages('fr', 'paid'), 'Payé. Merci !');
+    assert.equal(orderMessages('fr', 'paid'), 'Payé. Merci\u202f!');
     assert.equal(msg('es', 'loading'), 'Cargando…');
   });
 
-  it('says each message of each part in every language, with its placeholder where the English has one', async () => {
-    const shared = {
-      loading: msg('en', 'loading'),
-      retry: msg('en', 'retry'),
-      eGone: msg('en', 'eGone'),
-      eMethod: msg('en', 'eMethod'),
-      eRetry: msg('en', 'eRetry'),
-      eInput: msg('en', 'eInput'),
-      eOffline: msg('en', 'eOffline'),
-      eUnavailable: msg('en', 'eUnavailable'),
-    };
-    const parts: [Record<string, string>, Messages<string>][] = [
-      [shared, msg as Messages<string>],
-      [rampEn, rampMessages as Messages<string>],
-      [payEn, payMessages as Messages<string>],
-      [orderEn, orderMessages as Messages<string>],
-      [depositEn, depositMessages as Messages<string>],
-      [frameEn, frameMessages as Messages<string>],
-    ];
+  /** Each part's English, by block name. */
+  const english: Record<string, Record<string, Message>> = {
+    shared: sharedEn,
+    ramp: rampEn,
+    pay: payEn,
+    order: orderEn,
+    deposit: depositEn,
+    frame: frameEn,
+  };
+  const forms = (m: Message) => (typeof m === 'string' ? [m] : Object.values(m));
+  const names = (text: string) => new Set([...text.matchAll(/\{(\w+)\}/g)].map(([, name]) => name));
+
+  it("has each message of each part in every language, using the English's arguments and no other", async () => {
     for (const lang of LANGUAGES.filter((l) => l !== 'en')) {
       await loadLanguage(lang);
-      for (const [en, say] of parts)
-        for (const [key, english] of Object.entries(en)) {
-          const text = say(lang, key, '<arg>');
-          assert.ok(text.trim(), `${lang} ${key}: an empty message`);
-          assert.equal(text.includes('<arg>'), english.includes('{0}'), `${lang} ${key}: its placeholder`);
-        }
+      for (const [part, en] of Object.entries(english)) {
+        const keys = Object.keys(en).sort();
+        const table = TABLES[lang]?.[part] ?? [];
+        assert.equal(table.length, keys.length, `${lang} ${part}: a message for each key`);
+        keys.forEach((key, i) => {
+          const said = table[i] as Message;
+          const theirs = forms(said);
+          const ours = new Set(forms(en[key] as Message).flatMap((text) => [...names(text)]));
+          for (const text of theirs) {
+            assert.ok(text.trim(), `${lang} ${part}.${key}: an empty message`);
+            for (const name of names(text)) assert.ok(ours.has(name), `${lang} ${part}.${key}: {${name}}`);
+          }
+          const other = typeof said === 'string' ? said : said.other;
+          for (const name of ours)
+            if (name !== 'count') assert.ok(names(other).has(name), `${lang} ${part}.${key}: no {${name}}`);
+        });
+      }
     }
     assert.equal(msg('de', 'eInput'), 'Bitte prüfen Sie Ihre Angaben.');
+  });
+
+  it('has every key of every part in the pseudo-locale, each message accented and longer', () => {
+    for (const [part, en] of Object.entries(english)) {
+      const block = pseudoTranslation[part as keyof typeof pseudoTranslation] as Record<string, Message>;
+      assert.deepEqual(Object.keys(block).sort(), Object.keys(en).sort(), part);
+      for (const [key, message] of Object.entries(block))
+        for (const text of forms(message)) {
+          const bare = (s: string) => s.replace(/\{\w+\}/g, '').length;
+          const original = Math.max(...forms(en[key] as Message).map(bare));
+          assert.ok(
+            isPseudo(text) && !/[a-z]{2}/.test(text.replace(/\{\w+\}/g, '')),
+            `${part}.${key}: ${text}`,
+          );
+          assert.ok(bare(text) >= original * 1.3, `${part}.${key}: ${text} is not longer`);
+        }
+    }
+  });
+
+  it("picks the plural form of the count by each language's rules, and puts named arguments where they go", () => {
+    const arabic = {
+      zero: 'لا عناصر',
+      one: 'عنصر واحد',
+      two: 'عنصران',
+      few: '{count} عناصر',
+      many: '{count} عنصرًا',
+      other: '{count} عنصر',
+    };
+    assert.deepEqual(
+      [0, 1, 2, 3, 11, 100].map((count) => format(arabic, 'ar', { count })),
+      ['لا عناصر', 'عنصر واحد', 'عنصران', '3 عناصر', '11 عنصرًا', '100 عنصر'],
+    );
+    const polish = {
+      one: '{count} minuta',
+      few: '{count} minuty',
+      many: '{count} minut',
+      other: '{count} minuty',
+    };
+    assert.deepEqual(
+      [1, 2, 5, 22, 25, 1.5].map((count) => format(polish, 'pl', { count })),
+      ['1 minuta', '2 minuty', '5 minut', '22 minuty', '25 minut', '1.5 minuty'],
+    );
+    // English's `one` is Polish's `one` only: 21 is `many` in Polish, `other` in English.
+    assert.equal(format({ one: '{count} minute', other: '{count} minutes' }, 'en', { count: 1 }), '1 minute');
+    assert.equal(
+      format({ one: '{count} minute', other: '{count} minutes' }, 'en', { count: 21 }),
+      '21 minutes',
+    );
+    // Japanese has one form: `one` is never picked, a plain string is enough.
+    assert.equal(format({ one: '{count} 分 (one)', other: '{count} 分' }, 'ja', { count: 1 }), '1 分');
+    assert.equal(format('{count} 分', 'ja', { count: 1 }), '1 分');
+    // A form the language's rules pick but the message lacks falls back to `other`.
+    assert.equal(format({ one: 'jedna', other: '{count} inne' }, 'pl', { count: 5 }), '5 inne');
+    assert.equal(
+      format('{country} wird nicht bedient, {choice} schon.', 'de', { country: 'Kuba', choice: 'Spanien' }),
+      'Kuba wird nicht bedient, Spanien schon.',
+    );
+    assert.equal(format('Hallo {name}', 'de'), 'Hallo {name}', 'an argument not given stays visible');
+  });
+
+  it("takes the page's own messages over the shipped table, and the shipped table and English for the rest", async () => {
+    await loadLanguage('de');
+    assert.equal(languageOf('ko-KR'), 'en');
+    assert.equal(languageOf('fil'), 'en', 'Filipino is not Finnish');
+    assert.equal(languageOf('de-AT'), 'de');
+    try {
+      Object.assign(OVERRIDES, {
+        de: { ramp: { continue: 'Zur Zahlung' } },
+        ko: { ramp: { continue: '계속' }, shared: { retry: '다시 시도' } },
+      });
+      assert.equal(rampMessages('de-AT', 'continue'), 'Zur Zahlung');
+      assert.equal(rampMessages('de-AT', 'change'), 'Ändern', 'the rest from the shipped table');
+      assert.equal(languageOf('ko-KR'), 'ko');
+      assert.equal(rampMessages('ko-KR', 'continue'), '계속');
+      assert.equal(rampMessages('ko-KR', 'retry'), '다시 시도', 'a shared message through a part');
+      assert.equal(rampMessages('ko-KR', 'change'), 'Change', 'English for what the page left out');
+      Object.assign(OVERRIDES, { [PSEUDO_LOCALE.split('-')[0] as string]: pseudoTranslation });
+      assert.ok(isPseudo(rampMessages(PSEUDO_LOCALE, 'min', { amount: '7,00 €' })));
+      assert.match(rampMessages(PSEUDO_LOCALE, 'min', { amount: '7,00 €' }), /7,00 €/);
+    } finally {
+      for (const lang of Object.keys(OVERRIDES)) delete OVERRIDES[lang];
+    }
   });
 
   it("builds each language's table as the sources make it, with no key in it", async () => {
     for (const lang of LANGUAGES.filter((l) => l !== 'en')) {
       const file = join(import.meta.dirname, '..', 'src', 'internal', 'lang', `${lang}.ts`);
       const built = tableOfSource(readFileSync(file, 'utf8'), file);
-      const { default: source } = (await import(file)) as { default: Record<string, string> };
+      const { default: source } = (await import(file)) as { default: Record<string, Message[]> };
       assert.deepEqual(built, source, lang);
-      assert.equal(built.ramp?.split('\n')[0], source.ramp?.split('\n')[0]);
+      assert.ok(built.ramp?.length);
       assert.doesNotMatch(JSON.stringify(built), /paymentMethod|eOffline/, `${lang}: a key in the table`);
     }
+    const plural = "export default translation({ ramp: { a: { one: 'x', other: 'y' }, b: 'z' } });";
+    assert.deepEqual(tableOfSource(plural), { ramp: [{ one: 'x', other: 'y' }, 'z'] });
+    assert.throws(() => tableOfSource("export default translation({ ramp: { a: { one: 'x' } } });"), /other/);
   });
 
   it('maps every error code to a human message', () => {
     assert.equal(errorKey('TOKEN_EXPIRED'), 'eGone');
     assert.equal(errorKey('NOT_FOUND'), 'eGone');
     assert.equal(errorKey('METHOD_UNAVAILABLE'), 'eMethod');
-    assert.equal(errorKey('UPSTREAM_TIMEOUT'), 'eUnavailable');
-    assert.equal(errorKey('UPSTREAM_ERROR'), 'eUnavailable');
-    assert.equal(errorKey('UPSTREAM_BUSY'), 'eRetry');
+    assert.equal(errorKey('UPSTREAM_TIMEOUT'), 'eRetry');
     assert.equal(errorKey('RATE_LIMITED'), 'eRetry');
     assert.equal(errorKey('NETWORK_ERROR'), 'eOffline');
     assert.equal(errorKey('VALIDATION_FAILED'), 'eInput');

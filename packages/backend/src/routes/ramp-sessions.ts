@@ -19,6 +19,21 @@ import { priceTotal } from '../quotes/totals.ts';
 import { countryCode, cryptoCode, currencyCode, methodId } from '../schemas/codes.ts';
 import { isOffered, type RampMethod } from '../schemas/upstream-ramp.ts';
 
+/**
+ * The shopper's language as the ramp page takes it (docs/upstream.md#ramp-widget-url, `language`): an ISO 639-1
+ * code, Brazilian Portuguese as `pt-BR` (the only regional form the upstream documents); a language with no
+ * two-letter code goes unsaid (the page's default, English).
+ */
+export const rampLanguage = z
+  .string()
+  .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{1,8})*$/, 'must be a BCP 47 language tag')
+  .max(35)
+  .transform((tag) => {
+    const [language = '', region] = tag.toLowerCase().split('-');
+    if (language.length !== 2) return undefined;
+    return language === 'pt' && region === 'br' ? 'pt-BR' : language;
+  });
+
 export const rampSessionBody = z
   .object({
     side: z.enum(['buy', 'sell']),
@@ -40,6 +55,9 @@ export const rampSessionBody = z
       .optional()
       .describe('Required to buy: where the crypto goes'),
     email: z.email().max(254).optional(),
+    language: rampLanguage
+      .optional()
+      .describe("The shopper's locale (BCP 47): the buy page speaks its language where the ramp has it"),
     returnUrl: z
       .url({ protocol: /^https?$/ })
       .max(2000)
@@ -167,6 +185,8 @@ export function rampSessionRoutes(deps: AppDeps) {
             markup: config.markup || undefined,
             redirectUrl: body.returnUrl,
             responseUrl,
+            // Buy only: the sell page's documented parameters have no language.
+            language: body.language,
           })
         : ramp.signWidgetUrl('sell', {
             apiKey: config.ramp.publicKey,

@@ -872,6 +872,8 @@ export interface components {
             walletAddress?: string;
             /** Format: email */
             email?: string;
+            /** @description The shopper's locale (BCP 47): the buy page speaks its language where the ramp has it */
+            language?: string;
             /** Format: uri */
             returnUrl?: string;
         };

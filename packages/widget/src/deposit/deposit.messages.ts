@@ -8,7 +8,7 @@ export const depositEn = {
   copy: 'Copy',
   copied: 'Copied',
   qr: 'QR code of the address',
-  accepts: 'Accepts {0}',
+  accepts: 'Accepts {currencies}',
   noChain: 'No network takes deposits here.',
 };
 

@@ -3,7 +3,7 @@ import { Task, TaskStatus } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ApiError, createDepositAddress } from '../api/client.ts';
 import type { Catalog } from '../api/types.ts';
-import type { MessageKey } from '../internal/messages.ts';
+import type { Args, MessageKey } from '../internal/messages.ts';
 import { Picker } from '../picker/picker.ts';
 import { field, skeleton } from '../view/parts.ts';
 import { View } from '../view/view.ts';
@@ -13,8 +13,8 @@ import { depositStyles } from './deposit.styles.ts';
 export class DepositView extends View {
   static override styles = depositStyles;
 
-  protected override t(key: DepositKey | MessageKey, arg?: string): string {
-    return depositMessages(this.ctx.loc, key, arg);
+  protected override t(key: DepositKey | MessageKey, args?: Args): string {
+    return depositMessages(this.ctx.loc, key, args);
   }
 
   /** The network picked, or '' for the catalog's first. */
@@ -77,6 +77,8 @@ export class DepositView extends View {
           this._chain = v;
           this.host.requestUpdate();
         },
+        '',
+        chains.length,
       )}
       ${
         this.failed(this._address) ??
@@ -92,12 +94,12 @@ export class DepositView extends View {
                 'address',
                 this.t('address'),
                 html`<div class="copy">
-                  <div class="grow" data-v=${a.address}><textarea id="address" class="address" readonly rows="1" .value=${a.address}></textarea></div>
+                  <div class="grow" dir="ltr" data-v=${a.address}><textarea id="address" class="address" readonly rows="1" .value=${a.address}></textarea></div>
                   <button type="button" part="button" @click=${() => this._copy(a.address)}>${this.t('copy')}</button>
                 </div>`,
               )}
-              ${a.memo ? field('memo', this.t('memo'), html`<input id="memo" readonly .value=${a.memo} />`) : nothing}
-              ${a.currencies.length ? html`<p class="fresh">${this.t('accepts', a.currencies.join(', '))}</p>` : nothing}
+              ${a.memo ? field('memo', this.t('memo'), html`<input id="memo" dir="ltr" readonly .value=${a.memo} />`) : nothing}
+              ${a.currencies.length ? html`<p class="fresh">${this.t('accepts', { currencies: a.currencies.join(', ') })}</p>` : nothing}
               <p class="sr" role="status">${this._copied ? this.t('copied') : ''}</p>
             </div>`)
       }

@@ -10,7 +10,7 @@ export const frameStyles = css`
      with the dialog, whose height the screen caps). */
   dialog iframe { flex: 1 1 auto; min-height: 0; }
   dialog::backdrop { background: #0009; }
-  .bar { display: flex; align-items: center; justify-content: space-between; gap: 8px; padding: 8px 0 8px 8px; }
+  .bar { display: flex; align-items: center; justify-content: space-between; gap: 8px; padding: 8px 0; padding-inline-start: 8px; }
   .bar h2 { margin: 0; font-size: 16px; font-weight: 700; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
   /* A phone: the dialog is the whole screen. */
   dialog.phone { width: 100%; max-width: none; height: 100%; max-height: none; margin: 0; border-radius: 0; }

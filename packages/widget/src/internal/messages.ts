@@ -11,10 +11,10 @@ import type { orderEn } from '../pay/order/order.messages.ts';
 import type { payEn } from '../pay/pay.messages.ts';
 import type { rampEn } from '../ramp/ramp.messages.ts';
 import { loadOnce } from './load-once.ts';
-import type { Table } from './translation.ts';
+import type { PartialTranslation, Table } from './translation.ts';
 
 /** The shared messages in English, which also names them. */
-const en = {
+export const sharedEn = {
   loading: 'Loading…',
   retry: 'Try again',
   eGone: 'This checkout is not available.',
@@ -25,11 +25,11 @@ const en = {
   eUnavailable: 'The payment service is unavailable for now. Try again in a moment.',
 };
 
-export type MessageKey = keyof typeof en;
+export type MessageKey = keyof typeof sharedEn;
 
 /** Each part's English, by the name of its block in a language file (`messages(part, en)`). */
 export interface Parts {
-  shared: typeof en;
+  shared: typeof sharedEn;
   ramp: typeof rampEn;
   pay: typeof payEn;
   order: typeof orderEn;
@@ -38,54 +38,100 @@ export interface Parts {
 }
 
 /**
- * Each loaded language's messages, by part, each in the order of that part's sorted keys. Filled as languages
- * load: immutable lines, the same for every element on the page, so one cache serves them all.
+ * A message (./translation.ts says how a language file writes one): text whose `{name}`s are its arguments, or
+ * a plural, a text for each plural category of the language (Intl.PluralRules: `zero`, `one`, `two`, `few`,
+ * `many`, `other`) chosen by its `count` argument; `other` is always there. Plurals are objects rather than ICU's
+ * `{count, plural, …}` so that no parser ships: the selection below is all the code they cost.
  */
-export const TABLES: Record<string, Record<string, readonly string[]>> = {};
+export type Message = string | Plural;
+export type Plural = { other: string } & { [form in Intl.LDMLPluralRule]?: string };
 
-/** Each language's table, loaded (once) the first time a page shows it: an English page carries no other. */
-const loaders: Record<string, () => Promise<{ default: Table }>> = {
-  es: loadOnce(() => import('./lang/es.ts')),
-  fr: loadOnce(() => import('./lang/fr.ts')),
-  de: loadOnce(() => import('./lang/de.ts')),
-  pt: loadOnce(() => import('./lang/pt.ts')),
-};
+/** A message's arguments by name (a number as it is: pass one in the locale's digits as a string). */
+export type Args = Record<string, string | number>;
 
-/** The languages with a table; anything else falls back to English. */
-export const LANGUAGES: readonly string[] = /* @__PURE__ */ (() => ['en', ...Object.keys(loaders)])();
+/**
+ * Each loaded language's messages, by part, each in the order of that part's sorted keys. Filled as languages
+ * load: immutable, the same for every element on the page, so one cache serves them all.
+ */
+export const TABLES: Record<string, Table> = {};
 
-const language = (locale: string) => locale.slice(0, 2).toLowerCase();
+/**
+ * The page's own messages (`CryptoCheckout.addTranslation`), by language, part and key: a correction of a
+ * shipped language, or a language of the page's own. They win over the shipped table, which wins over English.
+ */
+export const OVERRIDES: Record<string, PartialTranslation> = {};
 
-/** Loads the table of `locale`'s language; undefined when there is nothing to load (loaded, English, unknown). */
+/**
+ * Which languages have a table, and the loader of each (../languages/languages.ts): loaded (once) by the first
+ * page whose locale is not English, so an English page carries neither the list nor any table.
+ */
+const languages = loadOnce(() => import('../languages/languages.ts'));
+
+/**
+ * The language of a locale: its first subtag, lower case (`pt-BR` → `pt`; `fil` is not `fi`). Norwegian (`no`, what
+ * most Norwegian pages and browsers say) and Nynorsk (`nn`) read Bokmål, as Norwegian shops show it to both, unless
+ * the page gives messages of its own in that language.
+ */
+const language = (locale: string, lang = locale.replace(/[-_].*/, '').toLowerCase()) =>
+  OVERRIDES[lang] ? lang : lang.replace(/^n[no]$/, 'nb');
+
+/**
+ * The language `locale` is shown in: its own where it has a table (shipped and loaded, or the page's), else English
+ * (also while its table loads: English is what shows).
+ */
+export const languageOf = (locale: string, lang = language(locale)): string =>
+  OVERRIDES[lang] || TABLES[lang]?.shared ? lang : 'en';
+
+/**
+ * Loads the table of `locale`'s language; undefined when there is nothing to load (English, or done). A language
+ * without a table is done once the list has loaded: an empty table, which every lookup reads as English.
+ */
 export function loadLanguage(locale: string): Promise<void> | undefined {
   const lang = language(locale);
-  return TABLES[lang]
+  return lang === 'en' || TABLES[lang]
     ? undefined
-    : loaders[lang]?.().then((m) => {
-        TABLES[lang] ??= Object.fromEntries(
-          Object.entries(m.default).map(([part, lines]) => [part, lines.split('\n')]),
-        );
-      });
+    : languages()
+        .then((list) => list.loaderOf(lang)?.())
+        .then((m) => {
+          TABLES[lang] ??= m?.default ?? {};
+        });
 }
 
-/** A lookup of messages: `key` in `locale`'s language (English until that has loaded), `{0}` replaced by `arg`. */
-export type Messages<K extends string> = (locale: string, key: K, arg?: string) => string;
+/** `message` in `locale` with `args`: its plural form for `args.count` (else `other`), each `{name}` replaced. */
+export function format(message: Message, locale: string, args: Args = {}): string {
+  return (
+    typeof message === 'string'
+      ? message
+      : (message[new Intl.PluralRules(locale).select(args.count as number)] ?? message.other)
+  ).replace(/\{(\w+)\}/g, (name, key) => `${args[key] ?? name}`);
+}
+
+/** A lookup of messages: `key` in `locale`'s language (English until that has loaded), with its `args`. */
+export type Messages<K extends string> = (locale: string, key: K, args?: Args) => string;
 
 const lookup =
-  <K extends string>(part: string, en: Record<K, string>, keys = Object.keys(en).sort()): Messages<K> =>
-  (locale, key, arg = '') =>
-    (TABLES[language(locale)]?.[part]?.[keys.indexOf(key)] ?? en[key]).replace('{0}', arg);
+  <K extends string>(part: string, en: Record<K, Message>, keys = Object.keys(en).sort()): Messages<K> =>
+  (locale, key, args) => {
+    const lang = language(locale);
+    return format(
+      (OVERRIDES[lang] as Record<string, Record<string, Message>> | undefined)?.[part]?.[key] ??
+        TABLES[lang]?.[part]?.[keys.indexOf(key)] ??
+        en[key],
+      locale,
+      args,
+    );
+  };
 
 /** A shared message. */
-export const msg: Messages<MessageKey> = lookup('shared', en);
+export const msg: Messages<MessageKey> = lookup('shared', sharedEn);
 
 /** The messages of one part of the UI, named by its English (`en`); a key it does not have is a shared one. */
 export function messages<P extends keyof Parts>(
   part: P,
   en: Parts[P],
 ): Messages<(keyof Parts[P] & string) | MessageKey> {
-  const own = lookup(part, en as Record<string, string>);
-  return (locale, key, arg) => (key in en ? own(locale, key, arg) : msg(locale, key as MessageKey, arg));
+  const own = lookup(part, en as Record<string, Message>);
+  return (locale, key, args) => (key in en ? own(locale, key, args) : msg(locale, key as MessageKey, args));
 }
 
 /** The message key that explains an error code to a shopper. */

@@ -5,7 +5,7 @@ import { ApiError, createOrder, getProduct, toApiError, verifyToken } from '../a
 import type { Order, Product } from '../api/types.ts';
 import type { FrameMessage } from '../frame/frame-controller.ts';
 import { loadOnce } from '../internal/load-once.ts';
-import type { MessageKey } from '../internal/messages.ts';
+import type { Args, MessageKey } from '../internal/messages.ts';
 import { skeleton } from '../view/parts.ts';
 import { View } from '../view/view.ts';
 import type { PayOrder } from './order/pay-order.ts';
@@ -18,8 +18,8 @@ const newKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-'
 export class PayView extends View {
   static override styles = payStyles;
 
-  protected override t(key: PayKey | MessageKey, arg?: string): string {
-    return payMessages(this.ctx.loc, key, arg);
+  protected override t(key: PayKey | MessageKey, args?: Args): string {
+    return payMessages(this.ctx.loc, key, args);
   }
 
   private _busy = false;
@@ -156,24 +156,26 @@ export class PayView extends View {
     }
   }
 
+  /** What is paid, its price left to right in every language (between isolate marks: the title is text). */
   override frameTitle(): string | undefined {
     const p = this._product.value;
-    return p ? `${p.name} · ${this.money(p.price, p.currency)}` : undefined;
+    return p ? `${p.name} · \u2066${this.money(p.price, p.currency)}\u2069` : undefined;
   }
 
   override onFrameMessage(m: FrameMessage): void {
     this._order?.onFrameMessage(m);
   }
 
+  /** The product's name and description are the merchant's words, in a language of their own: `dir="auto"`. */
   private _renderProduct(p: Product): TemplateResult {
     return html`<form part="form" @submit=${(e: Event) => this._onPay(e)}>
       <div class="product">
         ${p.image ? html`<img src=${p.image} alt="" width="56" height="56" />` : nothing}
         <div>
-          <p class="name">${p.name}</p>
-          ${p.description ? html`<p class="desc">${p.description}</p>` : nothing}
+          <p class="name" dir="auto">${p.name}</p>
+          ${p.description ? html`<p class="desc" dir="auto">${p.description}</p>` : nothing}
         </div>
-        <p class="price">${this.money(p.price, p.currency)}</p>
+        <p class="price" dir="ltr">${this.money(p.price, p.currency)}</p>
       </div>
       ${
         this._order?.order

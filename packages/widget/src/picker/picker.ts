@@ -5,6 +5,10 @@
  *
  * The closed field is here; the open list's code (list/picker-list.ts) loads the first time the shopper points at,
  * focuses or opens the field, and the list shows once it is here.
+ *
+ * On a phone: the list opens scrolled into view with the current choice active and in sight (list/picker-list.ts),
+ * and a list of `FEW` entries or fewer raises no on-screen keyboard (`inputmode="none"`): eight lines are read
+ * faster than typed, and the keyboard would cover half of them. A hardware keyboard still types to filter.
  */
 import { type CSSResult, html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { loadOnce } from '../internal/load-once.ts';
@@ -25,13 +29,19 @@ export interface PickerItem {
   body: unknown;
 }
 
+/** The most entries a list has for its field to raise no on-screen keyboard: see the class's comment. */
+export const FEW = 8;
+
 /** The host; one that can adopt CSS (`_addStyles`, the element) gets the list's. */
 type Host = ReactiveControllerHost & { renderRoot: ParentNode; _addStyles?(styles: CSSResult): void };
 
 export class Picker {
   /** What was typed (read by the list's code, like `_active`; set through `_set`). */
   _query = '';
+  /** The active option's index; -1: the current value's when nothing is typed (a list just opened), else the first. */
   _active = 0;
+  /** The list showed open at its last render (it is scrolled into view when it opens). */
+  _shown?: boolean;
   private _open = false;
   private _list?: typeof pickerList;
   private _idle?: number;
@@ -46,7 +56,7 @@ export class Picker {
     return this._open;
   }
 
-  _set(open: boolean, query = this._query, active = 0): void {
+  _set(open: boolean, query = this._query, active = -1): void {
     this._open = open;
     this._query = query;
     this._active = active;
@@ -71,6 +81,7 @@ export class Picker {
    * not served); `onPick` hears of a pick of another value. `items` is asked for only while the list is open:
    * naming and sorting 250 countries is not free, and a first quote should not wait for it. `none`: the row
    * shown when nothing matches what was typed (Enter then keeps the query rather than silently reverting).
+   * `count`: how many entries the list has, where the caller knows it without making them (see `FEW`).
    */
   render(
     label: string,
@@ -78,6 +89,7 @@ export class Picker {
     selected: PickerItem | undefined,
     onPick: (code: string) => void,
     none = '',
+    count?: number,
   ): TemplateResult {
     const { id } = this;
     const open = this._open;
@@ -99,9 +111,10 @@ export class Picker {
           aria-controls="${id}-list"
           aria-expanded=${String(open)}
           aria-activedescendant=${l?.activeId ?? nothing}
+          inputmode=${(count as number) <= FEW ? 'none' : nothing}
           .value=${open ? this._query : (selected?.text ?? '')}
           @input=${(e: Event) => this._set(true, (e.target as HTMLInputElement).value)}
-          @click=${() => this._set(!open, this._query)}
+          @click=${() => this._set(!open)}
           @keydown=${(e: KeyboardEvent) => {
             if (l) l.onKey(e);
             else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {

@@ -34,8 +34,9 @@ export class BuyView extends RampView {
       'wallet',
       this.t('wallet'),
       // A textarea that wraps: the whole address stays in sight on a phone (an input scrolled its start away). It
-      // grows with the address through the copy of its text in `data-v` (ramp.styles.ts).
-      html`<div class="grow" data-v=${this._wallet}><textarea id="wallet" class="address" rows="1" required autocomplete="off" spellcheck="false"
+      // grows with the address through the copy of its text in `data-v` (ramp.styles.ts). Left to right in every
+      // language: an address is checked character by character.
+      html`<div class="grow" dir="ltr" data-v=${this._wallet}><textarea id="wallet" class="address" rows="1" required autocomplete="off" spellcheck="false"
         .value=${this._wallet} aria-invalid=${String(this._walletMissing)} aria-describedby="wallet-msg"
         @keydown=${(e: KeyboardEvent) => {
           // One line of text: Enter submits, as in any other field of the form.

@@ -5,6 +5,15 @@
 import { type Decimal, decimalSeparator, intl } from '../internal/locale.ts';
 
 /**
+ * `text` (an amount) in a left-to-right isolate (U+2066 … U+2069) when it holds what reads right to left: the mark
+ * Intl starts an Arabic amount with, or Arabic-Indic digits (WebKit's Arabic). Where amounts are joined in one
+ * left-to-right line (`A → B`, a method's fees and limits), that would turn the text between two of them right to
+ * left (`B → € A`); isolated, each reads as it is and the line keeps its order. Latin amounts are left as they are.
+ */
+export const isolated = (text: string): string =>
+  /[\u200f\u061c\u0660-\u0669\u06f0-\u06f9]/.test(text) ? `\u2066${text}\u2069` : text;
+
+/**
  * A crypto amount for reading, with its ticker: 4 significant digits, or the cents when that is more
  * (`64.884077` → `64.88 USDC`, `0.000123456789` → `0.0001235 BTC`, `12345.678` → `12,345.68 USDC`). Rounding
  * only drops digits: never more precision than the amount has (`50` → `50 USDC`). The fields keep every digit.
@@ -39,10 +48,16 @@ export const toInputValue = (amount: string, locale: string): string =>
  * What a shopper typed → a plain decimal string (`"1234.5"`), or null when it is not a positive number.
  * The decimal mark is the locale's (`12,50` is 12.5 in `de`, refused in `en`; `12.50` the other way round); the
  * other mark only groups thousands (`1,000` in `en`, `1.000` in `de`). Exponents are read (`1e12`), so a huge
- * amount is told its maximum rather than called invalid.
+ * amount is told its maximum rather than called invalid. Arabic numerals and marks read as Latin ones.
  */
 export function parseAmount(input: string, locale: string): string | null {
-  let s = input.replace(/[\s\u00a0\u202f'’_]/g, '');
+  // Arabic-Indic and Persian digits and Arabic marks (what an Arabic keyboard types, and what the field shows where
+  // Intl writes Arabic numerals: `1234٫5`) read as the Latin ones.
+  let s = input
+    .replace(/[\s\u00a0\u202f'’_]/g, '')
+    .replace(/[\u0660-\u0669\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) & 15))
+    .replace(/\u066b/g, '.')
+    .replace(/\u066c/g, ',');
   const decimal = decimalSeparator(locale);
   const lastDot = s.lastIndexOf('.');
   const lastComma = s.lastIndexOf(',');

@@ -11,12 +11,20 @@ import type { Catalog, Crypto, Method, Quote, Side } from '../api/types.ts';
 import { CheckoutQuoteEvent } from '../events.ts';
 import type { FrameMessage } from '../frame/frame-controller.ts';
 import { loadOnce } from '../internal/load-once.ts';
-import type { MessageKey } from '../internal/messages.ts';
+import type { Args, MessageKey } from '../internal/messages.ts';
 import { Picker, type PickerItem } from '../picker/picker.ts';
 import { field } from '../view/parts.ts';
 import { type CheckoutHost, View, type ViewContext } from '../view/view.ts';
 import { flagIcon } from './flag.ts';
-import { formatAgo, formatCrypto, formatPercent, localNames, parseAmount, toInputValue } from './format.ts';
+import {
+  formatAgo,
+  formatCrypto,
+  formatPercent,
+  isolated,
+  localNames,
+  parseAmount,
+  toInputValue,
+} from './format.ts';
 import { checkLimits, type LimitBreach, limitRange, type Terms, termsOf } from './limits.ts';
 import { QuoteController, type QuoteRequest } from './quote-controller.ts';
 import { type RampKey, rampMessages } from './ramp.messages.ts';
@@ -46,8 +54,13 @@ export abstract class RampView extends View {
 
   abstract readonly side: Side;
 
-  protected override t(key: RampKey | MessageKey, arg?: string): string {
-    return rampMessages(this.ctx.loc, key, arg);
+  protected override t(key: RampKey | MessageKey, args?: Args): string {
+    return rampMessages(this.ctx.loc, key, args);
+  }
+
+  /** An amount, isolated where it would read right to left (`isolated`): the ramp joins amounts in one line. */
+  protected override money(amount: string, currency: string): string {
+    return isolated(super.money(amount, currency));
   }
 
   protected fiatText = '';
@@ -253,6 +266,7 @@ export abstract class RampView extends View {
         country: c.country,
         fiat: q.fiat.currency,
         crypto: q.crypto.currency,
+        language: this.ctx.loc,
         // Fees inside: the total the shopper saw; the backend hands the ramp page the amount that gives it.
         ...(q.input === 'fiat' ? { fiatAmount: q.fiat.total } : { cryptoAmount: q.crypto.amount }),
         ...extras,
@@ -309,7 +323,7 @@ export abstract class RampView extends View {
     if (!limit || !currency) return e ? this.t('eInput') : '';
     // The backend's figure outside EUR was converted from the method's EUR limits: about, as on the method line.
     const about = !issue && currency !== 'EUR' ? '≈ ' : '';
-    return this.t(low ? 'min' : 'max', `${about}${this.money(limit, currency)}`);
+    return this.t(low ? 'min' : 'max', { amount: `${about}${this.money(limit, currency)}` });
   }
 
   override render(): TemplateResult {
@@ -318,15 +332,18 @@ export abstract class RampView extends View {
       : this.loaded(this.catalog, (c) => this._renderForm(c));
   }
 
-  /** `€100.00 → 0.00123 BTC · Card · Germany` (a sale the other way round): the amounts as the fields show them. */
-  private _summaryOf(c: Catalog, fiat: string, method: Method | undefined): string {
+  /**
+   * `€100.00 → 0.00123 BTC · Card · Germany` (a sale the other way round): the amounts as the fields show them,
+   * left to right in every language (a right-to-left line would put `BTC` before its figure).
+   */
+  private _summaryOf(c: Catalog, fiat: string, method: Method | undefined): TemplateResult {
     const loc = this.ctx.loc;
     const { crypto } = this.selection(c);
     const money = this.money(parseAmount(this.fiatText, loc) || '0', fiat);
-    const coins = formatCrypto(parseAmount(this.cryptoText, loc) || '0', crypto?.symbol ?? '', loc);
+    const coins = isolated(formatCrypto(parseAmount(this.cryptoText, loc) || '0', crypto?.symbol ?? '', loc));
     const country = this._regionName(c.country);
     const amounts = this.side === 'sell' ? `${coins} → ${money}` : `${money} → ${coins}`;
-    return [amounts, method?.name, country].filter(Boolean).join(' · ');
+    return html`<bdi dir="ltr">${amounts}</bdi>${[method?.name, country].filter(Boolean).map((x) => ` · ${x}`)}`;
   }
 
   private _renderForm(c: Catalog): TemplateResult {
@@ -390,6 +407,7 @@ export abstract class RampView extends View {
             host.fiat = v;
           },
           none,
+          c.fiats.length,
         )}
       </div>
       ${this._crypto.render(
@@ -400,6 +418,7 @@ export abstract class RampView extends View {
           host.crypto = v;
         },
         none,
+        c.cryptos.length,
       )}
       ${
         !stale && !isServed(c)
@@ -433,10 +452,10 @@ export abstract class RampView extends View {
     });
     const near = [...regions, c.defaults.country].find((r) => r && served.has(r));
     const line = this.catalog.refused
-      ? this.t('unknownCountry', c.country)
-      : this.t('notServed', this._regionName(c.country));
+      ? this.t('unknownCountry', { country: c.country })
+      : this.t('notServed', { country: this._regionName(c.country) });
     return html`<p class="empty" role="status">${line}</p>
-      ${near ? this._wayOut(this.t('useInstead', this._regionName(near)), () => this._pickCountry(near)) : nothing}`;
+      ${near ? this._wayOut(this.t('useInstead', { choice: this._regionName(near) }), () => this._pickCountry(near)) : nothing}`;
   }
 
   /** A country's name in the element's locale. */
@@ -470,7 +489,7 @@ export abstract class RampView extends View {
     return html`<p class="empty" role="status">${this.t('empty')}</p>
       ${
         other
-          ? this._wayOut(this.t('useInstead', other), () => {
+          ? this._wayOut(this.t('useInstead', { choice: other }), () => {
               this.host.fiat = other;
             })
           : nothing
@@ -503,7 +522,7 @@ export abstract class RampView extends View {
       body: html`<span>${m.name}</span><small>${this._methodTerms(m, fiat)}</small>`,
     });
     return html`<div class="methods">
-      ${this._methodPicker.render(legend, () => sorted.map(item), method && item(method), pick, this.t('noResults'))}
+      ${this._methodPicker.render(legend, () => sorted.map(item), method && item(method), pick, this.t('noResults'), sorted.length)}
       ${method ? html`<small class="terms">${this._methodTerms(method, fiat)}</small>` : nothing}
     </div>`;
   }
@@ -531,13 +550,14 @@ export abstract class RampView extends View {
   /**
    * Fees and limits in the chosen currency: `1.5% + €0.50 · €10–€5,000`, or `3% + ≈ $0.65 · ≈ $7.80–$27,000`
    * where the backend converted them from EUR (or the one bound a method has); the limits a refusal stated win.
+   * Left to right in every language, as every amount is.
    */
-  protected _methodTerms(m: Method, fiat: string): string {
+  protected _methodTerms(m: Method, fiat: string): TemplateResult {
     const t = termsOf(m, fiat);
     const money = (a: string, c: string) => this.money(a, c);
     const fee = `${t.converted ? '≈ ' : ''}${money(t.fixedFee, t.currency)}`;
     const limits = this._stated.get(`${m.id} ${fiat}`) ?? t;
-    return `${formatPercent(m.feePercent, this.ctx.loc)} + ${fee}${limitRange(limits, money)}`;
+    return html`<bdi dir="ltr">${isolated(formatPercent(m.feePercent, this.ctx.loc))} + ${fee}${limitRange(limits, money)}</bdi>`;
   }
 
   /**
@@ -596,7 +616,8 @@ export abstract class RampView extends View {
     const q = this.quotes;
     const quote = q.quote;
     const err = isLimit(q.error) ? undefined : q.error;
-    const row = (key: RampKey, value: string) => html`<div><dt>${this.t(key)}</dt><dd>${value}</dd></div>`;
+    const row = (key: RampKey, value: string) =>
+      html`<div><dt>${this.t(key)}</dt><dd><bdi dir="ltr">${value}</bdi></dd></div>`;
     const fee = (v: string) => (quote ? this.money(v, quote.fees.currency) : '');
     const symbol = crypto?.symbol ?? quote?.crypto.currency ?? '';
     // "now" as it comes (the first quote does not wait for Intl's first RelativeTimeFormat), then "5s ago".
@@ -615,7 +636,7 @@ export abstract class RampView extends View {
             : nothing
         }
       </dl>
-      ${quote ? html`<p class="fresh">${this.t('updated', age < 0.5 ? this.t('now') : formatAgo(age, this.ctx.loc))}</p>` : nothing}
+      ${quote ? html`<p class="fresh">${this.t('updated', { age: age < 0.5 ? this.t('now') : formatAgo(age, this.ctx.loc) })}</p>` : nothing}
       ${!quote && q.pending ? html`<div class="skeleton"><i></i><i></i></div>` : nothing}
       ${err ? this.error(err, () => q.retry()) : nothing}
     </div>`;
@@ -624,7 +645,7 @@ export abstract class RampView extends View {
   /** What goes in and what comes out: buy pays fiat for crypto, sell sends crypto for fiat. */
   private _total(quote: Quote, symbol: string): string {
     const fiat = `${quote.estimate ? '≈ ' : ''}${this.money(quote.fiat.total, quote.fiat.currency)}`;
-    const crypto = formatCrypto(quote.crypto.amount, symbol, this.ctx.loc);
+    const crypto = isolated(formatCrypto(quote.crypto.amount, symbol, this.ctx.loc));
     return quote.side === 'sell' ? `${crypto} → ${fiat}` : `${fiat} → ${crypto}`;
   }
 }

@@ -16,7 +16,7 @@ import type { CatalogController } from '../controllers/catalog-controller.ts';
 import type { CheckoutCompleteDetail, CheckoutMode, CheckoutReadyDetail } from '../events.ts';
 import type { Display, FrameController, FrameMessage } from '../frame/frame-controller.ts';
 import { formatMoney } from '../internal/locale.ts';
-import { type MessageKey, msg } from '../internal/messages.ts';
+import { type Args, type MessageKey, msg } from '../internal/messages.ts';
 import type { QuoteController } from '../ramp/quote-controller.ts';
 import { errorBox, skeleton } from './parts.ts';
 
@@ -129,8 +129,8 @@ export abstract class View {
     this._controllers = [];
   }
 
-  protected t(key: MessageKey, arg?: string): string {
-    return msg(this.ctx.loc, key, arg);
+  protected t(key: MessageKey, args?: Args): string {
+    return msg(this.ctx.loc, key, args);
   }
 
   protected money(amount: string, currency: string): string {

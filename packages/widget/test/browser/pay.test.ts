@@ -66,6 +66,7 @@ describe('pay mode', () => {
     const event = await ready;
     expect(event.detail).to.deep.equal({
       mode: 'pay',
+      language: 'en',
       product: { name: 'Ember Ceramic Mug', price: '18.50', currency: 'EUR' },
     });
     await el.updateComplete;

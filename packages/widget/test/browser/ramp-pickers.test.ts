@@ -143,7 +143,7 @@ describe('buy: the pickers', () => {
       timeout: 8000,
     });
     await sendKeys({ press: 'Enter' });
-    expect((await ready).detail).to.deep.equal({ mode: 'buy', country: 'DE' });
+    expect((await ready).detail).to.deep.equal({ mode: 'buy', country: 'DE', language: 'en' });
     expect((await quote).detail.fiat.currency).to.equal('EUR');
     await el.updateComplete;
     expect(el.country).to.equal('DE');
@@ -170,7 +170,7 @@ describe('buy: the pickers', () => {
     expect(el.country).to.equal('PL');
     expect(shadowQuery(el, 'form').getAttribute('aria-busy')).to.equal('true');
     expect(shadowQuery<HTMLInputElement>(el, '#country').value).to.equal('Poland');
-    expect((await ready).detail).to.deep.equal({ mode: 'buy', country: 'PL' });
+    expect((await ready).detail).to.deep.equal({ mode: 'buy', country: 'PL', language: 'en' });
     await waitUntil(() => events.events.length > 0, 'no quote for Poland', { timeout: 8000 });
     await el.updateComplete;
     expect(shadowQuery<HTMLInputElement>(el, '#country').value).to.equal('Poland');

@@ -42,7 +42,7 @@ describe('buy mode', () => {
     );
     expect(el.shadowRoot!.querySelector('.skeleton')).to.exist;
     await expect(el).to.be.accessible();
-    expect((await ready).detail).to.deep.equal({ mode: 'buy', country: 'DE' });
+    expect((await ready).detail).to.deep.equal({ mode: 'buy', country: 'DE', language: 'en' });
     await el.updateComplete;
     expect(requestsTo('/api/catalog') - before).to.equal(1);
     expect(shadowQuery<HTMLInputElement>(el, '#country').value).to.equal('Germany');

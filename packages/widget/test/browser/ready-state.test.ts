@@ -19,7 +19,7 @@ describe('readyState and ready', () => {
       expect(el.readyState).to.equal('loading');
       const detail = await el.ready;
       expect(el.readyState).to.equal('ready');
-      expect(detail).to.deep.equal({ mode: 'buy', country: 'DE' });
+      expect(detail).to.deep.equal({ mode: 'buy', country: 'DE', language: 'en' });
       expect(recorded.events.map((e) => e.detail)).to.deep.equal([detail]);
       await el.updateComplete;
       expect(el.shadowRoot!.querySelector('label[for="fiat"]'), 'the form shows').to.exist;

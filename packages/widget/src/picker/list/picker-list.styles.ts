@@ -6,5 +6,8 @@ export const listStyles = css`
   [role=option] { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-radius: var(--_r); cursor: pointer; min-height: 44px; box-sizing: border-box; }
   [aria-selected=true] { outline: 2px solid var(--_accent); }
   [role=option] small { margin-inline-start: auto; }
+  /* The current value's check mark, at the line's end (its left in a right-to-left language); named by the field. */
+  .cur::after { content: '✓' / ''; margin-inline-start: auto; font-weight: 700; }
+  .cur:has(small)::after { margin: 0; }
   [role=option].none { cursor: default; font-style: italic; }
 `;

@@ -38,7 +38,21 @@ export function pickerList(
         .filter((x) => rank(x) < 2)
         .sort((a, b) => rank(a) - rank(b))
     : [];
-  const active = Math.min(p._active, list.length - 1);
+  // Opened: the current value is active (and in sight, below), as a native select opens; typed: the best match.
+  const active =
+    p._active < 0
+      ? Math.max(0, q ? 0 : list.findIndex((x) => x.code === value))
+      : Math.min(p._active, list.length - 1);
+  // The list and its active option in sight: the page scrolled so that a list opened near the bottom of a phone's
+  // screen shows below its field, and the list scrolled to the active option.
+  const reveal = () =>
+    p._host.updateComplete.then(() => {
+      const ul = p._host.renderRoot.querySelector(`#${id}-list`);
+      ul?.querySelector('[aria-selected=true]')?.scrollIntoView({ block: 'nearest' });
+      ul?.scrollIntoView({ block: 'nearest' });
+    });
+  if (open && !p._shown) reveal();
+  p._shown = open;
   const pick = (x?: PickerItem) => {
     if (x && x.code !== value) onPick(x.code);
     p._set(false, '');
@@ -60,11 +74,7 @@ export function pickerList(
           Math.max(0, Math.min(list.length - 1, active + (e.key === 'ArrowDown' ? 1 : -1))),
         );
       // The long lists scroll: keep the active option in sight.
-      p._host.updateComplete.then(() =>
-        p._host.renderRoot
-          .querySelector(`#${id}-list [aria-selected=true]`)
-          ?.scrollIntoView({ block: 'nearest' }),
-      );
+      reveal();
     } else if (e.key === 'Enter' && open) {
       e.preventDefault();
       if (list.length || !q) pick(list[active]);
@@ -84,6 +94,7 @@ export function pickerList(
           id="${id}-${i}"
           role="option"
           aria-selected=${String(i === active)}
+          class=${x.code === value ? 'cur' : ''}
           @mousedown=${(e: Event) => e.preventDefault()}
           @click=${() => pick(x)}
         >

@@ -28,7 +28,7 @@ export class RampSession {
   done = false;
   private _orderId?: string;
   /** What the page was opened for, in one line: the form collapses into it while that page is inline. */
-  private _summary = '';
+  private _summary: TemplateResult | '' = '';
 
   constructor(private _owner: SessionOwner) {
     _owner.host._addStyles?.(statusStyles);
@@ -42,7 +42,7 @@ export class RampSession {
   }
 
   /** Shows the page of session `s`, signed for what `summary` says (after `loadFrame`). */
-  open(s: Session, summary: string): void {
+  open(s: Session, summary: TemplateResult): void {
     const { host, ctx, side } = this._owner;
     this._orderId = undefined;
     this._summary = summary;

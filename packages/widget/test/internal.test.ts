@@ -371,7 +371,8 @@ describe('messages', () => {
     assert.equal(errorKey('TOKEN_EXPIRED'), 'eGone');
     assert.equal(errorKey('NOT_FOUND'), 'eGone');
     assert.equal(errorKey('METHOD_UNAVAILABLE'), 'eMethod');
-    assert.equal(errorKey('UPSTREAM_TIMEOUT'), 'eRetry');
+    assert.equal(errorKey('UPSTREAM_TIMEOUT'), 'eUnavailable');
+    assert.equal(errorKey('UPSTREAM_ERROR'), 'eUnavailable');
     assert.equal(errorKey('RATE_LIMITED'), 'eRetry');
     assert.equal(errorKey('NETWORK_ERROR'), 'eOffline');
     assert.equal(errorKey('VALIDATION_FAILED'), 'eInput');

@@ -129,7 +129,8 @@ describe('the pay journey', () => {
       expect(dialog.open).to.equal(true);
       const titleId = dialog.getAttribute('aria-labelledby')!;
       const title = el.shadowRoot!.getElementById(titleId)!;
-      expect(title.textContent).to.equal('Ember Ceramic Mug · €18.50');
+      // The price is isolated left to right (U+2066 … U+2069, invisible), so a right-to-left page keeps it whole.
+      expect(title.textContent).to.equal('Ember Ceramic Mug · \u2066€18.50\u2069');
       expect(title.checkVisibility()).to.equal(true);
       // The page posts its height; the frame takes it, so the page's own button is not cut off.
       const frame = shadowQuery<HTMLIFrameElement>(el, 'iframe');

@@ -422,10 +422,18 @@ describe('finishing a rotation: what still uses an old value', () => {
         'the new values of the *_PREVIOUS secrets are not counted',
       );
 
-      const rotationLines = backend
-        .lines()
-        .map((line) => JSON.parse(line) as { level: string; msg: string; variable?: string; keyId?: string })
-        .filter((line) => line.msg?.startsWith('[rotation]'));
+      // The log is written in batches (every 250 ms): wait for the lines, then count them.
+      const rotationLinesNow = () =>
+        backend
+          .lines()
+          .map(
+            (line) => JSON.parse(line) as { level: string; msg: string; variable?: string; keyId?: string },
+          )
+          .filter((line) => line.msg?.startsWith('[rotation]'));
+      const rotationLines = await waitFor(
+        async () => (rotationLinesNow().length >= 7 ? rotationLinesNow() : undefined),
+        'the rotation lines in the log',
+      ).catch(() => rotationLinesNow());
       assert.equal(rotationLines.length, 7, 'one line per acceptance');
       assert.ok(rotationLines.every((line) => line.level === 'info'));
       assert.deepEqual(

@@ -9,8 +9,12 @@ export interface Received {
   event: FulfilmentEvent;
 }
 
-/** A merchant's receiver: verifies every request with the Standard Webhooks library, answers what it is told. */
-export async function startReceiver(secret: string) {
+/**
+ * A merchant's receiver: verifies every request with the Standard Webhooks library, answers what it is told. On
+ * `port` (default one the kernel picks), listening at once unless `listening: false`: a receiver that is down
+ * until `up()`, as a shop's server is while it restarts.
+ */
+export async function startReceiver(secret: string, options: { port?: number; listening?: boolean } = {}) {
   const verifier = new Webhook(secret);
   const received: Received[] = [];
   const rejected: string[] = [];
@@ -34,18 +38,34 @@ export async function startReceiver(secret: string) {
     }
     response.writeHead(answer).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  let port = options.port ?? 0;
+  const up = async () => {
+    if (server.listening) return;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    port = (server.address() as AddressInfo).port;
+  };
+  const close = () =>
+    new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  if (options.listening !== false || port === 0) await up();
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    url: `http://127.0.0.1:${port}/hooks`,
     received,
     rejected,
     answer(next: number | 'hang') {
       answer = next;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    /** Starts listening (again) on its port. */
+    up,
+    close,
   };
 }

@@ -1,5 +1,4 @@
-/** The HTTP contract against the built CLI on Bun, on SQLite. */
-import { cliTarget } from './cli-target.ts';
-import { httpContract } from './contract.ts';
+/** The HTTP contract against the built CLI on Bun, on SQLite and on PostgreSQL. */
+import { contractOnEachStore } from './cli-target.ts';
 
-httpContract('the CLI on Bun, SQLite', cliTarget('bun'));
+contractOnEachStore('bun');

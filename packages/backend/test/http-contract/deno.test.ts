@@ -1,5 +1,4 @@
-/** The HTTP contract against the built CLI on Deno, on SQLite. */
-import { cliTarget } from './cli-target.ts';
-import { httpContract } from './contract.ts';
+/** The HTTP contract against the built CLI on Deno, on SQLite and on PostgreSQL. */
+import { contractOnEachStore } from './cli-target.ts';
 
-httpContract('the CLI on Deno, SQLite', cliTarget('deno'));
+contractOnEachStore('deno');

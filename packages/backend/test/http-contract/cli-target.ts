@@ -12,12 +12,17 @@ export const cliTarget =
     storageEnv: () => Promise<Record<string, string>> = async () => ({}),
   ): StartTarget =>
   async (env) => {
-    const cli = await startCli({ ...(await storageEnv()), ...env }, { runtime });
+    // Stopped at once: the drain on SIGTERM has its own test (shutdown.test.ts).
+    const cli = await startCli({ SHUTDOWN_DRAIN_MS: '0', ...(await storageEnv()), ...env }, { runtime });
     try {
       await waitFor(async () => {
         if (!cli.lines().some((line) => line.includes(`STORAGE: ${storage}`)))
           throw new Error(`no "STORAGE: ${storage}" line in:\n${cli.lines().join('\n')}`);
       }, `the CLI on ${runtime} saying it stores in ${storage}`);
+      // What the runtime lacks, said once at start (host-runtime.ts); nothing on Node.
+      const notes = cli.lines().filter((line) => /Running on (Bun|Deno) /.test(line));
+      if (notes.length !== (runtime === 'node' ? 0 : 1))
+        throw new Error(`the start-up note on ${runtime}: ${notes.join('\n') || 'none'}`);
     } catch (error) {
       await cli.stop();
       throw error;

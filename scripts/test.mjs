@@ -28,6 +28,7 @@ import {
   ensureEngines,
   ensurePackagesBuilt,
   ensurePrometheus,
+  ensureRuntimes,
   ensureWidgetBuilt,
   root,
 } from './ensure.mjs';
@@ -113,6 +114,9 @@ async function nodeTests(name, files, env = {}) {
 /** The backend's tests that run three instances behind HAProxy: the unit suite's second job. */
 const fleetTests = /\/(rolling-restart|upstream-outage|behind-haproxy)\.test\.ts$/;
 
+/** The HTTP contract against the CLI on Node, Bun and Deno (SQLite, PostgreSQL): the unit suite's third job. */
+const runtimeTests = /\/http-contract\/[^/]+\.test\.ts$/;
+
 /** End-to-end files that open a browser (the others, the fresh clone and the packages, need none). */
 const e2eFiles = (browser) =>
   findTests(join(root, 'test'), /\.test\.ts$/).filter(
@@ -142,21 +146,23 @@ const suites = {
   ],
   typecheck: () => [['typecheck', () => once('typecheck', bin('tsc'), ['-p', 'tsconfig.json'])]],
   lint: () => [['lint', () => once('lint', bin('biome'), ['ci', '.'])]],
-  // Two jobs side by side: the files that run a fleet behind HAProxy (minutes each, mostly waiting on it) and
-  // the rest; Node runs one job's files one at a time.
+  // Three jobs side by side: the files that run a fleet behind HAProxy (minutes each, mostly waiting on it), the
+  // HTTP contract on each runtime, and the rest; Node runs one job's files one at a time.
   unit: () => {
     const files = findTests(join(root, 'packages'), /\.test\.ts$/).filter((f) => !f.includes('/browser/'));
     const fleet = files.filter((f) => fleetTests.test(f));
+    const runtimes = files.filter((f) => runtimeTests.test(f));
     return [
       [
         'unit',
         () =>
           nodeTests(
             'unit',
-            files.filter((f) => !fleetTests.test(f)),
+            files.filter((f) => !fleetTests.test(f) && !runtimeTests.test(f)),
           ),
       ],
       ['unit (fleet)', () => nodeTests('unit-fleet', fleet)],
+      ['unit (runtimes)', () => nodeTests('unit-runtimes', runtimes)],
     ];
   },
   browser: (picked) =>
@@ -192,6 +198,7 @@ const suites = {
 const expected = {
   unit: 475,
   'unit (fleet)': 450,
+  'unit (runtimes)': 90,
   'e2e (webkit)': 360,
   'e2e (no browser)': 340,
   'e2e (firefox)': 250,
@@ -224,6 +231,8 @@ try {
   if (order.includes('unit')) {
     ensureDatabaseServers();
     ensurePrometheus();
+    // Bun and Deno from the lockfile's npm packages: one that cannot start fails here, named.
+    ensureRuntimes();
   }
   // HAProxy: deploy/'s tests (e2e) and the rolling restarts behind it (unit).
   if (order.includes('unit') || order.includes('e2e')) ensureDeployTools();

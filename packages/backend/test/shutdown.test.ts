@@ -23,6 +23,22 @@ const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const dataDir = mkdtempSync(path.join(tmpdir(), 'shutdown-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
+/** A sandbox control call and an order creation, on the backend at `base`. */
+const calls = (base: string) => ({
+  control: (p: string, body: unknown) =>
+    fetch(`${base}/sandbox/control${p}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  order: (key: string) =>
+    fetch(`${base}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: allowedOrigin, 'idempotency-key': key },
+      body: JSON.stringify({ product: 'hoodie' }),
+    }),
+});
+
 // On each runtime the built CLI is meant to run on: Bun and Deno deliver SIGTERM to the same handler.
 for (const runtime of ['node', 'bun', 'deno'] as const)
   test(`${runtime}: SIGTERM: /readyz fails, requests still served, in-flight finishes, streams end with retry:, exit 0`, async () => {
@@ -52,18 +68,7 @@ for (const runtime of ['node', 'bun', 'deno'] as const)
         if (child.exitCode !== null) throw new Error(`exited: ${output}`);
         assert.equal((await fetch(`${base}/readyz`)).status, 200);
       }, 'ready');
-      const control = (p: string, body: unknown) =>
-        fetch(`${base}/sandbox/control${p}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-      const order = (key: string) =>
-        fetch(`${base}/api/orders`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', origin: allowedOrigin, 'idempotency-key': key },
-          body: JSON.stringify({ product: 'hoodie' }),
-        });
+      const { control, order } = calls(base);
       const created = (await (await order(newKey())).json()) as Created;
       // A status stream, open across the shutdown.
       const stream = await fetch(`${base}/api/orders/${created.orderId}/events?token=${created.statusToken}`);
@@ -146,18 +151,7 @@ test('past SHUTDOWN_TIMEOUT_MS: exit 1, the last line naming the request and the
       if (child.exitCode !== null) throw new Error(`exited: ${output}`);
       assert.equal((await fetch(`${base}/readyz`)).status, 200);
     }, 'ready');
-    const control = (p: string, body: unknown) =>
-      fetch(`${base}/sandbox/control${p}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    const order = (key: string) =>
-      fetch(`${base}/api/orders`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: allowedOrigin, 'idempotency-key': key },
-        body: JSON.stringify({ product: 'hoodie' }),
-      });
+    const { control, order } = calls(base);
     assert.equal((await order(newKey())).status, 201);
     await received;
     // A second creation held at the upstream for a minute: in flight when the timeout ends the process.

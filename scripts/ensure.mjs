@@ -167,6 +167,30 @@ export function ensureDeployTools() {
   );
 }
 
+/**
+ * What scripts/image.mjs builds the operators' image with: Debian's `mmdebstrap` (the root filesystem, from
+ * Debian's packages: no base image is pulled), `podman` (import, build with no network) and `docker-compose`
+ * (checks deploy/image/compose.yaml: Debian 12's podman-compose 1.0 has no `config`). Installed when missing
+ * and we are root, otherwise a message saying so.
+ */
+export function ensureImageTools() {
+  const tools = {
+    mmdebstrap: '/usr/bin/mmdebstrap',
+    podman: '/usr/bin/podman',
+    compose: '/usr/bin/docker-compose',
+  };
+  const have = () => Object.values(tools).every((path) => existsSync(path));
+  if (have()) return tools;
+  if (isRoot()) {
+    aptInstall("the operators' image", ['mmdebstrap', 'podman', 'docker-compose']);
+    if (have()) return tools;
+  }
+  throw new Error(
+    "mmdebstrap, podman and docker-compose build and check the image. Install Debian's packages " +
+      '(sudo apt-get install mmdebstrap podman docker-compose), or run as root to have them installed.',
+  );
+}
+
 /** Builds the widget (npm entries and the script-tag bundle) when its sources are newer than dist. */
 export function ensureWidgetBuilt({ force = false } = {}) {
   const widget = join(root, 'packages', 'widget');

@@ -26,6 +26,7 @@ import {
   ensureDeployTools,
   ensureDeps,
   ensureEngines,
+  ensureImageTools,
   ensurePackagesBuilt,
   ensurePrometheus,
   ensureRuntimes,
@@ -117,10 +118,14 @@ const fleetTests = /\/(rolling-restart|upstream-outage|behind-haproxy)\.test\.ts
 /** The HTTP contract against the CLI on Node, Bun and Deno (SQLite, PostgreSQL): the unit suite's third job. */
 const runtimeTests = /\/http-contract\/[^/]+\.test\.ts$/;
 
+/** The operators' image (built with mmdebstrap and podman, started under chroot): a suite of its own. */
+const imageTest = join(root, 'test', 'image.test.ts');
+
 /** End-to-end files that open a browser (the others, the fresh clone and the packages, need none). */
 const e2eFiles = (browser) =>
   findTests(join(root, 'test'), /\.test\.ts$/).filter(
-    (file) => /\bdemoSuite\(|\blaunchBrowser\(/.test(readFileSync(file, 'utf8')) === browser,
+    (file) =>
+      file !== imageTest && /\bdemoSuite\(|\blaunchBrowser\(/.test(readFileSync(file, 'utf8')) === browser,
   );
 
 /**
@@ -189,6 +194,9 @@ const suites = {
     ]),
     ...(all ? [['e2e (no browser)', () => nodeTests('e2e-no-browser', e2eFiles(false))]] : []),
   ],
+  // Debian's root filesystem (mmdebstrap, from the mirror), the packed tarballs, podman build with no network, and
+  // the image's root filesystem serving /readyz; compose.yaml checked.
+  image: () => [['image', () => nodeTests('image', [imageTest])]],
 };
 
 /**
@@ -209,6 +217,7 @@ const expected = {
   typecheck: 30,
   lint: 10,
   lockfile: 5,
+  image: 200,
 };
 
 const args = process.argv.slice(2);
@@ -239,6 +248,7 @@ try {
   ensurePackagesBuilt();
   ensureWidgetBuilt();
   if (order.includes('e2e')) ensureDemoBuilt();
+  if (order.includes('image')) ensureImageTools();
   const queue = order
     .flatMap((name) => suites[name](pickedEngines.length ? pickedEngines : engines, !pickedEngines.length))
     .sort(([a], [b]) => (expected[b] ?? 0) - (expected[a] ?? 0));

@@ -206,7 +206,7 @@ const suites = {
 const expected = {
   unit: 475,
   'unit (fleet)': 450,
-  'unit (runtimes)': 90,
+  'unit (runtimes)': 150,
   'e2e (webkit)': 360,
   'e2e (no browser)': 340,
   'e2e (firefox)': 250,

@@ -167,6 +167,30 @@ export function ensureDeployTools() {
   );
 }
 
+/**
+ * What scripts/image.mjs builds the operators' image with: Debian's `mmdebstrap` (the root filesystem, from
+ * Debian's packages: no base image is pulled), `podman` (import, build with no network) and `docker-compose`
+ * (checks deploy/image/compose.yaml: Debian 12's podman-compose 1.0 has no `config`). Installed when missing
+ * and we are root, otherwise a message saying so.
+ */
+export function ensureImageTools() {
+  const tools = {
+    mmdebstrap: '/usr/bin/mmdebstrap',
+    podman: '/usr/bin/podman',
+    compose: '/usr/bin/docker-compose',
+  };
+  const have = () => Object.values(tools).every((path) => existsSync(path));
+  if (have()) return tools;
+  if (isRoot()) {
+    aptInstall("the operators' image", ['mmdebstrap', 'podman', 'docker-compose']);
+    if (have()) return tools;
+  }
+  throw new Error(
+    "mmdebstrap, podman and docker-compose build and check the image. Install Debian's packages " +
+      '(sudo apt-get install mmdebstrap podman docker-compose), or run as root to have them installed.',
+  );
+}
+
 /** Builds the widget (npm entries and the script-tag bundle) when its sources are newer than dist. */
 export function ensureWidgetBuilt({ force = false } = {}) {
   const widget = join(root, 'packages', 'widget');
@@ -183,6 +207,42 @@ export function ensureWidgetBuilt({ force = false } = {}) {
   if (!force && built && built >= sources) return;
   console.log('Building the widget…');
   run('npm', ['run', 'build', '--workspace', 'packages/widget']);
+}
+
+/**
+ * Bun and Deno, for the backend's HTTP contract on each runtime: binaries from the npm packages the lockfile
+ * installs (`bun`, `deno` and their platform packages, `@oven/bun-<platform>`, `@deno/<platform>`). The wrappers'
+ * install scripts move the binary out of the platform package into their own folder when npm runs them, and
+ * leave it where it is when it does not (npm 11 may skip them): both places are looked at. Each is run once
+ * (`--version`), so a binary that cannot start on this machine fails here, naming it, rather than in a test.
+ */
+export function ensureRuntimes() {
+  const modules = join(root, 'node_modules');
+  const { platform, arch } = process;
+  const exe = platform === 'win32' ? '.exe' : '';
+  const denoPlatform = { linux: `linux-${arch}-glibc`, darwin: `darwin-${arch}`, win32: `win32-${arch}` }[
+    platform
+  ];
+  const bunPlatform = `${platform === 'win32' ? 'windows' : platform}-${arch === 'arm64' ? 'aarch64' : arch}`;
+  const candidates = {
+    bun: [
+      join(modules, '@oven', `bun-${bunPlatform}`, 'bin', `bun${exe}`),
+      join(modules, 'bun', 'bin', 'bun.exe'),
+    ],
+    deno: [join(modules, '@deno', `${denoPlatform}`, `deno${exe}`), join(modules, 'deno', `deno${exe}`)],
+  };
+  const found = {};
+  for (const [name, paths] of Object.entries(candidates)) {
+    const binary = paths.find((path) => spawnSync(path, ['--version'], { stdio: 'ignore' }).status === 0);
+    if (!binary) {
+      throw new Error(
+        `${name} is not installed, or cannot start here (looked for ${paths.join(', ')}): run npm ci, and keep ` +
+          'the optional dependencies (not --omit=optional).',
+      );
+    }
+    found[name] = binary;
+  }
+  return found;
 }
 
 /**

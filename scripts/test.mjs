@@ -26,8 +26,10 @@ import {
   ensureDeployTools,
   ensureDeps,
   ensureEngines,
+  ensureImageTools,
   ensurePackagesBuilt,
   ensurePrometheus,
+  ensureRuntimes,
   ensureWidgetBuilt,
   root,
 } from './ensure.mjs';
@@ -113,10 +115,17 @@ async function nodeTests(name, files, env = {}) {
 /** The backend's tests that run three instances behind HAProxy: the unit suite's second job. */
 const fleetTests = /\/(rolling-restart|upstream-outage|behind-haproxy)\.test\.ts$/;
 
+/** The HTTP contract against the CLI on Node, Bun and Deno (SQLite, PostgreSQL): the unit suite's third job. */
+const runtimeTests = /\/http-contract\/[^/]+\.test\.ts$/;
+
+/** The operators' image (built with mmdebstrap and podman, started under chroot): a suite of its own. */
+const imageTest = join(root, 'test', 'image.test.ts');
+
 /** End-to-end files that open a browser (the others, the fresh clone and the packages, need none). */
 const e2eFiles = (browser) =>
   findTests(join(root, 'test'), /\.test\.ts$/).filter(
-    (file) => /\bdemoSuite\(|\blaunchBrowser\(/.test(readFileSync(file, 'utf8')) === browser,
+    (file) =>
+      file !== imageTest && /\bdemoSuite\(|\blaunchBrowser\(/.test(readFileSync(file, 'utf8')) === browser,
   );
 
 /**
@@ -142,21 +151,23 @@ const suites = {
   ],
   typecheck: () => [['typecheck', () => once('typecheck', bin('tsc'), ['-p', 'tsconfig.json'])]],
   lint: () => [['lint', () => once('lint', bin('biome'), ['ci', '.'])]],
-  // Two jobs side by side: the files that run a fleet behind HAProxy (minutes each, mostly waiting on it) and
-  // the rest; Node runs one job's files one at a time.
+  // Three jobs side by side: the files that run a fleet behind HAProxy (minutes each, mostly waiting on it), the
+  // HTTP contract on each runtime, and the rest; Node runs one job's files one at a time.
   unit: () => {
     const files = findTests(join(root, 'packages'), /\.test\.ts$/).filter((f) => !f.includes('/browser/'));
     const fleet = files.filter((f) => fleetTests.test(f));
+    const runtimes = files.filter((f) => runtimeTests.test(f));
     return [
       [
         'unit',
         () =>
           nodeTests(
             'unit',
-            files.filter((f) => !fleetTests.test(f)),
+            files.filter((f) => !fleetTests.test(f) && !runtimeTests.test(f)),
           ),
       ],
       ['unit (fleet)', () => nodeTests('unit-fleet', fleet)],
+      ['unit (runtimes)', () => nodeTests('unit-runtimes', runtimes)],
     ];
   },
   browser: (picked) =>
@@ -183,6 +194,9 @@ const suites = {
     ]),
     ...(all ? [['e2e (no browser)', () => nodeTests('e2e-no-browser', e2eFiles(false))]] : []),
   ],
+  // Debian's root filesystem (mmdebstrap, from the mirror), the packed tarballs, podman build with no network, and
+  // the image's root filesystem serving /readyz; compose.yaml checked.
+  image: () => [['image', () => nodeTests('image', [imageTest])]],
 };
 
 /**
@@ -192,6 +206,7 @@ const suites = {
 const expected = {
   unit: 475,
   'unit (fleet)': 450,
+  'unit (runtimes)': 150,
   'e2e (webkit)': 360,
   'e2e (no browser)': 340,
   'e2e (firefox)': 250,
@@ -202,6 +217,7 @@ const expected = {
   typecheck: 30,
   lint: 10,
   lockfile: 5,
+  image: 300,
 };
 
 const args = process.argv.slice(2);
@@ -224,12 +240,15 @@ try {
   if (order.includes('unit')) {
     ensureDatabaseServers();
     ensurePrometheus();
+    // Bun and Deno from the lockfile's npm packages: one that cannot start fails here, named.
+    ensureRuntimes();
   }
   // HAProxy: deploy/'s tests (e2e) and the rolling restarts behind it (unit).
   if (order.includes('unit') || order.includes('e2e')) ensureDeployTools();
   ensurePackagesBuilt();
   ensureWidgetBuilt();
   if (order.includes('e2e')) ensureDemoBuilt();
+  if (order.includes('image')) ensureImageTools();
   const queue = order
     .flatMap((name) => suites[name](pickedEngines.length ? pickedEngines : engines, !pickedEngines.length))
     .sort(([a], [b]) => (expected[b] ?? 0) - (expected[a] ?? 0));

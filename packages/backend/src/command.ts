@@ -12,6 +12,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { ConfigError, envFileSource, loadConfig, readEnvFile, startWarnings } from './config.ts';
 import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { storageWords } from './health/checks.ts';
+import { runtimeNote } from './host-runtime.ts';
 import { configureLogging, flushLogs, logger } from './logger.ts';
 import { createRuntime, loadSandbox, openStore, SandboxMissing, sandboxNotice } from './runtime.ts';
 import { SharedStateUnavailable } from './shared/redis.ts';
@@ -225,6 +226,8 @@ server.listen({ port: config.port, backlog: LISTEN_BACKLOG }, () => {
     logger.info(`  metrics       ${base}/metrics (Authorization: Bearer $METRICS_TOKEN)`);
   logger.info(`  allowed origins ${config.allowedOrigins.join(', ')}`);
   for (const warning of startWarnings(config, port)) logger.warn(`Warning: ${warning}`);
+  const note = runtimeNote();
+  if (note) logger.warn(note);
   // Out now, before the first request is answered, rather than with the next batch of lines.
   flushLogs();
 });

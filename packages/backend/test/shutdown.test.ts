@@ -14,6 +14,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error: plain JavaScript shared with scripts/test.mjs (no types).
 import { ensurePackagesBuilt } from '../../../scripts/ensure.mjs';
+import { cliCommand } from './cli-process.ts';
 import { type Created, newKey, productsFile } from './order-fixtures.ts';
 import { freePort, waitFor } from './servers.ts';
 import { allowedOrigin } from './support.ts';
@@ -22,90 +23,98 @@ const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const dataDir = mkdtempSync(path.join(tmpdir(), 'shutdown-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-test('SIGTERM: /readyz fails, requests still served, in-flight finishes, streams end with retry:, exit 0', async () => {
-  ensurePackagesBuilt();
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [cli], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: String(port),
-      PUBLIC_URL: base,
-      ALLOWED_ORIGINS: allowedOrigin,
-      PRODUCTS_FILE: productsFile,
-      DATA_DIR: dataDir,
-      ACCESS_LOG: 'off',
-      SHUTDOWN_DRAIN_MS: '3000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  try {
-    await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`exited: ${output}`);
-      assert.equal((await fetch(`${base}/readyz`)).status, 200);
-    }, 'ready');
-    const control = (p: string, body: unknown) =>
-      fetch(`${base}/sandbox/control${p}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    const order = (key: string) =>
-      fetch(`${base}/api/orders`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: allowedOrigin, 'idempotency-key': key },
-        body: JSON.stringify({ product: 'hoodie' }),
-      });
-    const created = (await (await order(newKey())).json()) as Created;
-    // A status stream, open across the shutdown.
-    const stream = await fetch(`${base}/api/orders/${created.orderId}/events?token=${created.statusToken}`);
-    assert.equal(stream.status, 200);
-    const streamText = stream.text();
-    // An order creation held at the upstream (sandbox clock pinned, latency on its create call): in flight.
-    assert.equal((await control('/clock', { now: Date.now() })).status, 200);
-    assert.equal(
-      (await control('/faults', { route: '/pay-api/v1/orders', method: 'POST', latencyMs: 60_000 })).status,
-      200,
-    );
-    const inFlight = order(newKey());
-    await waitFor(async () => {
-      const pending = (await (await fetch(`${base}/sandbox/control/pending`)).json()) as unknown;
-      if (!JSON.stringify(pending).includes('latency')) throw new Error(JSON.stringify(pending));
-    }, 'the creation waiting at the upstream');
-
-    child.kill('SIGTERM');
-    await waitFor(async () => {
-      assert.equal((await fetch(`${base}/readyz`)).status, 503);
-    }, 'readiness failing');
-    // Still served while draining.
-    assert.equal((await fetch(`${base}/api/products`, { headers: { origin: allowedOrigin } })).status, 200);
-    // The request in flight when SIGTERM came is answered (let go while the drain still accepts the control call).
-    assert.equal((await control('/clock', { advanceMs: 120_000 })).status, 200);
-    assert.equal((await inFlight).status, 201);
-    // The stream ends once the server stops accepting, with the retry hint last.
-    assert.match(await streamText, /retry: 1000\n\n$/);
-    // Logged as it happens (lines go out within 250 ms).
-    await waitFor(async () => {
-      assert.match(output, /no new connections accepted/);
-    }, 'the stop logged');
-    assert.equal(await exited, 0, output);
-    for (const line of [
-      /SIGTERM: \/readyz answers 503/,
-      /ended 1 status stream\(s\) with a retry hint/,
-      /in-flight requests finished/,
-      /delivery worker stopped/,
-      /exiting 0/,
-    ]) {
-      assert.match(output, line);
-    }
-  } finally {
-    child.kill('SIGKILL');
-  }
+/** A sandbox control call and an order creation, on the backend at `base`. */
+const calls = (base: string) => ({
+  control: (p: string, body: unknown) =>
+    fetch(`${base}/sandbox/control${p}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  order: (key: string) =>
+    fetch(`${base}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: allowedOrigin, 'idempotency-key': key },
+      body: JSON.stringify({ product: 'hoodie' }),
+    }),
 });
+
+// On each runtime the built CLI is meant to run on: Bun and Deno deliver SIGTERM to the same handler.
+for (const runtime of ['node', 'bun', 'deno'] as const)
+  test(`${runtime}: SIGTERM: /readyz fails, requests still served, in-flight finishes, streams end with retry:, exit 0`, async () => {
+    ensurePackagesBuilt();
+    const [command, ...args] = cliCommand(runtime);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const child = spawn(command, args, {
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: String(port),
+        PUBLIC_URL: base,
+        ALLOWED_ORIGINS: allowedOrigin,
+        PRODUCTS_FILE: productsFile,
+        DATA_DIR: mkdtempSync(path.join(dataDir, `${runtime}-`)),
+        ACCESS_LOG: 'off',
+        SHUTDOWN_DRAIN_MS: '3000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      await waitFor(async () => {
+        if (child.exitCode !== null) throw new Error(`exited: ${output}`);
+        assert.equal((await fetch(`${base}/readyz`)).status, 200);
+      }, 'ready');
+      const { control, order } = calls(base);
+      const created = (await (await order(newKey())).json()) as Created;
+      // A status stream, open across the shutdown.
+      const stream = await fetch(`${base}/api/orders/${created.orderId}/events?token=${created.statusToken}`);
+      assert.equal(stream.status, 200);
+      const streamText = stream.text();
+      // An order creation held at the upstream (sandbox clock pinned, latency on its create call): in flight.
+      assert.equal((await control('/clock', { now: Date.now() })).status, 200);
+      assert.equal(
+        (await control('/faults', { route: '/pay-api/v1/orders', method: 'POST', latencyMs: 60_000 })).status,
+        200,
+      );
+      const inFlight = order(newKey());
+      await waitFor(async () => {
+        const pending = (await (await fetch(`${base}/sandbox/control/pending`)).json()) as unknown;
+        if (!JSON.stringify(pending).includes('latency')) throw new Error(JSON.stringify(pending));
+      }, 'the creation waiting at the upstream');
+
+      child.kill('SIGTERM');
+      await waitFor(async () => {
+        assert.equal((await fetch(`${base}/readyz`)).status, 503);
+      }, 'readiness failing');
+      // Still served while draining.
+      assert.equal((await fetch(`${base}/api/products`, { headers: { origin: allowedOrigin } })).status, 200);
+      // The request in flight when SIGTERM came is answered (let go while the drain still accepts the control call).
+      assert.equal((await control('/clock', { advanceMs: 120_000 })).status, 200);
+      assert.equal((await inFlight).status, 201);
+      // The stream ends once the server stops accepting, with the retry hint last.
+      assert.match(await streamText, /retry: 1000\n\n$/);
+      // Logged as it happens (lines go out within 250 ms).
+      await waitFor(async () => {
+        assert.match(output, /no new connections accepted/);
+      }, 'the stop logged');
+      assert.equal(await exited, 0, output);
+      for (const line of [
+        /SIGTERM: \/readyz answers 503/,
+        /ended 1 status stream\(s\) with a retry hint/,
+        /in-flight requests finished/,
+        /delivery worker stopped/,
+        /exiting 0/,
+      ]) {
+        assert.match(output, line);
+      }
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
 
 test('past SHUTDOWN_TIMEOUT_MS: exit 1, the last line naming the request and the delivery it cut', async () => {
   ensurePackagesBuilt();
@@ -142,18 +151,7 @@ test('past SHUTDOWN_TIMEOUT_MS: exit 1, the last line naming the request and the
       if (child.exitCode !== null) throw new Error(`exited: ${output}`);
       assert.equal((await fetch(`${base}/readyz`)).status, 200);
     }, 'ready');
-    const control = (p: string, body: unknown) =>
-      fetch(`${base}/sandbox/control${p}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    const order = (key: string) =>
-      fetch(`${base}/api/orders`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: allowedOrigin, 'idempotency-key': key },
-        body: JSON.stringify({ product: 'hoodie' }),
-      });
+    const { control, order } = calls(base);
     assert.equal((await order(newKey())).status, 201);
     await received;
     // A second creation held at the upstream for a minute: in flight when the timeout ends the process.

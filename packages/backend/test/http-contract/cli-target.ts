@@ -1,0 +1,49 @@
+/** The HTTP contract's targets for the built CLI: on a runtime, on SQLite (its default) or PostgreSQL. */
+import { after, before } from 'node:test';
+import { type Runtime, startCli } from '../cli-process.ts';
+import { createDatabase, type Postgres, startPostgres, waitFor } from '../servers.ts';
+import { httpContract, type StartTarget } from './contract.ts';
+
+/** The CLI on `runtime`, refused unless its start-up line names the storage expected (`SQLite`, `PostgreSQL`). */
+export const cliTarget =
+  (
+    runtime: Runtime,
+    storage: 'SQLite' | 'PostgreSQL' = 'SQLite',
+    storageEnv: () => Promise<Record<string, string>> = async () => ({}),
+  ): StartTarget =>
+  async (env) => {
+    // Stopped at once: the drain on SIGTERM has its own test (shutdown.test.ts).
+    const cli = await startCli({ SHUTDOWN_DRAIN_MS: '0', ...(await storageEnv()), ...env }, { runtime });
+    try {
+      await waitFor(async () => {
+        if (!cli.lines().some((line) => line.includes(`STORAGE: ${storage}`)))
+          throw new Error(`no "STORAGE: ${storage}" line in:\n${cli.lines().join('\n')}`);
+      }, `the CLI on ${runtime} saying it stores in ${storage}`);
+      // What the runtime lacks, said once at start (host-runtime.ts); nothing on Node.
+      const notes = cli.lines().filter((line) => /Running on (Bun|Deno) /.test(line));
+      if (notes.length !== (runtime === 'node' ? 0 : 1))
+        throw new Error(`the start-up note on ${runtime}: ${notes.join('\n') || 'none'}`);
+    } catch (error) {
+      await cli.stop();
+      throw error;
+    }
+    return { baseUrl: cli.url, sandboxUrl: `${cli.url}/sandbox`, stop: cli.stop };
+  };
+
+const names: Record<Runtime, string> = { node: 'Node', bun: 'Bun', deno: 'Deno' };
+
+/** The contract on `runtime` twice: SQLite in a data directory of its own, then a fresh PostgreSQL database. */
+export function contractOnEachStore(runtime: Runtime) {
+  let postgres: Postgres | undefined;
+  before(async () => {
+    postgres = await startPostgres();
+  });
+  after(() => postgres?.stop());
+  httpContract(`the CLI on ${names[runtime]}, SQLite`, cliTarget(runtime));
+  httpContract(
+    `the CLI on ${names[runtime]}, PostgreSQL`,
+    cliTarget(runtime, 'PostgreSQL', async () => ({
+      DATABASE_URL: await createDatabase(postgres as Postgres, `contract_${runtime}`),
+    })),
+  );
+}

@@ -77,12 +77,14 @@ export function renderFrame(
   title?: string,
 ): TemplateResult | typeof nothing {
   if (!f.url) return nothing;
+  // The height goes through CSSOM (`.style` is `style.cssText`), which a storefront's CSP allows; a `style`
+  // attribute in the template is refused under `style-src` without 'unsafe-inline', and the frame could not grow.
   const frame = html`<iframe
       part="frame"
       src=${f.url}
       title=${frameMessages(loc, 'checkout')}
       allow="payment; clipboard-write; camera"
-      style=${f.height ? `height:${f.height}px` : nothing}
+      .style=${f.height ? `height:${f.height}px` : ''}
       @load=${f.onLoad}
     ></iframe>
     ${

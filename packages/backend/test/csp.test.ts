@@ -13,6 +13,7 @@ import { loadConfig } from '../src/config.ts';
 import { storefrontCsp } from '../src/csp/storefront-csp.ts';
 import { maxCspBlockedOrigins } from '../src/metrics/metrics.ts';
 import { liveEnv } from './config-env.ts';
+import { createOrder, productsFile } from './order-fixtures.ts';
 import { allowedOrigin, type Stack, startStack } from './support.ts';
 
 const token = 'metrics-token-for-csp-tests-0123';
@@ -224,5 +225,55 @@ describe('POST /api/csp-reports', () => {
     // One origin (tracker.example) was seen by the first test.
     assert.equal(origins.length, maxCspBlockedOrigins - 1);
     assert.equal(counts['connect-src other'], 6);
+  });
+});
+
+describe("the backend's own pages: a nonce-based policy of their own", () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack({ env: { PRODUCTS_FILE: productsFile } });
+  });
+  after(() => stack.close());
+
+  /** The page's policy, checked for what a strict one must not allow, and its nonce. */
+  const strictPolicy = (response: Response) => {
+    const policy = response.headers.get('content-security-policy') ?? '';
+    const directives = directivesOf(policy);
+    assert.deepEqual(directives['default-src'], ["'none'"]);
+    assert.deepEqual(directives['base-uri'], ["'none'"]);
+    assert.deepEqual(directives['form-action'], ["'none'"]);
+    assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval|\*/);
+    const nonce = /^'nonce-([A-Za-z0-9+/=]{16,})'$/.exec(directives['style-src']?.join(' ') ?? '')?.[1];
+    assert.ok(nonce, `style-src is one nonce: ${policy}`);
+    return { directives, nonce };
+  };
+
+  test('the API reference: its one <style> by a nonce new on each request, no script, never framed', async () => {
+    const first = await stack.api('/api/docs');
+    const { directives, nonce } = strictPolicy(first);
+    assert.equal(directives['script-src'], undefined, 'no script at all (default-src)');
+    assert.deepEqual(directives['frame-ancestors'], ["'none'"]);
+    const html = await first.text();
+    assert.equal(html.match(/<style[^>]*>/g)?.join(), `<style nonce="${nonce}">`);
+    assert.doesNotMatch(html, /<script/);
+    assert.notEqual(strictPolicy(await stack.api('/api/docs')).nonce, nonce);
+  });
+
+  test('the return page: style and script by the nonce; framed by the shop only, at top level by nobody', async () => {
+    const created = await createOrder(stack);
+    const framed = await stack.api(`/api/orders/${created.orderId}/return`, {
+      headers: { 'sec-fetch-dest': 'iframe' },
+    });
+    const { directives, nonce } = strictPolicy(framed);
+    assert.deepEqual(directives['script-src'], [`'nonce-${nonce}'`]);
+    assert.deepEqual(directives['frame-ancestors'], [allowedOrigin]);
+    const html = await framed.text();
+    assert.ok(html.includes(`<style nonce="${nonce}">`) && html.includes(`<script nonce="${nonce}">`));
+    assert.equal((html.match(/<script/g) ?? []).length, 1);
+    const top = await stack.api(`/api/orders/${created.orderId}/return`, {
+      headers: { 'sec-fetch-dest': 'document' },
+    });
+    assert.deepEqual(strictPolicy(top).directives['frame-ancestors'], ["'none'"]);
+    assert.match(await top.text(), /close this window/);
   });
 });

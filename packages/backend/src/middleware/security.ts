@@ -7,6 +7,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { NONCE, secureHeaders } from 'hono/secure-headers';
 import type { Config } from '../config.ts';
+import { cspReportPath } from '../csp/storefront-csp.ts';
 import type { AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 
@@ -67,6 +68,9 @@ export function originGuard(config: Config): MiddlewareHandler<AppEnv> {
       !allowed.has(origin) &&
       !isServerOnly(path) &&
       !isStaticAsset(path) &&
+      // Browsers send CSP reports with an Origin of their own choosing (WebKit: none the shop's), and a report
+      // from a page the checkout does not know is news too: bounded and rate-limited, never refused by origin.
+      path !== cspReportPath &&
       c.req.method !== 'OPTIONS'
     ) {
       throw new AppError('FORBIDDEN', 'This origin is not allowed to use this checkout.');

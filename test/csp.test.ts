@@ -39,7 +39,7 @@ async function waitUntil(what: string, check: () => Promise<boolean>, ms = 60_00
 const noViolations = async (page: Page, where: string) =>
   assert.deepEqual(await cspViolations(page), [], `CSP violations on ${where}`);
 
-test("the demo's pages are sent with the storefront's policy: nothing inline, no eval, report-to the backend", async () => {
+test("the demo's pages are sent with the storefront's policy: nothing inline, no eval, reported to the backend", async () => {
   const [product] = await demo.products();
   const response = await fetch(`${demo.url}/products/${product.id}`);
   const policy = response.headers.get('content-security-policy') ?? '';

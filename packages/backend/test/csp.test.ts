@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
 import { storefrontCsp } from '../src/csp/storefront-csp.ts';
 import { maxCspBlockedOrigins } from '../src/metrics/metrics.ts';
+import { startCli } from './cli-process.ts';
 import { liveEnv } from './config-env.ts';
 import { createOrder, productsFile } from './order-fixtures.ts';
 import { allowedOrigin, type Stack, startStack } from './support.ts';
@@ -295,4 +296,42 @@ describe("the backend's own pages: a nonce-based policy of their own", () => {
     assert.deepEqual(strictPolicy(top).directives['frame-ancestors'], ["'none'"]);
     assert.match(await top.text(), /close this window/);
   });
+});
+
+test('each report is one log line of the running backend, with no query string or token from its URLs', async () => {
+  const cli = await startCli();
+  try {
+    const response = await fetch(`${cli.url}/api/csp-reports`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/csp-report' },
+      body: JSON.stringify({
+        'csp-report': {
+          'document-uri': `${cli.url}/thank-you?orderId=ord_1&token=st_secret_token`,
+          'effective-directive': 'script-src-elem',
+          'blocked-uri': 'https://cdn.example/x.js?key=abc',
+          'source-file': `${cli.url}/assets/shop.js?session=s3cr3t`,
+          'line-number': 7,
+        },
+      }),
+    });
+    assert.equal(response.status, 204);
+    let lines: string[] = [];
+    const deadline = Date.now() + 30_000;
+    while (!(lines = cli.lines().filter((line) => line.includes('CSP violation'))).length) {
+      assert.ok(Date.now() < deadline, 'no CSP line in the log');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(lines.length, 1);
+    const line = JSON.parse(lines[0] as string) as { level: number | string; csp: Record<string, unknown> };
+    assert.deepEqual(line.csp, {
+      directive: 'script-src-elem',
+      blocked: 'https://cdn.example',
+      document: `${cli.url}/thank-you`,
+      source: `${cli.url}/assets/shop.js`,
+      line: 7,
+    });
+    assert.doesNotMatch(lines[0] as string, /secret|s3cr3t|key=|token=/);
+  } finally {
+    await cli.stop();
+  }
 });

@@ -15,6 +15,7 @@ import { maxCspBlockedOrigins } from '../src/metrics/metrics.ts';
 import { startCli } from './cli-process.ts';
 import { liveEnv } from './config-env.ts';
 import { createOrder, productsFile } from './order-fixtures.ts';
+import { waitFor } from './servers.ts';
 import { allowedOrigin, type Stack, startStack } from './support.ts';
 
 const token = 'metrics-token-for-csp-tests-0123';
@@ -315,12 +316,15 @@ test('each report is one log line of the running backend, with no query string o
       }),
     });
     assert.equal(response.status, 204);
-    let lines: string[] = [];
-    const deadline = Date.now() + 30_000;
-    while (!(lines = cli.lines().filter((line) => line.includes('CSP violation'))).length) {
-      assert.ok(Date.now() < deadline, 'no CSP line in the log');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const cspLines = () => cli.lines().filter((line) => line.includes('CSP violation'));
+    await waitFor(
+      async () => {
+        if (!cspLines().length) throw new Error('no CSP line in the log yet');
+      },
+      'the CSP line in the log',
+      60_000,
+    );
+    const lines = cspLines();
     assert.equal(lines.length, 1);
     const line = JSON.parse(lines[0] as string) as { level: number | string; csp: Record<string, unknown> };
     assert.deepEqual(line.csp, {

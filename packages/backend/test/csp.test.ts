@@ -42,6 +42,9 @@ export const sampleEnv = {
 };
 const samplePayPage = 'https://pay.example';
 
+/** A `report-uri` body (`application/csp-report`) of one report with `fields`. */
+const legacyReport = (fields: Record<string, unknown>) => JSON.stringify({ 'csp-report': fields });
+
 describe('storefrontCsp', () => {
   test('sandbox: everything the element uses is on the backend, nothing inline, eval or foreign', () => {
     const config = loadConfig({ PORT: '8787', PRODUCTS_FILE: 'none' });
@@ -165,16 +168,14 @@ describe('POST /api/csp-reports', () => {
   };
 
   test('report-uri and report-to bodies are each counted by directive and blocked origin, 204', async () => {
-    const legacy = JSON.stringify({
-      'csp-report': {
-        'document-uri': 'https://shop.example/products/mug?token=secret-in-url',
-        'violated-directive': 'script-src-elem',
-        'effective-directive': 'script-src-elem',
-        'original-policy': "default-src 'none'",
-        'blocked-uri': 'inline',
-        'line-number': 12,
-        disposition: 'enforce',
-      },
+    const legacy = legacyReport({
+      'document-uri': 'https://shop.example/products/mug?token=secret-in-url',
+      'violated-directive': 'script-src-elem',
+      'effective-directive': 'script-src-elem',
+      'original-policy': "default-src 'none'",
+      'blocked-uri': 'inline',
+      'line-number': 12,
+      disposition: 'enforce',
     });
     assert.equal((await post('application/csp-report', legacy)).status, 204);
     const reporting = JSON.stringify([
@@ -202,12 +203,10 @@ describe('POST /api/csp-reports', () => {
   });
 
   test("a report is taken whatever its Origin (WebKit sends none of the shop's): a page it does not know is news too", async () => {
-    const body = JSON.stringify({
-      'csp-report': {
-        'document-uri': 'https://elsewhere.example/',
-        'effective-directive': 'frame-src',
-        'blocked-uri': 'https://evil.example/x',
-      },
+    const body = legacyReport({
+      'document-uri': 'https://elsewhere.example/',
+      'effective-directive': 'frame-src',
+      'blocked-uri': 'https://evil.example/x',
     });
     for (const origin of ['null', 'https://elsewhere.example']) {
       const response = await stack.api('/api/csp-reports', {
@@ -224,7 +223,7 @@ describe('POST /api/csp-reports', () => {
     assert.equal((await post('application/csp-report', 'not json')).status, 400);
     assert.equal((await post('text/plain', '{"csp-report":{}}')).status, 400);
     assert.equal((await post('application/reports+json', '{"type":"csp-violation"}')).status, 400);
-    const big = JSON.stringify({ 'csp-report': { 'blocked-uri': 'inline', pad: 'x'.repeat(17 * 1024) } });
+    const big = legacyReport({ 'blocked-uri': 'inline', pad: 'x'.repeat(17 * 1024) });
     const response = await post('application/csp-report', big);
     assert.equal(response.status, 413);
     assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'PAYLOAD_TOO_LARGE');
@@ -232,12 +231,10 @@ describe('POST /api/csp-reports', () => {
 
   test(`blocked origins are counted one by one up to ${maxCspBlockedOrigins}, then as "other"`, async () => {
     for (let i = 0; i < maxCspBlockedOrigins + 5; i++) {
-      const body = JSON.stringify({
-        'csp-report': {
-          'document-uri': 'https://shop.example/',
-          'effective-directive': 'connect-src',
-          'blocked-uri': `https://host-${i}.example/x`,
-        },
+      const body = legacyReport({
+        'document-uri': 'https://shop.example/',
+        'effective-directive': 'connect-src',
+        'blocked-uri': `https://host-${i}.example/x`,
       });
       assert.equal((await post('application/csp-report', body)).status, 204);
     }
@@ -305,14 +302,12 @@ test('each report is one log line of the running backend, with no query string o
     const response = await fetch(`${cli.url}/api/csp-reports`, {
       method: 'POST',
       headers: { 'content-type': 'application/csp-report' },
-      body: JSON.stringify({
-        'csp-report': {
-          'document-uri': `${cli.url}/thank-you?orderId=ord_1&token=st_secret_token`,
-          'effective-directive': 'script-src-elem',
-          'blocked-uri': 'https://cdn.example/x.js?key=abc',
-          'source-file': `${cli.url}/assets/shop.js?session=s3cr3t`,
-          'line-number': 7,
-        },
+      body: legacyReport({
+        'document-uri': `${cli.url}/thank-you?orderId=ord_1&token=st_secret_token`,
+        'effective-directive': 'script-src-elem',
+        'blocked-uri': 'https://cdn.example/x.js?key=abc',
+        'source-file': `${cli.url}/assets/shop.js?session=s3cr3t`,
+        'line-number': 7,
       }),
     });
     assert.equal(response.status, 204);

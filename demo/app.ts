@@ -25,6 +25,11 @@ export interface DemoOptions {
   adminToken: string;
   /** Where this server reaches the backend over HTTP, as a merchant's server would (resolved per request). */
   backendUrl: () => string;
+  /**
+   * Headers every page is sent with: the storefront's Content-Security-Policy and Reporting-Endpoints, as
+   * `storefrontCsp(config)` computes them (server.ts), so the demo runs under the policy a merchant copies.
+   */
+  pageHeaders?: Record<string, string>;
 }
 
 /** The cookie that identifies the demo's shopper, standing in for a merchant's own login. */
@@ -115,8 +120,12 @@ export function createDemoApp(options: DemoOptions) {
     }
     return firstProduct ?? '';
   };
+  /** A page of the demo, with the storefront's headers (the sandbox's and the backend's pages have their own). */
+  const page = (c: Context, markup: string) => c.html(markup, 200, options.pageHeaders);
+
   const examplePage = (file: string) => async (c: Context) =>
-    c.html(
+    page(
+      c,
       await renderPage(file, options.mode, {
         productId: await exampleProduct(),
         origin: new URL(c.req.url).origin,
@@ -125,15 +134,15 @@ export function createDemoApp(options: DemoOptions) {
 
   const app = new Hono()
     // Pages
-    .get('/', async (c) => c.html(await renderPage('shop', options.mode)))
+    .get('/', async (c) => page(c, await renderPage('shop', options.mode)))
     .get('/products/:id', async (c) => {
       const requested = c.req.query('display') ?? 'auto';
       const display = displayModes.includes(requested) ? requested : 'auto';
-      return c.html(await renderPage('product', options.mode, { productId: c.req.param('id'), display }));
+      return page(c, await renderPage('product', options.mode, { productId: c.req.param('id'), display }));
     })
-    .get('/thank-you', async (c) => c.html(await renderPage('thank-you', options.mode)))
-    .get('/buy', async (c) => c.html(await renderPage('buy', options.mode)))
-    .get('/sell', async (c) => c.html(await renderPage('sell', options.mode)))
+    .get('/thank-you', async (c) => page(c, await renderPage('thank-you', options.mode)))
+    .get('/buy', async (c) => page(c, await renderPage('buy', options.mode)))
+    .get('/sell', async (c) => page(c, await renderPage('sell', options.mode)))
     .get('/deposit', async (c) => {
       // A merchant knows who is logged in; the demo stands in a cookie for that.
       let customerId = getCookie(c, customerCookie);
@@ -150,10 +159,10 @@ export function createDemoApp(options: DemoOptions) {
         { customerId, name: 'Demo customer', expiresInSeconds: 60 * 60 },
         options.tokenSecret,
       );
-      return c.html(await renderPage('deposit', options.mode, { customerId, customerToken }));
+      return page(c, await renderPage('deposit', options.mode, { customerId, customerToken }));
     })
-    .get('/orders', async (c) => c.html(await renderPage('orders', options.mode)))
-    .get('/theming', async (c) => c.html(await renderPage('theming', options.mode)))
+    .get('/orders', async (c) => page(c, await renderPage('orders', options.mode)))
+    .get('/theming', async (c) => page(c, await renderPage('theming', options.mode)))
     .get('/embed', examplePage('embed'))
     .get('/embed/script-tag', examplePage('embed-script-tag'))
     .get('/embed/npm', examplePage('embed-npm'))

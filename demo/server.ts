@@ -3,7 +3,13 @@
  * `/healthz`) and, with no upstream keys configured, the sandbox of the upstream service at `/sandbox`.
  */
 import type { AddressInfo } from 'node:net';
-import { type Config, ConfigError, createCheckout, loadConfig } from '@crypto-checkout/backend';
+import {
+  type Config,
+  ConfigError,
+  createCheckout,
+  loadConfig,
+  storefrontCsp,
+} from '@crypto-checkout/backend';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
@@ -46,6 +52,17 @@ const demo = createDemoApp({
   // read-only), else the older ADMIN_TOKEN (the sandbox has one of its own).
   adminToken: process.env['DEMO_ADMIN_TOKEN'] || config.adminToken || '',
   backendUrl: () => `http://127.0.0.1:${port}`,
+  // The element's policy, plus the demo's own scripts, stylesheet, images, forms and calls on its origin.
+  pageHeaders: storefrontCsp(config, {
+    extra: {
+      'script-src': ["'self'"],
+      'style-src': ["'self'"],
+      'img-src': ["'self'"],
+      'connect-src': ["'self'"],
+      'frame-src': ["'self'"],
+      'form-action': ["'self'"],
+    },
+  }).headers,
 });
 
 const app = new Hono()

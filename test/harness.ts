@@ -186,7 +186,8 @@ async function launchChromium(): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: chromeFlags,
+    // The Reporting API's reports (the demo's CSP `report-to`) sent within a second, not after a minute.
+    args: [...chromeFlags, '--short-reporting-delay'],
   });
   return {
     engine: 'chromium',
@@ -252,12 +253,32 @@ export async function closeLeftovers(suite: string): Promise<void> {
   openContexts.clear();
 }
 
-/** A fresh context (own cookies and storage) whose pages record the element's events in sessionStorage. */
+/**
+ * CSP violations the pages of closed contexts saw (driver/init-script.ts records them in each tab): every demo page
+ * is served under the storefront's policy, and `demoSuite` fails a file whose pages saw one.
+ */
+const cspViolationsSeen: string[] = [];
+
+/** The CSP violations this tab's pages saw so far (`directive blocked (source:line) on path`). */
+export const cspViolations = (page: Page): Promise<string[]> =>
+  page.evaluate(() => JSON.parse(sessionStorage.getItem('e2e-csp') ?? '[]') as string[]);
+
+/**
+ * A fresh context (own cookies and storage) whose pages record the element's events in sessionStorage. Closing it
+ * first reads the CSP violations its pages saw (for `demoSuite`'s check).
+ */
 export async function newContext(
   browser: Browser,
   options: { mobile?: boolean } = {},
 ): Promise<BrowserContext> {
   const context = await browser.newContext(options);
+  const close = context.close.bind(context);
+  context.close = async () => {
+    for (const page of context.pages()) {
+      cspViolationsSeen.push(...(await cspViolations(page).catch(() => [])));
+    }
+    await close();
+  };
   openContexts.add(context);
   (context as unknown as { on(event: 'close', listener: () => void): void }).on('close', () =>
     openContexts.delete(context),
@@ -385,8 +406,15 @@ export interface Demo {
  * Registers the suite's hooks: the demo server and the browser start before the first test and stop after the
  * last; after each test, what it left open is screenshotted as a failure and closed.
  */
-/** `env`: variables of the demo server's environment beside the harness's own (e.g. ADMIN_CREDENTIALS). */
-export function demoSuite(suite: string, env: Record<string, string> = {}): Demo {
+/**
+ * `env`: variables of the demo server's environment beside the harness's own (e.g. ADMIN_CREDENTIALS).
+ * `cspReports: 'expected'`: the suite breaks the CSP on purpose (test/csp.test.ts) and checks the reports itself.
+ */
+export function demoSuite(
+  suite: string,
+  env: Record<string, string> = {},
+  options: { cspReports?: 'expected' } = {},
+): Demo {
   let server: DemoServer | undefined;
   let browser: Browser | undefined;
   before(
@@ -400,6 +428,15 @@ export function demoSuite(suite: string, env: Record<string, string> = {}): Demo
     async () => {
       await browser?.close();
       await server?.stop();
+      // The demo runs under the storefront's strict CSP: no page may have broken it, whether the page saw it
+      // (securitypolicyviolation) or the browser reported it to the backend (its log line, csp-reports.ts).
+      if (options.cspReports !== 'expected') {
+        assert.deepEqual(cspViolationsSeen, [], `${suite}: CSP violations in the pages`);
+        const reported = (server?.output() ?? '')
+          .split('\n')
+          .filter((line) => line.includes('CSP violation reported'));
+        assert.deepEqual(reported, [], `${suite}: CSP violations reported to the backend`);
+      }
     },
     { timeout: hookTimeout },
   );

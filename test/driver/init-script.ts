@@ -5,8 +5,18 @@
  * Playwright's addInitScript; Firefox and WebKit get both from driver/proxy.ts.
  */
 
-/** Appends each of the element's events (`names`) to sessionStorage's `e2e-events`. */
+/**
+ * Appends each of the element's events (`names`) to sessionStorage's `e2e-events`, and each CSP violation of the
+ * page (the demo is served under the storefront's policy) to `e2e-csp`: `directive blocked (source:line)`.
+ */
 export function recordEvents(names: readonly string[]): void {
+  document.addEventListener('securitypolicyviolation', (event) => {
+    const list = JSON.parse(sessionStorage.getItem('e2e-csp') ?? '[]') as string[];
+    list.push(
+      `${event.effectiveDirective} ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber}) on ${location.pathname}`,
+    );
+    sessionStorage.setItem('e2e-csp', JSON.stringify(list));
+  });
   for (const name of names) {
     document.addEventListener(name, (event) => {
       const list = JSON.parse(sessionStorage.getItem('e2e-events') ?? '[]') as unknown[];

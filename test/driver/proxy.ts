@@ -32,6 +32,9 @@ const resourceTypes: Record<string, string> = {
   worker: 'script',
 };
 
+/** An inline script that marks the page if it runs (`data-injected="ran"` on <html>). */
+export const injectedInline = '<script>document.documentElement.dataset.injected = "ran";</script>';
+
 export interface RecordingProxy {
   port: number;
   /** Called for each request as it starts, and again with its status and body once answered. */
@@ -108,9 +111,12 @@ export async function startRecordingProxy(
             const csp = String(answer.headers['content-security-policy'] ?? '');
             const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
             const tag = `<script src="/__e2e__/init.js"${nonce ? ` nonce="${nonce}"` : ''}></script>`;
-            const text = body.toString('utf8');
+            let text = body.toString('utf8');
             const head = /<head[^>]*>/i.exec(text);
             const at = head ? head.index + head[0].length : (/<html[^>]*>/i.exec(text)?.[0].length ?? 0);
+            // What an attacker's markup injection would add (test/csp.test.ts): the page's CSP must block it.
+            if (/[?&]e2e-inject=inline\b/.test(incoming.url ?? ''))
+              text = text.replace('</body>', `${injectedInline}</body>`);
             body = Buffer.from(text.slice(0, at) + tag + text.slice(at), 'utf8');
           }
           const responseHeaders = { ...answer.headers };

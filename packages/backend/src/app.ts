@@ -4,6 +4,7 @@ import { requestId } from 'hono/request-id';
 import { adminAccess } from './admin/access.ts';
 import { createAuditLog } from './admin/audit.ts';
 import { createLockouts } from './admin/lockouts.ts';
+import { cspReportPath } from './csp/storefront-csp.ts';
 import type { AppDeps } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -29,6 +30,7 @@ import { adminRoutes } from './routes/admin.ts';
 import { adminAccessRoutes } from './routes/admin-access.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { checkoutTokenRoutes } from './routes/checkout-tokens.ts';
+import { cspReportRoutes } from './routes/csp-reports.ts';
 import { depositAddressRoutes } from './routes/deposit-addresses.ts';
 import { apiDescription, docsRoutes } from './routes/docs.ts';
 import { flagRoutes } from './routes/flags.ts';
@@ -41,6 +43,8 @@ import { widgetBundleRoutes } from './routes/widget-bundle.ts';
 
 const bodyLimit8k = limitBody(8 * 1024);
 const webhookBodyLimit = limitBody(64 * 1024);
+// A Reporting API body can hold several reports, each with the page's whole policy.
+const cspReportBodyLimit = limitBody(16 * 1024);
 
 export function createApp(deps: AppDeps) {
   // One ledger (with its status hub) shared by the routes that read or move orders.
@@ -75,6 +79,7 @@ export function createApp(deps: AppDeps) {
     .route('/checkout-tokens', checkoutTokenRoutes(deps))
     .route('/orders', orderRoutes(deps, ledger, catalog))
     .route('/deposit-addresses', depositAddressRoutes(deps))
+    .route('/csp-reports', cspReportRoutes(deps))
     .route('/webhooks', webhookRoutes(deps, ledger, rampOrders))
     // Every admin route: a named credential with the scope it needs, writes recorded (admin/access.ts).
     .use('/admin/*', adminAccess(deps, audit, lockouts))
@@ -146,7 +151,9 @@ export function createApp(deps: AppDeps) {
       // requests are not read, so they skip the check (which would otherwise copy every request into a new one).
       .use('/api/*', (c, next) => {
         if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
-        return (c.get('path').startsWith('/api/webhooks') ? webhookBodyLimit : bodyLimit8k)(c, next);
+        const path = c.get('path');
+        if (path === cspReportPath) return cspReportBodyLimit(c, next);
+        return (path.startsWith('/api/webhooks') ? webhookBodyLimit : bodyLimit8k)(c, next);
       }),
   )
     .route('/', healthRoutes(deps))

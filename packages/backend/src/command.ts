@@ -19,7 +19,7 @@ import { SharedStateUnavailable } from './shared/redis.ts';
 import type { SqlStore } from './store/sql-store.ts';
 import { StorageUnavailable } from './store/store.ts';
 
-const usage = `Usage: crypto-checkout-backend [migrate | check | unlock <address> | unlock --all] [--help] [--version]
+const usage = `Usage: crypto-checkout-backend [migrate | check | csp [--pay-page-origin <origin>…] | unlock <address> | unlock --all] [--help] [--version]
 
   (no command)   serve the <crypto-checkout> backend: API, widget bundle, and the offline sandbox when no
                  upstream keys are set
@@ -27,6 +27,9 @@ const usage = `Usage: crypto-checkout-backend [migrate | check | unlock <address
                  was applied, and exit; serving does that too
   check          check the configuration, the database, Redis and each upstream with the configured keys once,
                  print a verdict and a fix for each, exit 1 on any failure (sends no order, moves no money)
+  csp            print the Content-Security-Policy and Reporting-Endpoints headers a storefront page showing the
+                 element needs (storefrontCsp(config)); --pay-page-origin (repeatable) adds the origin the
+                 upstream's payment links open on, which a live policy needs for the inline and modal displays
   unlock <address>
                  lift the wrong-admin-credential count of a client address (its 429s end), in Redis for every
                  instance; --all lifts every address's. Without REDIS_URL it names the admin route that does it
@@ -45,6 +48,7 @@ const options = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
   all: { type: 'boolean' },
+  'pay-page-origin': { type: 'string', multiple: true },
 } as const;
 try {
   args = parseArgs({ options, allowPositionals: true, strict: true });
@@ -66,14 +70,20 @@ if (args.values.help) {
   process.stdout.write(`${usage}\nEvery variable (.env.example):\n\n${example}`);
   process.exit(0);
 }
-const commands = ['migrate', 'check', 'unlock'];
+const commands = ['migrate', 'check', 'csp', 'unlock'];
+const payPageOrigins = args.values['pay-page-origin'] ?? [];
 if (
   (command !== undefined && !commands.includes(command)) ||
   extra.length > (command === 'unlock' ? 1 : 0) ||
-  (args.values.all && command !== 'unlock')
+  (args.values.all && command !== 'unlock') ||
+  (payPageOrigins.length && command !== 'csp')
 ) {
+  const flags = [
+    ...(args.values.all ? ['--all'] : []),
+    ...(payPageOrigins.length ? ['--pay-page-origin'] : []),
+  ];
   process.stderr.write(
-    `Unknown command "${[command, ...extra, ...(args.values.all ? ['--all'] : [])].filter((word) => !commands.includes(word ?? '')).join(' ')}".\n\n${usage}`,
+    `Unknown command "${[command, ...extra, ...flags].filter((word) => !commands.includes(word ?? '')).join(' ')}".\n\n${usage}`,
   );
   process.exit(2);
 }
@@ -102,6 +112,12 @@ try {
   refuse(error instanceof ConfigError ? error.message : `Cannot read .env: ${(error as Error).message}`);
   process.exit(1);
 }
+// The headers alone on stdout, to be copied or piped: no log line before them.
+if (command === 'csp') {
+  const { printStorefrontCsp } = await import('./csp/csp-command.ts');
+  process.exit(printStorefrontCsp(config, payPageOrigins, (text) => process.stdout.write(text), refuse));
+}
+
 // From the first line on, as the configuration says (level, format, and the `instance` every later line carries).
 configureLogging({
   level: config.observability.logLevel,

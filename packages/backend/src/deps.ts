@@ -48,5 +48,7 @@ export interface AppEnv {
     adminCredential: AdminCredential;
     /** What an admin write made or touched, for its audit entry (admin/audit.ts `noteAudit`). */
     auditNote: { target?: string; details?: Record<string, unknown> } | undefined;
+    /** The nonce of our pages' inline <style> and <script> (Hono's secureHeaders, middleware/security.ts). */
+    secureHeadersNonce?: string;
   };
 }

@@ -5,6 +5,13 @@
 export { type AppType, createApp } from './app.ts';
 export type { Clock } from './clock.ts';
 export { type Config, ConfigError, loadConfig } from './config.ts';
+export {
+  type CspConfig,
+  type StorefrontCsp,
+  type StorefrontCspOptions,
+  storefrontCsp,
+  trustedTypePolicies,
+} from './csp/storefront-csp.ts';
 export { DataDirInUse } from './data-dir-lock.ts';
 export type { AppDeps } from './deps.ts';
 export type { FulfilmentEvent, FulfilmentEventType, OnEvent } from './events/fulfilment-events.ts';

@@ -46,6 +46,11 @@ export interface Metrics {
   deliveryAttempt(target: 'webhook' | 'hook', outcome: DeliveryOutcome): void;
   /** A request accepted by a secret being rotated out (secrets/previous-use.ts): which variable, which key id. */
   previousSecretAccepted(secret: string, keyId: string): void;
+  /**
+   * A CSP violation a browser reported (csp/reports.ts): its directive and what was blocked, an origin or `inline`,
+   * `eval`, `data`… (after `maxCspBlockedOrigins` distinct origins, further ones count as `other`).
+   */
+  cspViolation(directive: string, blocked: string): void;
   /** A status stream opened; call what it returns when it closes. */
   streamOpened(): () => void;
   /** Adds what is read at scrape time (createDeps and createRuntime call it as they build the parts). */
@@ -67,9 +72,13 @@ export const noMetrics: Metrics = {
   webhookReceived: nothing,
   deliveryAttempt: nothing,
   previousSecretAccepted: nothing,
+  cspViolation: nothing,
   streamOpened: () => nothing,
   watch: nothing,
 };
+
+/** Distinct blocked origins a CSP violation series is kept for (label values stay bounded). */
+export const maxCspBlockedOrigins = 20;
 
 /** Request durations: a cached quote answers in about a millisecond, an order waits on the upstream. */
 const httpBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -330,6 +339,13 @@ export function createMetrics(options: MetricsOptions): Metrics {
     labelNames: ['secret', 'key_id'],
     registers: [registry],
   });
+  const cspViolations = new Counter({
+    name: 'checkout_csp_violations_total',
+    help: `CSP violations browsers reported to /api/csp-reports, by directive and what was blocked: an origin, or inline, eval, data, blob, trusted-types-sink… as such; after ${maxCspBlockedOrigins} distinct origins, other. A new blocked value is what CheckoutCspNewBlockedSource alerts on.`,
+    labelNames: ['directive', 'blocked'],
+    registers: [registry],
+  });
+  const cspOrigins = new Set<string>();
   // Both backlog gauges are collected together (prom-client collects every metric at once): one read serves both.
   let backlog: Promise<{ pending: number; oldestAgeSeconds: number }> | undefined;
   const readBacklog = () => {
@@ -458,6 +474,14 @@ export function createMetrics(options: MetricsOptions): Metrics {
     webhookReceived: (source, outcome) => webhooks.labels(source, outcome).inc(),
     deliveryAttempt: (target, outcome) => deliveries.labels(target, outcome).inc(),
     previousSecretAccepted: (secret, keyId) => previousSecrets.labels(secret, keyId).inc(),
+    cspViolation(directive, blocked) {
+      let label = blocked;
+      if (blocked.includes(':') && !cspOrigins.has(blocked)) {
+        if (cspOrigins.size < maxCspBlockedOrigins) cspOrigins.add(blocked);
+        else label = 'other';
+      }
+      cspViolations.labels(directive, label).inc();
+    },
     streamOpened() {
       streams.inc();
       let open = true;

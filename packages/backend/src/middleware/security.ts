@@ -2,11 +2,12 @@
  * Browser-facing hardening: Hono's `cors` (allowlist) and `secureHeaders`, a refusal of foreign origins on
  * public routes, and the body limit. Webhooks and admin routes never get CORS: only servers call them.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { secureHeaders } from 'hono/secure-headers';
+import { NONCE, secureHeaders } from 'hono/secure-headers';
 import type { Config } from '../config.ts';
+import { cspReportPath } from '../csp/storefront-csp.ts';
 import type { AppEnv } from '../deps.ts';
 import { AppError } from '../errors.ts';
 
@@ -67,6 +68,9 @@ export function originGuard(config: Config): MiddlewareHandler<AppEnv> {
       !allowed.has(origin) &&
       !isServerOnly(path) &&
       !isStaticAsset(path) &&
+      // Browsers send CSP reports with an Origin of their own choosing (WebKit: none the shop's), and a report
+      // from a page the checkout does not know is news too: bounded and rate-limited, never refused by origin.
+      path !== cspReportPath &&
       c.req.method !== 'OPTIONS'
     ) {
       throw new AppError('FORBIDDEN', 'This origin is not allowed to use this checkout.');
@@ -75,12 +79,18 @@ export function originGuard(config: Config): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Answers that set their own Content-Security-Policy: our HTML pages and SVG images. */
+/** Our HTML pages: the API reference and the order return page, each with a nonce-based policy of its own. */
+const isPage = (path: string) => isFramedPage(path) || path === '/api/docs';
+
+/** Answers that set their own Content-Security-Policy: SVG images. */
 const setsItsOwnPolicy = (path: string) =>
-  isFramedPage(path) ||
-  path === '/api/docs' ||
-  path.startsWith('/api/flags/') ||
-  path.startsWith('/api/products/images/');
+  path.startsWith('/api/flags/') || path.startsWith('/api/products/images/');
+
+/** The return page is asked for inside the widget's iframe (Fetch metadata) or at top level. */
+export const askedInFrame = (c: Context) => {
+  const dest = c.req.header('sec-fetch-dest');
+  return dest === 'iframe' || dest === 'frame';
+};
 
 /**
  * `secureHeaders` with what this backend serves in mind: JSON and our own HTML pages may not be framed, except
@@ -119,22 +129,35 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
     xFrameOptions: 'DENY',
     contentSecurityPolicy: strictPolicy,
   });
-  const framed = secureHeaders({
+  // Our pages: their one <style> and (the return page's) one <script> carry the request's nonce, nothing else runs
+  // or applies; no <base>, no form posts anywhere.
+  const pagePolicy = {
+    defaultSrc: ["'none'"],
+    styleSrc: [NONCE],
+    baseUri: ["'none'"],
+    formAction: ["'none'"],
+  };
+  const docsPage = secureHeaders({
     ...common,
-    overwrite: false,
+    xFrameOptions: 'DENY',
+    contentSecurityPolicy: { ...pagePolicy, frameAncestors: ["'none'"] },
+  });
+  // Only the shop frames the return page (inside the widget's iframe); at top level nobody may.
+  const frameAncestors = config.allowedOrigins.join(' ') || "'none'";
+  const returnPage = secureHeaders({
+    ...common,
     crossOriginOpenerPolicy: false,
     xFrameOptions: false,
     contentSecurityPolicy: {
-      defaultSrc: ["'none'"],
-      scriptSrc: ["'unsafe-inline'"],
-      styleSrc: ["'unsafe-inline'"],
-      frameAncestors: ["'self'", ...config.allowedOrigins],
+      ...pagePolicy,
+      scriptSrc: [NONCE],
+      frameAncestors: [(c) => (askedInFrame(c) ? frameAncestors : "'none'")],
     },
   });
   return async (c, next) => {
     const path = c.get('path');
-    if (!setsItsOwnPolicy(path)) return strict(c, next);
-    return isFramedPage(path) ? framed(c, next) : ownPolicy(c, next);
+    if (isPage(path)) return isFramedPage(path) ? returnPage(c, next) : docsPage(c, next);
+    return setsItsOwnPolicy(path) ? ownPolicy(c, next) : strict(c, next);
   };
 }
 

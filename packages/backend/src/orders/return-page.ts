@@ -3,10 +3,10 @@
  * `returnUrl` (with `orderId` and `status`) or a small page saying how it went; inside the widget's iframe a page
  * that tells the widget by `postMessage`, to the merchant's origin only, and that only the shop may frame.
  */
-import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import { askedInFrame } from '../middleware/security.ts';
 import type { OrderRecord } from './order.ts';
 import type { OrderStatus } from './status.ts';
 
@@ -33,20 +33,18 @@ const scriptJson = (value: unknown) =>
 const style =
   'body{font:16px/1.5 system-ui,sans-serif;margin:0;display:grid;place-items:center;min-height:100vh;color:#1b1b1f;background:#fff}@media (prefers-color-scheme:dark){body{color:#eee;background:#16161a}}main{max-width:28rem;padding:2rem;text-align:center}';
 
-function page(
-  body: HtmlEscapedString | Promise<HtmlEscapedString>,
-  script?: { code: string; nonce: string },
-) {
+/** The page; its <style> and <script> carry the request's nonce, which its CSP (middleware/security.ts) names. */
+function page(body: HtmlEscapedString | Promise<HtmlEscapedString>, nonce: string, script?: string) {
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Payment</title><style>${raw(style)}</style></head>
-<body><main>${body}</main>${script ? html`<script nonce="${script.nonce}">${raw(script.code)}</script>` : ''}</body></html>`;
+<title>Payment</title><style nonce="${nonce}">${raw(style)}</style></head>
+<body><main>${body}</main>${script ? html`<script nonce="${nonce}">${raw(script)}</script>` : ''}</body></html>`;
 }
 
 /** The answer for `record` (as the ledger knows it now) to a payer arriving from the payment page. */
 export async function returnAnswer(c: Context, record: OrderRecord, allowedOrigins: readonly string[]) {
   const { status } = record;
-  const dest = c.req.header('sec-fetch-dest');
-  const framed = dest === 'iframe' || dest === 'frame';
+  const framed = askedInFrame(c);
+  const nonce = c.get('secureHeadersNonce') ?? '';
   c.header('Cache-Control', 'no-store');
   c.header('Referrer-Policy', 'no-referrer');
 
@@ -57,25 +55,16 @@ export async function returnAnswer(c: Context, record: OrderRecord, allowedOrigi
       target.searchParams.set('status', status);
       return c.redirect(target.toString(), 303);
     }
-    c.header(
-      'Content-Security-Policy',
-      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-    );
-    return c.html(await page(html`<p>${statusSentence[status]}</p><p>You can close this window.</p>`));
+    return c.html(await page(html`<p>${statusSentence[status]}</p><p>You can close this window.</p>`, nonce));
   }
 
   // The widget framing the payment page listens for this; only the merchant's origin may read it.
   const targetOrigin = record.returnUrl
     ? new URL(record.returnUrl).origin
     : (record.origin ?? allowedOrigins[0]);
-  const nonce = randomBytes(16).toString('base64');
   const message = { type: 'crypto-checkout:return', orderId: record.id, status };
   const code = targetOrigin
     ? `window.parent.postMessage(${scriptJson(message)}, ${scriptJson(targetOrigin)});`
     : '';
-  c.header(
-    'Content-Security-Policy',
-    `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; frame-ancestors ${allowedOrigins.join(' ') || "'none'"}`,
-  );
-  return c.html(await page(html`<p>${statusSentence[status]}</p>`, code ? { code, nonce } : undefined));
+  return c.html(await page(html`<p>${statusSentence[status]}</p>`, nonce, code || undefined));
 }

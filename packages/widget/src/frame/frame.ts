@@ -77,12 +77,20 @@ export function renderFrame(
   title?: string,
 ): TemplateResult | typeof nothing {
   if (!f.url) return nothing;
+  // What the framed page may do (docs/payment-page-security.md, "The payment frame", says why each token is
+  // there): run its scripts, as its own origin (its postMessage is checked by origin, its status by fetch), post
+  // its forms, open a new window (a wallet, 3-D Secure); never navigate the shop's page (the element does that on
+  // the return message), nor open dialogs or downloads. The shop's path and query never reach the upstream.
+  // The height goes through CSSOM (`.style` is `style.cssText`), which a storefront's CSP allows; a `style`
+  // attribute in the template is refused under `style-src` without 'unsafe-inline', and the frame could not grow.
   const frame = html`<iframe
       part="frame"
       src=${f.url}
       title=${frameMessages(loc, 'checkout')}
       allow="payment; clipboard-write; camera"
-      style=${f.height ? `height:${f.height}px` : nothing}
+      sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox"
+      referrerpolicy="strict-origin-when-cross-origin"
+      .style=${f.height ? `height:${f.height}px` : ''}
       @load=${f.onLoad}
     ></iframe>
     ${

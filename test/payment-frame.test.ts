@@ -68,7 +68,10 @@ test("with the element's sandbox tokens the payment page pays and its return pag
   assert.equal(await payInFrame(elementTokens), `${new URL(demo.url).origin} paid`);
 });
 
-for (const needed of ['allow-scripts', 'allow-same-origin', 'allow-forms']) {
+// Each token's need is measured in one engine (each case waits out the payment that cannot happen: about 30 s
+// a case): the tokens are the frame's, not the engine's, and the positive case above runs in all three.
+const measuring = (process.env.E2E_BROWSER ?? 'chromium') === 'chromium';
+for (const needed of measuring ? ['allow-scripts', 'allow-same-origin', 'allow-forms'] : []) {
   test(`without ${needed} the payment does not reach the shop`, async () => {
     const outcome = await payInFrame(elementTokens.filter((token) => token !== needed));
     assert.notEqual(outcome, `${new URL(demo.url).origin} paid`, `${needed} is not needed after all`);

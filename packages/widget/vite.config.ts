@@ -11,7 +11,9 @@ import { buildTargets } from './build/browsers.ts';
 import { bundleEntry, bundleEntryId } from './build/bundle-entry.ts';
 import { mangleInternals } from './build/mangle-internals.ts';
 import { packTranslations } from './build/pack-translations.ts';
+import { pinChunks } from './build/pin-chunks.ts';
 import { squeezeLiterals } from './build/squeeze-literals.ts';
+import pkg from './package.json' with { type: 'json' };
 import { DEFAULT_MODE, MODES } from './src/modes.ts';
 
 // WIDGET_ROOT lets the size-floor measurement build a trivial element the same way (see build.mjs --floor).
@@ -108,11 +110,12 @@ export default defineConfig(({ mode }): UserConfig => {
             Object.entries(MODES).map(([mode, folder]) => [mode, src(`${folder}/${mode}.ts`)]),
           ),
           defaultMode: DEFAULT_MODE,
-          elementChunk,
         }),
         packTranslations(src('internal/lang/')),
         squeezeLiterals(src('')),
         mangleInternals(),
+        // Every chunk verified before it runs, and dist/manifest.json (the files and their SHA-384).
+        pinChunks({ elementChunk, name: pkg.name, version: pkg.version }),
       ],
       build: {
         outDir: 'dist',

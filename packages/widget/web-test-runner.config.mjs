@@ -247,14 +247,14 @@ function commandsPlugin() {
     async executeCommand({ command, payload }) {
       // A copy of the built bundle on a server of its own, its files changed on disk as `payload.changes` say:
       // `{ prefix, prepend }` puts code before a file's own, `{ prefix, flip: true }` changes one byte in its
-      // first string. Answers its origin and the changed files' names.
+      // first string; and `payload.page` at /storefront.html. Answers its origin and the changed files' names.
       if (command === 'crypto-checkout:widget-copy') {
         const { tsImport } = await import('tsx/esm/api');
         const { serveWidgetCopy, tamper } = await tsImport(
           join(widget, 'test', 'widget-copy.ts'),
           import.meta.url,
         );
-        const copy = await serveWidgetCopy();
+        const copy = await serveWidgetCopy(payload?.page);
         copies.push(copy);
         const changed = (payload?.changes ?? []).map(({ prefix, prepend, flip }) =>
           tamper(copy, prefix, (code) =>

@@ -56,7 +56,11 @@ describe('hardening', () => {
       headers: { origin: 'https://evil.example' },
     });
     assert.equal(foreign.status, 403);
-    assert.equal(foreign.headers.get('access-control-allow-origin'), null);
+    // The refusal alone is readable by the page it refuses (the element then names ALLOWED_ORIGINS), never the
+    // answer: no credentials, no exposed headers, and a foreign preflight still gets nothing.
+    assert.equal(foreign.headers.get('access-control-allow-origin'), 'https://evil.example');
+    assert.equal(foreign.headers.get('access-control-allow-credentials'), null);
+    assert.match(foreign.headers.get('vary') ?? '', /Origin/);
     assert.equal((await json<{ error: { code: string } }>(foreign)).error.code, 'FORBIDDEN');
     const foreignPreflight = await stack.api('/api/orders', {
       method: 'OPTIONS',

@@ -20,15 +20,20 @@ export interface WidgetCopy {
   close(): Promise<void>;
 }
 
-/** Copies dist's loader, chunks and manifest to a new folder and serves them at `/widget` on 127.0.0.1. */
-export async function serveWidgetCopy(): Promise<WidgetCopy> {
+/**
+ * Copies dist's loader, chunks and manifest to a new folder and serves them at `/widget` on 127.0.0.1, and
+ * `page` (HTML) at `/storefront.html`: a storefront on an origin of its own, which no backend lists.
+ */
+export async function serveWidgetCopy(page = ''): Promise<WidgetCopy> {
   const dist = join(widgetBundleFile, '..');
   const dir = mkdtempSync(join(tmpdir(), 'crypto-checkout-widget-'));
   for (const name of readdirSync(dist))
     if (/^crypto-checkout.*\.js$|^manifest\.json$/.test(name))
       copyFileSync(join(dist, name), join(dir, name));
   // The routes read nothing of their deps.
-  const app = new Hono().route('/widget', widgetBundleRoutes({} as AppDeps, join(dir, 'crypto-checkout.js')));
+  const app = new Hono()
+    .route('/widget', widgetBundleRoutes({} as AppDeps, join(dir, 'crypto-checkout.js')))
+    .get('/storefront.html', (c) => c.html(page));
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
   });

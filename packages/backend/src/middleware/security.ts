@@ -55,7 +55,7 @@ export function publicCors(config: Config): MiddlewareHandler<AppEnv> {
 /**
  * A browser request from a foreign origin to a public API route is refused (403 FORBIDDEN) rather than only
  * unreadable: CORS stops the page reading the answer, not the request creating an order. Requests without an
- * Origin header (servers, same-origin GETs, script tags) pass.
+ * Origin header (servers, same-origin GETs, script tags) pass. The 403 is open to the page it refuses.
  */
 export function originGuard(config: Config): MiddlewareHandler<AppEnv> {
   const allowed = new Set([...config.allowedOrigins, new URL(config.publicUrl).origin]);
@@ -69,6 +69,10 @@ export function originGuard(config: Config): MiddlewareHandler<AppEnv> {
       !isStaticAsset(path) &&
       c.req.method !== 'OPTIONS'
     ) {
+      // The refusal itself is readable by the refused page (it holds nothing but that), so the element can tell
+      // its developer to list the origin in ALLOWED_ORIGINS rather than read a blocked answer as "no connection".
+      c.header('Access-Control-Allow-Origin', origin);
+      c.header('Vary', 'Origin', { append: true });
       throw new AppError('FORBIDDEN', 'This origin is not allowed to use this checkout.');
     }
     await next();

@@ -1,7 +1,9 @@
 // A storefront on another origin than the checkout's backend, which loads only the script: the script finds its
 // chunks beside itself (cross-origin module imports, allowed by the backend's CORS header), the element talks
-// to the backend its `api` names, and the country flags come from that backend as images.
+// to the backend its `api` names, and the country flags come from that backend as images. And a storefront whose
+// origin the backend does not list (ALLOWED_ORIGINS): the element says so, to its developer and to the shopper.
 import { expect } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
 import type { LitElement } from 'lit';
 import { otherOrigin, resetSandbox, waitForEvent, waitUntil } from '../support.ts';
 
@@ -46,6 +48,68 @@ describe('a storefront on another origin', () => {
       });
     } finally {
       el.remove();
+    }
+  });
+
+  it('on an origin the backend does not allow, tells the developer to list it and the shopper a neutral message', async function () {
+    this.timeout(60_000);
+    // A page on an origin of its own (a server the test starts), the script from beside it, the API this backend's.
+    const api = `${location.origin}/api`;
+    const page = `<!doctype html><html lang="en"><body>
+<crypto-checkout mode="pay" product="ember-mug" api="${api}" locale="en"></crypto-checkout>
+<script>
+  const logged = [];
+  const consoleError = console.error;
+  console.error = (...args) => { logged.push(args.map(String).join(' ')); consoleError.apply(console, args); };
+  const el = document.querySelector('crypto-checkout');
+  el.addEventListener('checkout-error', (event) => {
+    // Once the element shows it (a frame at a time: a condition, not a delay).
+    const shown = () => {
+      const box = el.shadowRoot && el.shadowRoot.querySelector('.error');
+      if (!box) return requestAnimationFrame(shown);
+      parent.postMessage({ detail: event.detail, text: box.textContent.trim(), retry: !!box.querySelector('button'), logged, origin: location.origin }, '*');
+    };
+    shown();
+  }, { once: true });
+</script>
+<script src="/widget/crypto-checkout.js"></script>
+</body></html>`;
+    const copy = await executeServerCommand<{ origin: string }, object>('crypto-checkout:widget-copy', {
+      page,
+    });
+    expect(copy.origin).to.not.equal(location.origin);
+    const frame = document.createElement('iframe');
+    try {
+      const told = new Promise<{
+        detail: { code: string; message: string; retryable: boolean };
+        text: string;
+        retry: boolean;
+        logged: string[];
+        origin: string;
+      }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the refused storefront said nothing')), 45_000);
+        window.addEventListener('message', function listen(event) {
+          if (event.origin !== copy.origin) return;
+          window.removeEventListener('message', listen);
+          clearTimeout(timer);
+          resolve(event.data);
+        });
+      });
+      frame.src = `${copy.origin}/storefront.html`;
+      document.body.append(frame);
+      const { detail, text, retry, logged, origin } = await told;
+      expect(detail.code).to.equal('ORIGIN_NOT_ALLOWED');
+      expect(detail.retryable).to.equal(false);
+      expect(detail.message).to.equal('This checkout is not available.');
+      expect(text).to.equal('This checkout is not available.');
+      expect(text).to.not.contain('connection');
+      expect(retry).to.equal(false);
+      // One line for the developer: the fix (ALLOWED_ORIGINS) and the origin to add.
+      const lines = logged.filter((line) => line.includes('ALLOWED_ORIGINS'));
+      expect(lines.length, logged.join(' | ')).to.be.greaterThan(0);
+      expect(lines[0]).to.contain(origin);
+    } finally {
+      frame.remove();
     }
   });
 });

@@ -14,7 +14,7 @@ import { packTranslations } from './build/pack-translations.ts';
 import { pinChunks } from './build/pin-chunks.ts';
 import { squeezeLiterals } from './build/squeeze-literals.ts';
 import pkg from './package.json' with { type: 'json' };
-import { DEFAULT_MODE, MODES } from './src/modes.ts';
+import { MODES } from './src/modes.ts';
 
 // WIDGET_ROOT lets the size-floor measurement build a trivial element the same way (see build.mjs --floor).
 const widget = process.env.WIDGET_ROOT ?? fileURLToPath(new URL('./', import.meta.url));
@@ -103,14 +103,7 @@ export default defineConfig(({ mode }): UserConfig => {
     return {
       ...shared,
       plugins: [
-        bundleEntry({
-          define: src('define.ts'),
-          // Each mode's view: src/<folder>/<mode>.ts (modes.ts).
-          views: Object.fromEntries(
-            Object.entries(MODES).map(([mode, folder]) => [mode, src(`${folder}/${mode}.ts`)]),
-          ),
-          defaultMode: DEFAULT_MODE,
-        }),
+        bundleEntry({ define: src('define.ts') }),
         packTranslations(src('internal/lang/')),
         squeezeLiterals(src('')),
         mangleInternals(),

@@ -70,9 +70,9 @@ export function pinChunks({ elementChunk, name, version }: PinChunksOptions): Pl
           return chain(target);
         };
         if (chunk.isEntry) {
-          // The loader's calls, as build/bundle-entry.ts writes them: `v(base,`./x.js`)`.
+          // The loader's calls, as build/bundle-entry.ts writes them: `h(base,`./x.js`)` (the minifier may inline h).
           code = code.replace(
-            /\b(\w+\(\w+,)`\.\/(crypto-checkout-[\w-]+\.js)`\)/g,
+            /(\(\w+,)`\.\/(crypto-checkout-[\w-]+\.js)`\)/g,
             (_all, head: string, target: string) => `${head}\`${known_(target)}\`)`,
           );
         } else {

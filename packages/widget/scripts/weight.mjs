@@ -45,22 +45,22 @@ export function staticClosure(file, seen = new Set()) {
 
 /**
  * The script-tag bundle's files: loader, the element's chunk, each mode's view chunk, each language's chunk. The
- * modes are the loader's (its build writes one view import per mode of src/modes.ts).
+ * loader loads the element's chunk; the modes are the element's (its `views`, one per mode of src/modes.ts).
  */
 export function scriptTagGraph(dist) {
   // Each chunk is loaded by a verifying import (build/pin-chunks.ts) whose chain, "./file hash …", ends with it.
   const target = (chain) => chain.split(' ').at(-2).replace(/^\.\//, '');
   const loader = resolve(dist, 'crypto-checkout.js');
   const code = readFileSync(loader, 'utf8');
+  const elementChain = /\(\w+,`(\.\/[^`]+)`\)/.exec(code)?.[1];
+  if (!elementChain) throw new Error(`cannot read the chunks of ${loader}: ${code.slice(0, 300)}`);
+  const element = resolve(dist, target(elementChain));
+  const elementCode = readFileSync(element, 'utf8');
   const views = {};
-  for (const [, mode, chain] of code.matchAll(/(\w+):\(\)=>\w+\(\w+,`([^`]+)`\)/g))
+  for (const [, mode, chain] of elementCode.matchAll(/(\w+):\(\)=>\$cc\(import\.meta\.url,`([^`]+)`\)/g))
     views[mode] = resolve(dist, target(chain));
-  const element = [...code.matchAll(/\w+\(\w+,`([^`]+)`\)/g)]
-    .map(([, chain]) => resolve(dist, target(chain)))
-    .find((file) => !Object.values(views).includes(file));
   const modes = Object.keys(views);
-  if (!element || !modes.length)
-    throw new Error(`cannot read the chunks of ${loader}: ${code.slice(0, 300)}`);
+  if (!modes.length) throw new Error(`cannot find the views in ${element}`);
   const loads = (file) =>
     [...readFileSync(file, 'utf8').matchAll(/\$cc\(import\.meta\.url,`([^`]+)`\)/g)].map(([, chain]) =>
       target(chain),

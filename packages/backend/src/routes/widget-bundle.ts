@@ -165,9 +165,18 @@ export function widgetBundleRoutes(_deps: AppDeps, file = widgetBundleFile) {
 
   const manifestPath = join(dir, 'manifest.json');
   const json = 'application/json; charset=utf-8';
-  // The installed version, read from its manifest when asked for (a rebuild next to a running server may change it).
-  const installed = async () =>
-    (await current(manifestPath).catch(() => undefined)) && readWidgetManifest(file);
+  // The installed version, from its manifest as loaded (a rebuild next to a running server may change it), parsed once.
+  const parsed = new WeakMap<Bundle, WidgetManifest>();
+  const installed = async (): Promise<WidgetManifest | undefined> => {
+    const bundle = await current(manifestPath).catch(() => undefined);
+    if (!bundle) return undefined;
+    let manifest = parsed.get(bundle);
+    if (!manifest) {
+      manifest = JSON.parse(new TextDecoder().decode(bundle.raw)) as WidgetManifest;
+      parsed.set(bundle, manifest);
+    }
+    return manifest;
+  };
 
   return openApiRoutes()
     .openapi(bundleRoute, (c) => serve(c, file, (b) => c.req.query('v') === b.etag.slice(1, -1)))

@@ -63,8 +63,10 @@ export function pinChunks({ elementChunk, name, version }: PinChunksOptions): Pl
             .map((f) => `./${f} ${pin(f).slice('sha384-'.length)}`)
             .join(' ');
         let code = readFileSync(join(dir, file), 'utf8');
+        if (code.includes('$cc')) throw new Error(`${file} already names $cc, the name the pinned imports take`);
         let pinned = 0;
-        const known_ = (target: string) => {
+        /** The chain of `target`, counted. */
+        const pinnedChain = (target: string) => {
           if (!chunks.has(target)) throw new Error(`${file} loads ${target}, which is not in the bundle`);
           pinned += 1;
           return chain(target);
@@ -73,15 +75,14 @@ export function pinChunks({ elementChunk, name, version }: PinChunksOptions): Pl
           // The loader's calls, as build/bundle-entry.ts writes them: `h(base,`./x.js`)` (the minifier may inline h).
           code = code.replace(
             /(\(\w+,)`\.\/(crypto-checkout-[\w-]+\.js)`\)/g,
-            (_all, head: string, target: string) => `${head}\`${known_(target)}\`)`,
+            (_all, head: string, target: string) => `${head}\`${pinnedChain(target)}\`)`,
           );
         } else {
           code = code.replace(
             /\bimport\(`\.\/(crypto-checkout-[\w-]+\.js)`\)/g,
-            (_all, target: string) => `$cc(import.meta.url,\`${known_(target)}\`)`,
+            (_all, target: string) => `$cc(import.meta.url,\`${pinnedChain(target)}\`)`,
           );
           if (/\bimport\(\s*["'`]\./.test(code)) throw new Error(`${file} has an import() left unpinned`);
-          if (code.includes('$cc') && pinned === 0) throw new Error(`${file} already names $cc`);
           const head =
             file === element.fileName
               ? `const $cc=(b,l)=>${verifiedImportKey}(b,l);export{$cc};`

@@ -63,7 +63,8 @@ export function pinChunks({ elementChunk, name, version }: PinChunksOptions): Pl
             .map((f) => `./${f} ${pin(f).slice('sha384-'.length)}`)
             .join(' ');
         let code = readFileSync(join(dir, file), 'utf8');
-        if (code.includes('$cc')) throw new Error(`${file} already names $cc, the name the pinned imports take`);
+        if (code.includes('$cc'))
+          throw new Error(`${file} already names $cc, the name the pinned imports take`);
         let pinned = 0;
         /** The chain of `target`, counted. */
         const pinnedChain = (target: string) => {

@@ -377,5 +377,10 @@ export default {
   // One engine after another: the tests share one backend and sandbox.
   browsers: browserLaunchers(),
   concurrentBrowsers: 1,
-  testFramework: { config: { timeout: 10000 } },
+  // A test's bound, above test/support.ts's `patience` for any one wait: on a loaded machine a journey of several
+  // waits takes many seconds where it takes one on a quiet machine, and a test ends as soon as its waits are met.
+  testFramework: { config: { timeout: 90_000 } },
+  // A file's bound (web-test-runner's default is 2 minutes): a file of many journeys in WebKit on a loaded
+  // machine can take longer.
+  testsFinishTimeout: 600_000,
 };

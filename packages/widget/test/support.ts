@@ -196,6 +196,14 @@ export function otherOrigin(): string {
 type EventMap = GlobalEventHandlersEventMap;
 
 /**
+ * How long a test waits for a condition or an event before it fails: long, since a wait ends as soon as the
+ * condition holds, and a loaded CI machine (three engines' suites side by side, WebKit most) can take seconds to
+ * render a step that takes milliseconds on a quiet one. Only a failing test ever waits this long; mocha's
+ * timeout (web-test-runner.config.mjs) is above it.
+ */
+export const patience = 20_000;
+
+/**
  * The next `type` event from `target` (optionally the next that `accept`s), or a rejection naming it after
  * `timeout` ms. Typed from GlobalEventHandlersEventMap, so `checkout-*` events come with their detail types.
  * Unlike `oneEvent` from @open-wc/testing it cannot hang a test until mocha's timeout.
@@ -203,7 +211,7 @@ type EventMap = GlobalEventHandlersEventMap;
 export function waitForEvent<K extends keyof EventMap>(
   target: EventTarget,
   type: K,
-  { timeout = 5000, accept }: { timeout?: number; accept?: (event: EventMap[K]) => boolean } = {},
+  { timeout = patience, accept }: { timeout?: number; accept?: (event: EventMap[K]) => boolean } = {},
 ): Promise<EventMap[K]> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -222,8 +230,8 @@ export function waitForEvent<K extends keyof EventMap>(
 }
 
 /**
- * @open-wc/testing's `waitUntil` with 5 s instead of its 1 s by default: a condition the browser meets after a
- * key or a render may take more than a second on a loaded machine (WebKit most), and a test waits for the
+ * @open-wc/testing's `waitUntil` with `patience` instead of its 1 s by default: a condition the browser meets
+ * after a key or a render may take seconds on a loaded machine (WebKit most), and a test waits for the
  * condition, never for a time; mocha's timeout still bounds it.
  */
 export function waitUntil(
@@ -231,7 +239,7 @@ export function waitUntil(
   message?: string,
   options: { interval?: number; timeout?: number } = {},
 ): Promise<void> {
-  return openWcWaitUntil(predicate, message, { timeout: 5000, ...options });
+  return openWcWaitUntil(predicate, message, { timeout: patience, ...options });
 }
 
 /** Records every event of the given types from `target` until `stop()`; `of(type)` lists those of a type. */

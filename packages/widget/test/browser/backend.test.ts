@@ -70,10 +70,10 @@ describe('backend behind the test server', () => {
       source.addEventListener('status', (event) => {
         statuses.push((JSON.parse((event as MessageEvent<string>).data) as { status: string }).status);
       });
-      await waitUntil(() => statuses.length > 0, 'no status event at connect', { timeout: 5000 });
+      await waitUntil(() => statuses.length > 0, 'no status event at connect');
       // Arrives while the stream is open: proof that the proxy does not buffer it.
       await payOrder(order.orderId);
-      await waitUntil(() => statuses.includes('paid'), 'no paid status on the stream', { timeout: 8000 });
+      await waitUntil(() => statuses.includes('paid'), 'no paid status on the stream');
     } finally {
       source.close();
     }

@@ -3,10 +3,10 @@ import { expect, fixture } from '@open-wc/testing';
 import type { TemplateResult } from 'lit';
 import '../../src/define.ts';
 import type { CryptoCheckout } from '../../src/index.ts';
-import { shadowQuery, waitForEvent, waitUntil } from '../support.ts';
+import { patience, shadowQuery, waitForEvent, waitUntil } from '../support.ts';
 
 /** Renders the element and waits for its first `checkout-ready` (listening before it can fire). */
-export async function mountReady(template: TemplateResult, timeout = 8000): Promise<CryptoCheckout> {
+export async function mountReady(template: TemplateResult, timeout = patience): Promise<CryptoCheckout> {
   const ready = waitForEvent(document, 'checkout-ready', { timeout });
   const el = await fixture<CryptoCheckout>(template);
   await ready;
@@ -114,7 +114,6 @@ export async function optionsOf(el: HTMLElement, id: string): Promise<HTMLElemen
   await waitUntil(
     () => el.shadowRoot!.querySelector(`#${id}-list:not([hidden])`),
     `the ${id} list never showed`,
-    { timeout: 5000 },
   );
   return [...el.shadowRoot!.querySelectorAll<HTMLElement>(`#${id}-list [role="option"]`)];
 }

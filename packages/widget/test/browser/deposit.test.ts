@@ -10,7 +10,6 @@ async function addressShown(el: CryptoCheckout, value?: string): Promise<HTMLInp
   await waitUntil(
     () => field()?.value && (value === undefined || field()!.value === value),
     `no address ${value ?? ''} shown`,
-    { timeout: 5000 },
   );
   return field()!;
 }
@@ -42,9 +41,6 @@ describe('deposit mode', () => {
     await waitUntil(
       () => el.shadowRoot!.querySelector<HTMLInputElement>('#address')?.value !== first,
       'the address stayed',
-      {
-        timeout: 5000,
-      },
     );
     expect((await addressShown(el)).value).to.not.equal(first);
     await pickChain(0);
@@ -64,9 +60,6 @@ describe('deposit mode', () => {
     await waitUntil(
       () => shadowQuery(el, '.deposit [role="status"]').textContent === 'Copié',
       'not announced',
-      {
-        timeout: 5000,
-      },
     );
   });
 
@@ -81,7 +74,7 @@ describe('deposit mode', () => {
     (internals(el)._view as unknown as { _chain: string })._chain = 'xrp';
     el.requestUpdate();
     const memoField = () => el.shadowRoot!.querySelector<HTMLInputElement>('#memo');
-    await waitUntil(() => memoField()?.value, 'no memo shown', { timeout: 5000 });
+    await waitUntil(() => memoField()?.value, 'no memo shown');
     const memo = memoField();
     expect(memo?.value).to.match(/^\d+$/);
     expect(memo!.readOnly).to.equal(true);
@@ -103,7 +96,7 @@ describe('deposit mode', () => {
   });
 
   it('explains a bad customer token', async () => {
-    const error = waitForEvent(document, 'checkout-error', { timeout: 8000 });
+    const error = waitForEvent(document, 'checkout-error');
     const el = await fixture<CryptoCheckout>(
       html`<crypto-checkout mode="deposit" customer-token="not-a-token" locale="en"></crypto-checkout>`,
     );

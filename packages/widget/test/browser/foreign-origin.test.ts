@@ -24,7 +24,7 @@ describe('a storefront on another origin', () => {
       el.setAttribute(name, value);
     document.body.append(el);
     try {
-      const quote = waitForEvent(el, 'checkout-quote', { timeout: 10_000 });
+      const quote = waitForEvent(el, 'checkout-quote');
       await new Promise<void>((resolve, reject) => {
         const script = document.createElement('script');
         script.src = `${backend}/widget/crypto-checkout.js`;
@@ -43,9 +43,7 @@ describe('a storefront on another origin', () => {
       const flag = el.shadowRoot!.querySelector<HTMLImageElement>('.combo-input img.flag')!;
       expect(flag.src).to.equal(`${backend}/api/flags/de.svg`);
       expect(flag.alt).to.equal('Germany');
-      await waitUntil(() => flag.complete && flag.naturalWidth > 0, 'the flag did not load', {
-        timeout: 5000,
-      });
+      await waitUntil(() => flag.complete && flag.naturalWidth > 0, 'the flag did not load');
     } finally {
       el.remove();
     }

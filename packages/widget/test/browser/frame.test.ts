@@ -40,14 +40,14 @@ describe('frame controller', () => {
     host.frame.open(fixturePage(other, 'silent'), [other], 'inline');
     await host.updateComplete;
     expect(host.frame.state).to.equal('loading');
-    await waitUntil(() => host.frame.state === 'fallback', 'no fallback', { timeout: 2000 });
+    await waitUntil(() => host.frame.state === 'fallback', 'no fallback');
   });
 
   it('accepts the first message from the expected origin and that frame', async () => {
     const host = await fixture<FrameHost>(html`<frame-host></frame-host>`);
     const other = otherOrigin();
     host.frame.open(fixturePage(other, 'post-message', { type: 'SWAPPED_READY' }), [other], 'inline');
-    await waitUntil(() => host.messages.length === 1, 'no message', { timeout: 2000 });
+    await waitUntil(() => host.messages.length === 1, 'no message');
     expect(host.messages[0]).to.deep.equal({ type: 'SWAPPED_READY' });
     expect(host.frame.state).to.equal('ready');
   });
@@ -60,7 +60,7 @@ describe('frame controller', () => {
       [location.origin],
       'inline',
     );
-    await waitUntil(() => host.frame.state === 'fallback', 'no fallback', { timeout: 2000 });
+    await waitUntil(() => host.frame.state === 'fallback', 'no fallback');
     expect(host.messages).to.deep.equal([]);
   });
 
@@ -69,14 +69,14 @@ describe('frame controller', () => {
     const resize = { type: 'SWAPPED_RESIZE', height: 700.4 };
     const trusted = await fixture<FrameHost>(html`<frame-host></frame-host>`);
     trusted.frame.open(fixturePage(other, 'post-message', resize), [other], 'inline');
-    await waitUntil(() => trusted.frame.state === 'ready', 'no message', { timeout: 2000 });
+    await waitUntil(() => trusted.frame.state === 'ready', 'no message');
     expect(trusted.frame.height).to.equal(701);
     // The height is the controller's: the page's other messages are what the host is told of.
     expect(trusted.messages).to.deep.equal([]);
 
     const foreign = await fixture<FrameHost>(html`<frame-host></frame-host>`);
     foreign.frame.open(fixturePage(other, 'post-message', resize), [location.origin], 'inline');
-    await waitUntil(() => foreign.frame.state === 'fallback', 'no fallback', { timeout: 2000 });
+    await waitUntil(() => foreign.frame.state === 'fallback', 'no fallback');
     expect(foreign.frame.height).to.equal(undefined);
   });
 
@@ -99,7 +99,7 @@ describe('frame controller', () => {
   it('counts a readable same-origin page as loaded', async () => {
     const host = await fixture<FrameHost>(html`<frame-host></frame-host>`);
     host.frame.open(fixturePage(location.origin, 'silent'), [location.origin], 'inline');
-    await waitUntil(() => host.frame.state === 'ready', 'not ready', { timeout: 2000 });
+    await waitUntil(() => host.frame.state === 'ready', 'not ready');
   });
 });
 
@@ -118,15 +118,13 @@ describe('the element’s new-tab offer', () => {
     const order = waitForEvent(el, 'checkout-order');
     shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
     const { url } = (await order).detail;
-    await waitUntil(() => el.shadowRoot!.querySelector('.fallback a'), 'no offer', { timeout: 2000 });
+    await waitUntil(() => el.shadowRoot!.querySelector('.fallback a'), 'no offer');
     const link = shadowQuery<HTMLAnchorElement>(el, '.fallback a');
     expect(link.href).to.equal(url);
     expect(link.target).to.equal('_blank');
     expect(link.rel).to.equal('noopener');
     await expect(el).to.be.accessible();
-    await waitUntil(() => internals(el)._frame?.state === 'ready', 'the ramp page never spoke', {
-      timeout: 5000,
-    });
+    await waitUntil(() => internals(el)._frame?.state === 'ready', 'the ramp page never spoke');
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('.fallback')).to.equal(null);
   });

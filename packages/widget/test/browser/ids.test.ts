@@ -46,7 +46,7 @@ describe('ids and labels', () => {
     const deposit = await mountReady(
       html`<crypto-checkout mode="deposit" customer-token=${token} locale="en"></crypto-checkout>`,
     );
-    await waitUntil(() => deposit.shadowRoot!.querySelector('#address'), 'no address', { timeout: 5000 });
+    await waitUntil(() => deposit.shadowRoot!.querySelector('#address'), 'no address');
     expect(duplicateIds(deposit)).to.deep.equal([]);
   });
 });

@@ -10,7 +10,7 @@ describe('layout', () => {
   it('keeps a usable width inside a shrink-to-fit box (inline-block, flex item)', async () => {
     for (const wrapper of ['display:inline-block', 'display:flex;align-items:flex-start']) {
       // Listening before the element is there: its quote may come before the frame `fixture` waits for (WebKit).
-      const quote = waitForEvent(document, 'checkout-quote', { timeout: 8000 });
+      const quote = waitForEvent(document, 'checkout-quote');
       const box = await fixture<HTMLDivElement>(
         html`<div style=${wrapper}><crypto-checkout mode="buy" country="DE" locale="en" amount="60"></crypto-checkout></div>`,
       );

@@ -48,8 +48,7 @@ describe('the modal from the keyboard', () => {
     await resetSandbox();
   });
 
-  it('pay: Escape in the payment page closes it, and focus goes to "Open the payment page", which opens it again', async function () {
-    this.timeout(60000);
+  it('pay: Escape in the payment page closes it, and focus goes to "Open the payment page", which opens it again', async () => {
     const el = await mountReady(
       html`<crypto-checkout mode="pay" product="ember-mug" display="modal"></crypto-checkout>`,
     );
@@ -73,8 +72,7 @@ describe('the modal from the keyboard', () => {
     );
   });
 
-  it('buy: Escape in the ramp page, or with focus on the page around it, closes it; focus goes back to Continue', async function () {
-    this.timeout(60000);
+  it('buy: Escape in the ramp page, or with focus on the page around it, closes it; focus goes back to Continue', async () => {
     const el = await mountReady(
       html`<crypto-checkout mode="buy" country="DE" amount="61" display="modal" wallet-address="0x2222222222222222222222222222222222222222"></crypto-checkout>`,
     );

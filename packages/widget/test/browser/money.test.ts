@@ -33,9 +33,7 @@ async function rampPageFigure(el: CryptoCheckout, side: 'buy' | 'sell'): Promise
   await el.updateComplete;
   const frame = shadowQuery<HTMLIFrameElement>(el, 'iframe');
   const figure = () => frame.contentDocument?.getElementById(side === 'buy' ? 'total' : 'receive');
-  await waitUntil(() => /\d/.test(figure()?.textContent ?? ''), 'the ramp page shows no total', {
-    timeout: 8000,
-  });
+  await waitUntil(() => /\d/.test(figure()?.textContent ?? ''), 'the ramp page shows no total');
   return figure()!.textContent!.trim();
 }
 
@@ -48,8 +46,7 @@ describe('fees inside: what is typed is what is paid or received', () => {
   });
   afterEach(() => setClock({ reset: true }));
 
-  it('buy, fiat typed: "You pay (EUR) 100" is a total of €100.00, and the ramp page charges 100.00 EUR', async function () {
-    this.timeout(20000);
+  it('buy, fiat typed: "You pay (EUR) 100" is a total of €100.00, and the ramp page charges 100.00 EUR', async () => {
     const el = await mountReady(
       html`<crypto-checkout mode="buy" country="DE" locale="en" wallet-address=${wallet}></crypto-checkout>`,
     );
@@ -63,8 +60,7 @@ describe('fees inside: what is typed is what is paid or received', () => {
     expect(await rampPageFigure(el, 'buy')).to.equal('100.00 EUR');
   });
 
-  it('buy, crypto typed: the fiat field and the total show what the ramp page charges', async function () {
-    this.timeout(20000);
+  it('buy, crypto typed: the fiat field and the total show what the ramp page charges', async () => {
     const el = await mountReady(
       html`<crypto-checkout mode="buy" country="DE" locale="en" wallet-address=${wallet}></crypto-checkout>`,
     );
@@ -78,8 +74,7 @@ describe('fees inside: what is typed is what is paid or received', () => {
     expect(await rampPageFigure(el, 'buy')).to.equal(`${paid} EUR`);
   });
 
-  it('sell, fiat typed: "You get (EUR) 100" is €100.00 received, and the ramp page pays out 100.00 EUR', async function () {
-    this.timeout(20000);
+  it('sell, fiat typed: "You get (EUR) 100" is €100.00 received, and the ramp page pays out 100.00 EUR', async () => {
     const el = await mountReady(
       html`<crypto-checkout mode="sell" country="DE" locale="en"></crypto-checkout>`,
     );
@@ -93,8 +88,7 @@ describe('fees inside: what is typed is what is paid or received', () => {
     expect(await rampPageFigure(el, 'sell')).to.equal('100.00 EUR');
   });
 
-  it('sell, crypto typed: the fiat field and the total show what the ramp page pays out', async function () {
-    this.timeout(20000);
+  it('sell, crypto typed: the fiat field and the total show what the ramp page pays out', async () => {
     const el = await mountReady(
       html`<crypto-checkout mode="sell" country="DE" locale="en"></crypto-checkout>`,
     );

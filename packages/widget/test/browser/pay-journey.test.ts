@@ -25,8 +25,7 @@ describe('the pay journey', () => {
     expect(shadowQuery(el, '[part~="button"]').textContent?.trim()).to.equal('Pay with crypto');
   });
 
-  it('shows the status as a status: a live region with an icon and a tint, not a bordered box', async function () {
-    this.timeout(20000);
+  it('shows the status as a status: a live region with an icon and a tint, not a bordered box', async () => {
     const el = await mountReady(html`<crypto-checkout mode="pay" product=${PRODUCT}></crypto-checkout>`);
     const orderId = await startPayment(el);
     const status = shadowQuery(el, '[part~="status"]');
@@ -44,7 +43,7 @@ describe('the pay journey', () => {
     expect(icon.getAttribute('aria-hidden')).to.equal('true');
     expect(icon.getBoundingClientRect().width).to.be.greaterThan(0);
 
-    const completed = waitForEvent(el, 'checkout-complete', { timeout: 10000 });
+    const completed = waitForEvent(el, 'checkout-complete');
     await payOrder(orderId);
     await completed;
     await el.updateComplete;
@@ -55,8 +54,7 @@ describe('the pay journey', () => {
     expect(getComputedStyle(paid).borderInlineStartColor).to.not.equal(waitingColour);
   });
 
-  it('comes back after the Back button with the order in flight and its current status, until it ends', async function () {
-    this.timeout(20000);
+  it('comes back after the Back button with the order in flight and its current status, until it ends', async () => {
     const first = await mountReady(
       html`<crypto-checkout mode="pay" product=${PRODUCT} display="inline"></crypto-checkout>`,
     );
@@ -66,22 +64,18 @@ describe('the pay journey', () => {
     const el = await fixture<CryptoCheckout>(
       html`<crypto-checkout mode="pay" product=${PRODUCT} display="inline"></crypto-checkout>`,
     );
-    await waitUntil(() => el.shadowRoot?.querySelector('[part~="status"]'), 'no order restored', {
-      timeout: 8000,
-    });
+    await waitUntil(() => el.shadowRoot?.querySelector('[part~="status"]'), 'no order restored');
     expect(shadowQuery(el, '[part~="status"]').textContent).to.contain('Waiting for your payment');
     expect(el.shadowRoot!.textContent).to.not.contain('Pay with crypto');
     const resume = shadowQuery<HTMLButtonElement>(el, '[part~="button"]');
     expect(resume.textContent?.trim()).to.equal('Open the payment page');
     resume.click();
     // The page's code may still be on its way (a lazy part): the page shows once it is here.
-    await waitUntil(() => el.shadowRoot?.querySelector('iframe'), 'the payment page did not open', {
-      timeout: 8000,
-    });
+    await waitUntil(() => el.shadowRoot?.querySelector('iframe'), 'the payment page did not open');
     expect(shadowQuery<HTMLIFrameElement>(el, 'iframe').src).to.contain('/pay/');
 
     // Paid meanwhile: the restored order follows the status to the end, then is forgotten.
-    const completed = waitForEvent(el, 'checkout-complete', { timeout: 10000 });
+    const completed = waitForEvent(el, 'checkout-complete');
     await payOrder(orderId);
     expect((await completed).detail).to.include({ orderId, status: 'paid' });
     await el.updateComplete;
@@ -103,7 +97,7 @@ describe('the pay journey', () => {
     const el = await fixture<CryptoCheckout>(
       html`<crypto-checkout mode="pay" product=${PRODUCT} display="inline"></crypto-checkout>`,
     );
-    await waitUntil(() => el.shadowRoot?.querySelector('.actions'), 'no order restored', { timeout: 8000 });
+    await waitUntil(() => el.shadowRoot?.querySelector('.actions'), 'no order restored');
     const startOver = [...el.shadowRoot!.querySelectorAll('button')].find(
       (b) => b.textContent?.trim() === 'Start over',
     )!;
@@ -117,8 +111,7 @@ describe('the pay journey', () => {
     expect(again.shadowRoot!.querySelector('[part~="status"]')).to.equal(null);
   });
 
-  it('titles the modal with what is paid and sizes the frame to the payment page', async function () {
-    this.timeout(20000);
+  it('titles the modal with what is paid and sizes the frame to the payment page', async () => {
     await setViewport({ width: 1280, height: 800 });
     try {
       const el = await mountReady(
@@ -134,7 +127,7 @@ describe('the pay journey', () => {
       expect(title.checkVisibility()).to.equal(true);
       // The page posts its height; the frame takes it, so the page's own button is not cut off.
       const frame = shadowQuery<HTMLIFrameElement>(el, 'iframe');
-      await waitUntil(() => frame.style.height, 'the page never said its height', { timeout: 8000 });
+      await waitUntil(() => frame.style.height, 'the page never said its height');
       const said = Number.parseInt(frame.style.height, 10);
       expect(said).to.be.greaterThan(200);
       const box = frame.getBoundingClientRect();
@@ -147,8 +140,7 @@ describe('the pay journey', () => {
     }
   });
 
-  it('shows the modal full-screen on a phone, and follows the screen as it turns', async function () {
-    this.timeout(30000);
+  it('shows the modal full-screen on a phone, and follows the screen as it turns', async () => {
     const box = (el: CryptoCheckout) => {
       const { left, top, width, height } = shadowQuery(el, 'dialog').getBoundingClientRect();
       return [left, top, width, height].map(Math.round);
@@ -162,7 +154,7 @@ describe('the pay journey', () => {
       const wideOrder = await startPayment(wide);
       expect(box(wide)[2]).to.equal(600);
       // Paid, so that the next element starts afresh rather than resuming this order.
-      const paid = waitForEvent(wide, 'checkout-complete', { timeout: 10000 });
+      const paid = waitForEvent(wide, 'checkout-complete');
       await payOrder(wideOrder);
       await paid;
       wide.remove();
@@ -172,10 +164,10 @@ describe('the pay journey', () => {
       expect(box(el)).to.deep.equal([0, 0, 390, 844]);
       // Turned to landscape (wider than a phone's 640 px): the centred modal; turned back, the whole screen.
       await setViewport({ width: 844, height: 390 });
-      await waitUntil(() => box(el)[2] === 600, `landscape: ${box(el)}`, { timeout: 5000 });
+      await waitUntil(() => box(el)[2] === 600, `landscape: ${box(el)}`);
       expect(box(el)[3]).to.be.at.most(390 - 24);
       await setViewport({ width: 390, height: 844 });
-      await waitUntil(() => `${box(el)}` === '0,0,390,844', `portrait again: ${box(el)}`, { timeout: 5000 });
+      await waitUntil(() => `${box(el)}` === '0,0,390,844', `portrait again: ${box(el)}`);
     } finally {
       await setViewport({ width: 800, height: 600 });
     }

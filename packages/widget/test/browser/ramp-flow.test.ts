@@ -35,7 +35,6 @@ async function openRamp(el: CryptoCheckout): Promise<HTMLIFrameElement> {
   await waitUntil(
     () => !shadowQuery<HTMLButtonElement>(el, '[part~="button"]').disabled,
     'no quote to continue with',
-    { timeout: 8000 },
   );
   const order = waitForEvent(el, 'checkout-order');
   shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
@@ -74,9 +73,7 @@ describe('one flow: the form collapses above the inline ramp page', () => {
     // The summary sits above the ramp page, and the shopper is taken into that page.
     expect(summary.compareDocumentPosition(frame) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
     expect(el.shadowRoot!.activeElement).to.equal(frame);
-    await waitUntil(() => frame.contentDocument?.getElementById('amount-form'), 'ramp page not loaded', {
-      timeout: 5000,
-    });
+    await waitUntil(() => frame.contentDocument?.getElementById('amount-form'), 'ramp page not loaded');
     await expect(el).to.be.accessible();
 
     // No quote is asked while the ramp page (with its own quote) is open.
@@ -97,7 +94,7 @@ describe('one flow: the form collapses above the inline ramp page', () => {
 
     // A fresh quote for the kept amount, and a changed amount goes to a new ramp page.
     await waitForEvent(el, 'checkout-quote');
-    const priced = waitForEvent(el, 'checkout-quote', { timeout: 8000 });
+    const priced = waitForEvent(el, 'checkout-quote');
     await typeInto(el, '#fiat', '75');
     // Fees inside: 75 is what the shopper pays; the ramp page is asked for the amount before fees that gives it.
     const repriced = (await priced).detail;
@@ -135,9 +132,7 @@ describe('one flow: the form collapses above the inline ramp page', () => {
       html`<crypto-checkout mode="buy" country="DE" locale="en" amount="64" wallet-address=${wallet}></crypto-checkout>`,
     );
     const frame = await openRamp(el);
-    await waitUntil(() => frame.contentDocument?.getElementById('close'), 'ramp page not loaded', {
-      timeout: 5000,
-    });
+    await waitUntil(() => frame.contentDocument?.getElementById('close'), 'ramp page not loaded');
     (frame.contentDocument!.getElementById('close') as HTMLButtonElement).click();
     await waitUntil(() => el.shadowRoot!.querySelector('#fiat'), 'the form did not come back');
     expect(shadowQuery<HTMLInputElement>(el, '#fiat').value).to.equal('64');
@@ -156,7 +151,7 @@ describe('one flow: the form collapses above the inline ramp page', () => {
       const page = () => frame.contentDocument?.body;
       const posted = () => Number.parseInt(frame.style.height, 10);
       const fits = () => !!page() && posted() === Math.ceil(page()!.getBoundingClientRect().height);
-      await waitUntil(fits, 'the frame did not take the page’s height', { timeout: 8000 });
+      await waitUntil(fits, 'the frame did not take the page’s height');
       const amountStep = posted();
       expect(Math.abs(frame.getBoundingClientRect().height - amountStep)).to.be.below(1);
       expect(frame.contentDocument!.scrollingElement!.scrollHeight, 'the page scrolls inside').to.be.at.most(
@@ -170,9 +165,7 @@ describe('one flow: the form collapses above the inline ramp page', () => {
       // The next step is shorter: the frame follows.
       await waitUntil(() => !frame.contentDocument!.querySelector<HTMLButtonElement>('#continue')!.disabled);
       frame.contentDocument!.querySelector<HTMLButtonElement>('#continue')!.click();
-      await waitUntil(() => fits() && posted() < amountStep, 'the frame kept the last step’s height', {
-        timeout: 5000,
-      });
+      await waitUntil(() => fits() && posted() < amountStep, 'the frame kept the last step’s height');
       const emailStep = posted();
       // A height from elsewhere than the ramp page's own window is not taken.
       window.postMessage({ type: 'SWAPPED_RESIZE', height: 2000 }, location.origin);
@@ -191,18 +184,14 @@ describe('one flow: the form collapses above the inline ramp page', () => {
     const frame = await openRamp(el);
     const page = () => frame.contentDocument!;
     const button = (id: string) => page().getElementById(id) as HTMLButtonElement | null;
-    await waitUntil(() => button('continue') && !button('continue')!.disabled, 'no quote on the ramp page', {
-      timeout: 8000,
-    });
+    await waitUntil(() => button('continue') && !button('continue')!.disabled, 'no quote on the ramp page');
     button('continue')!.click();
     // No e-mail was passed to the ramp: it asks for one first.
-    await waitUntil(() => page().getElementById('email')?.checkVisibility(), 'no e-mail step', {
-      timeout: 5000,
-    });
+    await waitUntil(() => page().getElementById('email')?.checkVisibility(), 'no e-mail step');
     (page().getElementById('email') as HTMLInputElement).value = 'shopper@example.com';
     (page().getElementById('email-form') as HTMLFormElement).requestSubmit();
-    await waitUntil(() => button('pay')?.checkVisibility(), 'no payment step', { timeout: 5000 });
-    const complete = waitForEvent(el, 'checkout-complete', { timeout: 8000 });
+    await waitUntil(() => button('pay')?.checkVisibility(), 'no payment step');
+    const complete = waitForEvent(el, 'checkout-complete');
     button('pay')!.click();
     const { detail } = await complete;
     expect(detail.kind).to.equal('buy');
@@ -244,7 +233,7 @@ describe('the catalog cannot be loaded', () => {
     expect(retry.textContent).to.equal('Try again');
     await expect(el).to.be.accessible();
     await setBackendDown(false);
-    const ready = waitForEvent(el, 'checkout-ready', { timeout: 8000 });
+    const ready = waitForEvent(el, 'checkout-ready');
     retry.click();
     await ready;
     await el.updateComplete;
@@ -261,7 +250,7 @@ describe('the catalog cannot be loaded', () => {
     await failed;
     await waitUntil(() => el.shadowRoot!.querySelector('[role="alert"] button'), 'no error shown');
     await setBackendDown(false);
-    const ready = waitForEvent(el, 'checkout-ready', { timeout: 8000 });
+    const ready = waitForEvent(el, 'checkout-ready');
     window.dispatchEvent(new Event('online'));
     await ready;
     await el.updateComplete;

@@ -137,10 +137,9 @@ describe('buy: the pickers', () => {
     expect(country.getAttribute('aria-activedescendant')).to.equal(options[0]!.id);
     expect(options[0]!.getAttribute('aria-selected')).to.equal('true');
     await expect(el).to.be.accessible();
-    const ready = waitForEvent(el, 'checkout-ready', { timeout: 8000 });
+    const ready = waitForEvent(el, 'checkout-ready');
     const quote = waitForEvent(el, 'checkout-quote', {
       accept: (e) => e.detail.fiat.currency === 'EUR',
-      timeout: 8000,
     });
     await sendKeys({ press: 'Enter' });
     expect((await ready).detail).to.deep.equal({ mode: 'buy', country: 'DE', language: 'en' });
@@ -154,7 +153,7 @@ describe('buy: the pickers', () => {
   });
 
   it('shows the picked country at once while its catalog loads, and quotes only for it', async () => {
-    const first = waitForEvent(document, 'checkout-quote', { timeout: 8000 });
+    const first = waitForEvent(document, 'checkout-quote');
     const el = await mountReady(
       html`<crypto-checkout mode="buy" country="DE" amount="100" locale="en"></crypto-checkout>`,
     );
@@ -162,7 +161,7 @@ describe('buy: the pickers', () => {
     const events = recordEvents(el, ['checkout-quote']);
     await typeInto(el, '#country', 'pola');
     const poland = (await optionsOf(el, 'country')).find((o) => o.textContent?.includes('Poland'));
-    const ready = waitForEvent(el, 'checkout-ready', { timeout: 8000 });
+    const ready = waitForEvent(el, 'checkout-ready');
     // Click and look within the same task: Poland's catalog cannot have arrived yet (the storefront test once
     // read "United States" after a click on "United Kingdom" when it had not).
     poland!.click();
@@ -171,7 +170,7 @@ describe('buy: the pickers', () => {
     expect(shadowQuery(el, 'form').getAttribute('aria-busy')).to.equal('true');
     expect(shadowQuery<HTMLInputElement>(el, '#country').value).to.equal('Poland');
     expect((await ready).detail).to.deep.equal({ mode: 'buy', country: 'PL', language: 'en' });
-    await waitUntil(() => events.events.length > 0, 'no quote for Poland', { timeout: 8000 });
+    await waitUntil(() => events.events.length > 0, 'no quote for Poland');
     await el.updateComplete;
     expect(shadowQuery<HTMLInputElement>(el, '#country').value).to.equal('Poland');
     expect(events.events.map((e) => e.detail.fiat.currency)).to.deep.equal(['PLN']);

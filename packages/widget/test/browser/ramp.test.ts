@@ -35,7 +35,7 @@ describe('buy mode', () => {
   beforeEach(resetSandbox);
 
   it('loads the catalog once (skeleton, then ready) with pickers, methods and their fees and limits', async () => {
-    const ready = waitForEvent(document, 'checkout-ready', { timeout: 8000 });
+    const ready = waitForEvent(document, 'checkout-ready');
     const before = requestsTo('/api/catalog');
     const el = await fixture<CryptoCheckout>(
       html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
@@ -103,7 +103,7 @@ describe('buy mode', () => {
     const before = requestsTo('/api/quotes/buy');
     const events = recordEvents(el, ['checkout-quote']);
     for (const text of ['3', '33', '333']) await typeInto(el, '#fiat', text);
-    await waitUntil(() => events.events.length === 1, 'no quote', { timeout: 5000 });
+    await waitUntil(() => events.events.length === 1, 'no quote');
     expect(requestsTo('/api/quotes/buy') - before).to.equal(1);
     expect(events.events[0]!.detail.fiat.total).to.equal('333.00');
   });
@@ -120,7 +120,7 @@ describe('buy mode', () => {
     await el.updateComplete;
     expect(shadowQuery(el, '[part~="quote"]').getAttribute('aria-busy')).to.equal('true');
     await typeInto(el, '#fiat', '42');
-    await waitUntil(() => events.events.length > 0, 'no quote', { timeout: 8000 });
+    await waitUntil(() => events.events.length > 0, 'no quote');
     expect(events.events.map((e) => e.detail.fiat.total)).to.deep.equal(['42.00']);
     expect(shadowQuery<HTMLInputElement>(el, '#crypto').value).to.equal(
       events.events[0]!.detail.crypto.amount,
@@ -172,7 +172,7 @@ describe('buy mode', () => {
       html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
     );
     await addFault({ route: '/ramp/api/v1/merchant/pricing', status: 503 });
-    const error = waitForEvent(el, 'checkout-error', { timeout: 8000 });
+    const error = waitForEvent(el, 'checkout-error');
     await typeInto(el, '#fiat', '57');
     const { detail } = await error;
     expect(detail.retryable).to.equal(true);
@@ -182,7 +182,7 @@ describe('buy mode', () => {
     expect(shadowQuery<HTMLButtonElement>(el, '[part~="button"]').disabled).to.equal(true);
     await expect(el).to.be.accessible();
     await clearFaults();
-    const quote = waitForEvent(el, 'checkout-quote', { timeout: 8000 });
+    const quote = waitForEvent(el, 'checkout-quote');
     alert.querySelector('button')!.click();
     expect((await quote).detail.fiat.total).to.equal('57.00');
   });
@@ -236,7 +236,7 @@ describe('buy mode', () => {
     expect(alert.textContent).to.contain('No connection');
     expect(alert.querySelector('button')!.textContent).to.equal('Try again');
     await expect(el).to.be.accessible();
-    const ready = waitForEvent(el, 'checkout-ready', { timeout: 8000 });
+    const ready = waitForEvent(el, 'checkout-ready');
     el.api = '/api';
     await ready;
   });
@@ -303,7 +303,7 @@ describe('sell mode', () => {
     await sendKeys({ press: 'Enter' });
     await el.updateComplete;
     expect(el.fiat).to.equal('EUR');
-    await waitUntil(() => el.shadowRoot!.querySelector('#fiat'), 'no amount fields', { timeout: 5000 });
+    await waitUntil(() => el.shadowRoot!.querySelector('#fiat'), 'no amount fields');
     expect(el.shadowRoot!.querySelector('#fiat')).to.exist;
   });
 });

@@ -72,8 +72,7 @@ describe('right to left', () => {
     await resetSandbox();
   });
 
-  it('buy in Arabic: the form mirrors (labels, pickers, methods, quote rows) and tabs from right to left; amounts stay left to right', async function () {
-    this.timeout(40000);
+  it('buy in Arabic: the form mirrors (labels, pickers, methods, quote rows) and tabs from right to left; amounts stay left to right', async () => {
     // Generous: WebKit on a machine busy with other runs took over 8 s for a first quote.
     const quote = waitForEvent(document, 'checkout-quote', { timeout: 25000 });
     const el = await mountReady(
@@ -140,8 +139,7 @@ describe('right to left', () => {
     );
   });
 
-  it('the picker in Arabic: the list under its field, the flags on the right, the current choice marked and in sight', async function () {
-    this.timeout(30000);
+  it('the picker in Arabic: the list under its field, the flags on the right, the current choice marked and in sight', async () => {
     const el = await mountReady(
       html`<crypto-checkout mode="buy" country="DE" locale="ar" amount="100" style="width:600px"></crypto-checkout>`,
     );
@@ -191,7 +189,7 @@ describe('right to left', () => {
     const el = await mountReady(
       html`<crypto-checkout mode="deposit" customer-token=${token} locale="ar" style="width:600px"></crypto-checkout>`,
     );
-    await waitUntil(() => el.shadowRoot!.querySelector('#address'), 'no address', { timeout: 8000 });
+    await waitUntil(() => el.shadowRoot!.querySelector('#address'), 'no address');
     await el.updateComplete;
     const address = shadowQuery<HTMLTextAreaElement>(el, '#address');
     expect(direction(address)).to.equal('ltr');
@@ -202,8 +200,7 @@ describe('right to left', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('pay in Arabic: the price on the left, left to right; the modal’s close button on the left of its title', async function () {
-    this.timeout(60000);
+  it('pay in Arabic: the price on the left, left to right; the modal’s close button on the left of its title', async () => {
     const el = await mountReady(
       html`<crypto-checkout mode="pay" product="ember-mug" locale="ar" display="modal" style="width:600px"></crypto-checkout>`,
     );

@@ -41,7 +41,7 @@ describe('theming', () => {
   it('follows the system in auto, stops the skeleton for reduced motion, and colours text and errors', async () => {
     await emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
     try {
-      const ready = waitForEvent(document, 'checkout-ready', { timeout: 8000 });
+      const ready = waitForEvent(document, 'checkout-ready');
       const el = await fixture<CryptoCheckout>(
         html`<crypto-checkout mode="buy" country="DE" locale="en" theme="auto"
           style="--checkout-text: rgb(1, 2, 3); --checkout-danger: rgb(200, 1, 2)"></crypto-checkout>`,

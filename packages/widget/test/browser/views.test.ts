@@ -28,12 +28,12 @@ describe('views', () => {
     expect(viewsLoaded()).to.deep.equal(['pay']);
     const token = await customerToken({ customerId: 'cust-views' });
     el.customerToken = token;
-    const ready = waitForEvent(el, 'checkout-ready', { timeout: 8000 });
+    const ready = waitForEvent(el, 'checkout-ready');
     el.mode = 'deposit';
     await ready;
-    await waitUntil(() => el.shadowRoot!.querySelector('#address'), 'no address', { timeout: 8000 });
+    await waitUntil(() => el.shadowRoot!.querySelector('#address'), 'no address');
     expect(viewsLoaded()).to.deep.equal(['pay', 'deposit']);
-    const again = waitForEvent(el, 'checkout-ready', { timeout: 8000 });
+    const again = waitForEvent(el, 'checkout-ready');
     el.mode = 'pay';
     await again;
     await el.updateComplete;
@@ -50,7 +50,7 @@ describe('views', () => {
     expect(shadowQuery(el, 'label[for="crypto"]').textContent).to.equal('You sell (USDC)');
     expect(loads('sell')).to.equal(1);
     expect(loads('ramp-view')).to.equal(1);
-    const ready = waitForEvent(el, 'checkout-ready', { timeout: 8000 });
+    const ready = waitForEvent(el, 'checkout-ready');
     el.mode = 'buy';
     await ready;
     await el.updateComplete;
@@ -64,7 +64,7 @@ describe('a shopper on a phone (390 px)', () => {
 
   /** The element in a 390 px wide page column, once its first quote shows. */
   async function onPhone(country: string, fiat = '') {
-    const quote = waitForEvent(document, 'checkout-quote', { timeout: 8000 });
+    const quote = waitForEvent(document, 'checkout-quote');
     const box = await fixture<HTMLDivElement>(
       html`<div style="width:390px"><crypto-checkout mode="buy" country=${country} fiat=${fiat} amount="100" locale="en"></crypto-checkout></div>`,
     );
@@ -95,7 +95,7 @@ describe('a shopper on a phone (390 px)', () => {
     expect(bottomOf(el, '#fiat')).to.be.below(bottomOf(el, '[part~="quote"]'));
     await expect(el).to.be.accessible();
     // Another method from the picker: a quote for it.
-    const next = waitForEvent(el, 'checkout-quote', { timeout: 8000 });
+    const next = waitForEvent(el, 'checkout-quote');
     (await openPicker(el, '#method'))[1]!.click();
     expect((await next).detail.paymentMethod).to.not.equal(undefined);
     expect(el.paymentMethod).to.not.equal('');
@@ -152,13 +152,7 @@ describe('an address on a phone (390 × 844), whole in every engine', () => {
     const el = await mountReady(
       html`<crypto-checkout mode="deposit" customer-token=${token} locale="en"></crypto-checkout>`,
     );
-    await waitUntil(
-      () => el.shadowRoot!.querySelector<HTMLTextAreaElement>('#address')?.value,
-      'no address',
-      {
-        timeout: 8000,
-      },
-    );
+    await waitUntil(() => el.shadowRoot!.querySelector<HTMLTextAreaElement>('#address')?.value, 'no address');
     await el.updateComplete;
     const address = shadowQuery<HTMLTextAreaElement>(el, '#address');
     expect(address.value.length).to.be.at.least(26);

@@ -5,7 +5,7 @@
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import type { LitElement } from 'lit';
-import { otherOrigin, resetSandbox, waitForEvent, waitUntil } from '../support.ts';
+import { otherOrigin, patience, resetSandbox, waitForEvent, waitUntil } from '../support.ts';
 
 describe('a storefront on another origin', () => {
   before(resetSandbox);
@@ -49,8 +49,7 @@ describe('a storefront on another origin', () => {
     }
   });
 
-  it('on an origin the backend does not allow, tells the developer to list it and the shopper a neutral message', async function () {
-    this.timeout(60_000);
+  it('on an origin the backend does not allow, tells the developer to list it and the shopper a neutral message', async () => {
     // A page on an origin of its own (a server the test starts), the script from beside it, the API this backend's.
     const api = `${location.origin}/api`;
     const page = `<!doctype html><html lang="en"><body>
@@ -85,7 +84,7 @@ describe('a storefront on another origin', () => {
         logged: string[];
         origin: string;
       }>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('the refused storefront said nothing')), 45_000);
+        const timer = setTimeout(() => reject(new Error('the refused storefront said nothing')), patience);
         window.addEventListener('message', function listen(event) {
           if (event.origin !== copy.origin) return;
           window.removeEventListener('message', listen);

@@ -27,8 +27,7 @@ function element(attributes: Record<string, string>): LitElement {
 describe('the pinned script tag', () => {
   before(resetSandbox);
 
-  it('runs only the files its build pinned: a changed chunk is refused, said, and never runs', async function () {
-    this.timeout(90_000);
+  it('runs only the files its build pinned: a changed chunk is refused, said, and never runs', async () => {
     const copy = await executeServerCommand<Copy, object>('crypto-checkout:widget-copy', {
       changes: [
         { prefix: 'crypto-checkout-deposit-', prepend: `globalThis.${mark}=1;` },
@@ -56,10 +55,10 @@ describe('the pinned script tag', () => {
     const german = element({ mode: 'pay', api: '/api', product: 'ember-mug', locale: 'de' });
     const english = element({ mode: 'pay', api: '/api', product: 'ember-mug', locale: 'en' });
     try {
-      const refusedView = waitForEvent(deposit, 'checkout-error', { timeout: 30_000 });
-      const refusedLanguage = waitForEvent(german, 'checkout-error', { timeout: 30_000 });
-      const germanReady = waitForEvent(german, 'checkout-ready', { timeout: 30_000 });
-      const englishReady = waitForEvent(english, 'checkout-ready', { timeout: 30_000 });
+      const refusedView = waitForEvent(deposit, 'checkout-error');
+      const refusedLanguage = waitForEvent(german, 'checkout-error');
+      const germanReady = waitForEvent(german, 'checkout-ready');
+      const englishReady = waitForEvent(english, 'checkout-ready');
       await new Promise<void>((resolve, reject) => {
         const script = document.createElement('script');
         script.type = 'module';
@@ -81,9 +80,7 @@ describe('the pinned script tag', () => {
       expect(view.detail.code).to.equal('INTEGRITY');
       expect(view.detail.retryable).to.equal(false);
       await deposit.updateComplete;
-      await waitUntil(() => deposit.shadowRoot!.querySelector('.error'), 'no message on the deposit page', {
-        timeout: 10_000,
-      });
+      await waitUntil(() => deposit.shadowRoot!.querySelector('.error'), 'no message on the deposit page');
       expect(deposit.shadowRoot!.querySelector('.error')!.textContent!.trim()).to.equal(
         'This checkout is not available.',
       );

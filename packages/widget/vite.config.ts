@@ -11,8 +11,10 @@ import { buildTargets } from './build/browsers.ts';
 import { bundleEntry, bundleEntryId } from './build/bundle-entry.ts';
 import { mangleInternals } from './build/mangle-internals.ts';
 import { packTranslations } from './build/pack-translations.ts';
+import { pinChunks } from './build/pin-chunks.ts';
 import { squeezeLiterals } from './build/squeeze-literals.ts';
-import { DEFAULT_MODE, MODES } from './src/modes.ts';
+import pkg from './package.json' with { type: 'json' };
+import { MODES } from './src/modes.ts';
 
 // WIDGET_ROOT lets the size-floor measurement build a trivial element the same way (see build.mjs --floor).
 const widget = process.env.WIDGET_ROOT ?? fileURLToPath(new URL('./', import.meta.url));
@@ -101,18 +103,12 @@ export default defineConfig(({ mode }): UserConfig => {
     return {
       ...shared,
       plugins: [
-        bundleEntry({
-          define: src('define.ts'),
-          // Each mode's view: src/<folder>/<mode>.ts (modes.ts).
-          views: Object.fromEntries(
-            Object.entries(MODES).map(([mode, folder]) => [mode, src(`${folder}/${mode}.ts`)]),
-          ),
-          defaultMode: DEFAULT_MODE,
-          elementChunk,
-        }),
+        bundleEntry({ define: src('define.ts') }),
         packTranslations(src('internal/lang/')),
         squeezeLiterals(src('')),
         mangleInternals(),
+        // Every chunk verified before it runs, and dist/manifest.json (the files and their SHA-384).
+        pinChunks({ elementChunk, name: pkg.name, version: pkg.version }),
       ],
       build: {
         outDir: 'dist',

@@ -237,9 +237,36 @@ function commandsPlugin() {
     }
     return tokens;
   };
+  /** The widget copies served for test/browser/pinned-scripts.test.ts (test/widget-copy.ts), stopped at the end. */
+  const copies = [];
   return {
     name: 'crypto-checkout-commands',
+    async serverStop() {
+      await Promise.all(copies.splice(0).map((copy) => copy.close()));
+    },
     async executeCommand({ command, payload }) {
+      // A copy of the built bundle on a server of its own, its files changed on disk as `payload.changes` say:
+      // `{ prefix, prepend }` puts code before a file's own, `{ prefix, flip: true }` changes one byte in its
+      // first string; and `payload.page` at /storefront.html. Answers its origin and the changed files' names.
+      if (command === 'crypto-checkout:widget-copy') {
+        const { tsImport } = await import('tsx/esm/api');
+        const { serveWidgetCopy, tamper } = await tsImport(
+          join(widget, 'test', 'widget-copy.ts'),
+          import.meta.url,
+        );
+        const copy = await serveWidgetCopy(payload?.page);
+        copies.push(copy);
+        const changed = (payload?.changes ?? []).map(({ prefix, prepend, flip }) =>
+          tamper(copy, prefix, (code) =>
+            prepend
+              ? code.replace(/^(\/\/#[^\n]*\n)?/, `$1${prepend}`)
+              : flip
+                ? code.replace(/`([A-Za-z])/, (_all, c) => `\`${c === 'x' ? 'y' : 'x'}`)
+                : code,
+          ),
+        );
+        return { origin: copy.origin, changed };
+      }
       // The backend unreachable (a dropped connection, as offline or a server down): see `backendDown`.
       if (command === 'crypto-checkout:backend-down') {
         backendDown = Boolean(payload);

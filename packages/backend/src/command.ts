@@ -19,7 +19,8 @@ import { SharedStateUnavailable } from './shared/redis.ts';
 import type { SqlStore } from './store/sql-store.ts';
 import { StorageUnavailable } from './store/store.ts';
 
-const usage = `Usage: crypto-checkout-backend [migrate | check | csp [--pay-page-origin <origin>…] | unlock <address> | unlock --all] [--help] [--version]
+const usage = `Usage: crypto-checkout-backend [migrate | check | csp [--pay-page-origin <origin>…] | unlock <address> | unlock --all
+                               | widget-tag] [--help] [--version]
 
   (no command)   serve the <crypto-checkout> backend: API, widget bundle, and the offline sandbox when no
                  upstream keys are set
@@ -33,6 +34,9 @@ const usage = `Usage: crypto-checkout-backend [migrate | check | csp [--pay-page
   unlock <address>
                  lift the wrong-admin-credential count of a client address (its 429s end), in Redis for every
                  instance; --all lifts every address's. Without REDIS_URL it names the admin route that does it
+  widget-tag     print the <script> tag that pins the installed widget's version (its /widget/v<version>/ path
+                 under PUBLIC_URL, integrity, crossorigin), then its manifest: every file the element can load
+                 with its SHA-384
   -h, --help     this, and every variable
   -v, --version  the version
 
@@ -70,7 +74,7 @@ if (args.values.help) {
   process.stdout.write(`${usage}\nEvery variable (.env.example):\n\n${example}`);
   process.exit(0);
 }
-const commands = ['migrate', 'check', 'csp', 'unlock'];
+const commands = ['migrate', 'check', 'csp', 'unlock', 'widget-tag'];
 const payPageOrigins = args.values['pay-page-origin'] ?? [];
 if (
   (command !== undefined && !commands.includes(command)) ||
@@ -86,6 +90,26 @@ if (
     `Unknown command "${[command, ...extra, ...flags].filter((word) => !commands.includes(word ?? '')).join(' ')}".\n\n${usage}`,
   );
   process.exit(2);
+}
+
+if (command === 'widget-tag') {
+  // PUBLIC_URL as serving reads it (the environment, then .env), defaulted as config.ts does.
+  try {
+    readEnvFile();
+  } catch (error) {
+    refuse(error instanceof ConfigError ? error.message : String(error));
+    process.exit(1);
+  }
+  const { readWidgetManifest, widgetTag } = await import('./routes/widget-bundle.ts');
+  const manifest = await readWidgetManifest().catch((error: Error) => {
+    refuse(
+      `The widget's manifest cannot be read (build the widget: npm run build -w packages/widget): ${error.message}`,
+    );
+    return process.exit(1);
+  });
+  const base = process.env['PUBLIC_URL'] ?? `http://localhost:${process.env['PORT'] ?? 8787}`;
+  process.stdout.write(`${widgetTag(manifest, base)}\n\n${JSON.stringify(manifest, null, 2)}\n`);
+  process.exit(0);
 }
 
 if (command === 'check') {

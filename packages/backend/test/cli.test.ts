@@ -117,6 +117,22 @@ describe('the command line', () => {
     }
   });
 
+  test('widget-tag prints the pinned <script> tag under PUBLIC_URL, then the manifest, and exits 0', async () => {
+    const manifest = JSON.parse(
+      readFileSync(fileURLToPath(import.meta.resolve('crypto-checkout/manifest.json')), 'utf8'),
+    ) as { version: string; files: Record<string, string> };
+    const { code, output } = await runCli(dir, { PUBLIC_URL: 'https://checkout.shop.example' }, [
+      'widget-tag',
+    ]);
+    assert.equal(code, 0, output);
+    const [tag, , ...rest] = output.split('\n');
+    assert.equal(
+      tag,
+      `<script type="module" src="https://checkout.shop.example/widget/v${manifest.version}/crypto-checkout.js" integrity="${manifest.files['crypto-checkout.js']}" crossorigin="anonymous"></script>`,
+    );
+    assert.deepEqual(JSON.parse(rest.join('\n')), manifest);
+  });
+
   test('an unknown command or flag exits 2 with the usage, serving nothing', async () => {
     const command = await runCli(dir, {}, ['bogus']);
     assert.equal(command.code, 2);

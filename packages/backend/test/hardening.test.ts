@@ -56,13 +56,29 @@ describe('hardening', () => {
       headers: { origin: 'https://evil.example' },
     });
     assert.equal(foreign.status, 403);
-    assert.equal(foreign.headers.get('access-control-allow-origin'), null);
+    // The refusal alone is readable by the page it refuses (the element then names ALLOWED_ORIGINS), never the
+    // answer: no credentials, no exposed headers, and a foreign preflight still gets nothing.
+    assert.equal(foreign.headers.get('access-control-allow-origin'), 'https://evil.example');
+    assert.equal(foreign.headers.get('access-control-allow-credentials'), null);
+    assert.match(foreign.headers.get('vary') ?? '', /Origin/);
     assert.equal((await json<{ error: { code: string } }>(foreign)).error.code, 'FORBIDDEN');
+    // A foreign preflight is answered only so that its request meets the refusal: the POST is refused before any
+    // route runs (no order), and only that refusal is readable.
     const foreignPreflight = await stack.api('/api/orders', {
       method: 'OPTIONS',
       headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
     });
-    assert.equal(foreignPreflight.headers.get('access-control-allow-origin'), null);
+    assert.equal(foreignPreflight.headers.get('access-control-allow-origin'), 'https://evil.example');
+    assert.equal(foreignPreflight.headers.get('access-control-allow-credentials'), null);
+    assert.equal(foreignPreflight.headers.get('access-control-expose-headers'), null);
+    const foreignPost = await stack.api('/api/orders', {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: JSON.stringify({ productId: 'ember-mug' }),
+    });
+    assert.equal(foreignPost.status, 403);
+    assert.equal(foreignPost.headers.get('access-control-allow-origin'), 'https://evil.example');
+    assert.equal((await json<{ error: { code: string } }>(foreignPost)).error.code, 'FORBIDDEN');
     const webhook = await stack.api('/api/webhooks/payments', {
       method: 'OPTIONS',
       headers: { origin: allowedOrigin, 'access-control-request-method': 'POST' },

@@ -1,10 +1,11 @@
 // What a storefront's browser fetches besides the API: the script-tag loader and its hashed chunks, and the
 // country flags of the widget's picker; from a foreign origin too, cached as long as they can be.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { widgetBundleFile } from '../src/routes/widget-bundle.ts';
+import { readWidgetManifest, widgetBundleFile, widgetTag } from '../src/routes/widget-bundle.ts';
 import { json, type Stack, startStack } from './support.ts';
 
 describe('widget assets', () => {
@@ -68,5 +69,86 @@ describe('widget assets', () => {
       const missing = await stack.api(`/widget/${name}`);
       assert.equal(missing.status, 404, name);
     }
+  });
+
+  test('the manifest lists every file the element can load with its SHA-384, as in the npm package', async () => {
+    const dist = dirname(widgetBundleFile);
+    const built = readdirSync(dist).filter((n) => /^crypto-checkout.*\.js$/.test(n));
+    assert.ok(built.length > 2, `no build next to ${widgetBundleFile}: build the widget first`);
+    const served = await stack.api('/widget/manifest.json', {
+      headers: { origin: 'https://another-shop.example' },
+    });
+    assert.equal(served.status, 200);
+    assert.match(served.headers.get('content-type') ?? '', /^application\/json/);
+    assert.match(served.headers.get('cache-control') ?? '', /max-age=86400/);
+    assert.equal(served.headers.get('access-control-allow-origin'), '*');
+    const manifest = await json<{
+      name: string;
+      version: string;
+      loader: string;
+      files: Record<string, string>;
+    }>(served);
+    const { version } = JSON.parse(readFileSync(join(dist, '..', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    assert.equal(manifest.name, 'crypto-checkout');
+    assert.equal(manifest.version, version);
+    assert.equal(manifest.loader, 'crypto-checkout.js');
+    // Every file of the build, each with the hash of its bytes as served (SRI hashes the decoded body).
+    assert.deepEqual(Object.keys(manifest.files).sort(), built.sort());
+    for (const [name, integrity] of Object.entries(manifest.files)) {
+      const body = new Uint8Array(
+        await (await stack.api(`/widget/${name}`, { headers: { 'accept-encoding': 'br' } })).arrayBuffer(),
+      );
+      assert.equal(integrity, `sha384-${createHash('sha384').update(body).digest('base64')}`, name);
+    }
+    assert.deepEqual(await readWidgetManifest(), manifest);
+  });
+
+  test('the installed version is served at a path of its own, immutable for a year; another version is a 404', async () => {
+    const manifest = await readWidgetManifest();
+    const base = `/widget/v${manifest.version}`;
+    for (const name of ['crypto-checkout.js', 'manifest.json', ...Object.keys(manifest.files)]) {
+      const file = await stack.api(`${base}/${name}`, {
+        headers: { origin: 'https://another-shop.example', 'accept-encoding': 'gzip' },
+      });
+      assert.equal(file.status, 200, name);
+      assert.equal(file.headers.get('cache-control'), 'public, max-age=31536000, immutable', name);
+      assert.equal(file.headers.get('access-control-allow-origin'), '*', name);
+      assert.match(
+        file.headers.get('content-type') ?? '',
+        name.endsWith('.json') ? /json/ : /javascript/,
+        name,
+      );
+      if (name !== 'manifest.json') {
+        const bytes = new Uint8Array(await file.arrayBuffer());
+        assert.equal(
+          `sha384-${createHash('sha384').update(bytes).digest('base64')}`,
+          manifest.files[name],
+          name,
+        );
+      }
+    }
+    // The pinned loader is the moving one's bytes (an update moves /widget/crypto-checkout.js, not this path).
+    assert.equal(
+      await (await stack.api(`${base}/crypto-checkout.js`)).text(),
+      await (await stack.api('/widget/crypto-checkout.js')).text(),
+    );
+    for (const path of [
+      '/widget/v0.0.0-nope/crypto-checkout.js',
+      `${base}/index.js`,
+      `${base}/..%2Fpackage.json`,
+    ]) {
+      const missing = await stack.api(path);
+      assert.equal(missing.status, 404, path);
+    }
+  });
+
+  test('the tag to paste names the pinned path, its integrity and crossorigin', async () => {
+    const manifest = await readWidgetManifest();
+    assert.equal(
+      widgetTag(manifest, 'https://checkout.shop.example/'),
+      `<script type="module" src="https://checkout.shop.example/widget/v${manifest.version}/crypto-checkout.js" integrity="${manifest.files['crypto-checkout.js']}" crossorigin="anonymous"></script>`,
+    );
   });
 });

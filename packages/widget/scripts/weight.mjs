@@ -45,31 +45,34 @@ export function staticClosure(file, seen = new Set()) {
 
 /**
  * The script-tag bundle's files: loader, the element's chunk, each mode's view chunk, each language's chunk. The
- * modes are the loader's (its build writes one view import per mode of src/modes.ts).
+ * loader loads the element's chunk; the modes are the element's (its `views`, one per mode of src/modes.ts).
  */
 export function scriptTagGraph(dist) {
+  // Each chunk is loaded by a verifying import (build/pin-chunks.ts) whose chain, "./file hash …", ends with it.
+  const target = (chain) => chain.split(' ').at(-2).replace(/^\.\//, '');
   const loader = resolve(dist, 'crypto-checkout.js');
   const code = readFileSync(loader, 'utf8');
+  const elementChain = /\(\w+,`(\.\/[^`]+)`\)/.exec(code)?.[1];
+  if (!elementChain) throw new Error(`cannot read the chunks of ${loader}: ${code.slice(0, 300)}`);
+  const element = resolve(dist, target(elementChain));
+  const elementCode = readFileSync(element, 'utf8');
   const views = {};
-  for (const [, mode, file] of code.matchAll(/(\w+):\(\)=>import\(\w+\(`\.\/([^`]+)`\)\)/g))
-    views[mode] = resolve(dist, file);
-  const element = [...code.matchAll(/import\(\w+\(`\.\/([^`]+)`\)\)/g)]
-    .map(([, file]) => resolve(dist, file))
-    .find((file) => !Object.values(views).includes(file));
+  for (const [, mode, chain] of elementCode.matchAll(/(\w+):\(\)=>\$cc\(import\.meta\.url,`([^`]+)`\)/g))
+    views[mode] = resolve(dist, target(chain));
   const modes = Object.keys(views);
-  if (!element || !modes.length)
-    throw new Error(`cannot read the chunks of ${loader}: ${code.slice(0, 300)}`);
-  // The list of languages (a chunk the element loads when the locale is not English), naming each one's chunk.
-  const listed = /import\(["'`]\.\/(crypto-checkout-languages-[\w-]+\.js)["'`]\)/.exec(
-    readFileSync(element, 'utf8'),
-  );
+  if (!modes.length) throw new Error(`cannot find the views in ${element}`);
+  const loads = (file) =>
+    [...readFileSync(file, 'utf8').matchAll(/\$cc\(import\.meta\.url,`([^`]+)`\)/g)].map(([, chain]) =>
+      target(chain),
+    );
+  const listed = loads(element).find((file) => /^crypto-checkout-languages-[\w-]+\.js$/.test(file));
   if (!listed) throw new Error(`cannot find the list of languages in ${element}`);
-  const languageList = resolve(dist, listed[1]);
+  const languageList = resolve(dist, listed);
   const languages = {};
-  for (const [, file, lang] of readFileSync(languageList, 'utf8').matchAll(
-    /import\(["'`]\.\/(crypto-checkout-([a-z]{2,3})-[\w-]+\.js)["'`]\)/g,
-  ))
-    languages[lang] = resolve(dist, file);
+  for (const file of loads(languageList)) {
+    const lang = /^crypto-checkout-([a-z]{2,3})-[\w-]+\.js$/.exec(file)?.[1];
+    if (lang) languages[lang] = resolve(dist, file);
+  }
   const name = (file) => relative(dist, file);
   /** What a page of `mode` (in English; add `languageList` and `languages[lang]` for another) downloads before it can show. */
   const initial = (mode) => [...new Set([loader, ...staticClosure(element), ...staticClosure(views[mode])])];

@@ -9,7 +9,7 @@ import {
   type PropertyValues,
   type TemplateResult,
 } from 'lit';
-import { ApiError, toApiError } from './api/client.ts';
+import { type ApiError, toApiError } from './api/client.ts';
 import { CatalogController } from './controllers/catalog-controller.ts';
 import { type HeadStart, headStart } from './controllers/head-start.ts';
 import { styles } from './crypto-checkout.styles.ts';
@@ -22,7 +22,7 @@ import {
 } from './events.ts';
 import type { Display, FrameController } from './frame/frame-controller.ts';
 import { idle } from './internal/idle.ts';
-import { loadOnce } from './internal/load-once.ts';
+import { loadError, loadOnce } from './internal/load-once.ts';
 import { decimalSeparator, validLocale } from './internal/locale.ts';
 import { errorKey, languageOf, loadLanguage, msg, OVERRIDES } from './internal/messages.ts';
 import type { PartialTranslation } from './internal/translation.ts';
@@ -147,7 +147,7 @@ export class CryptoCheckout extends LitElement {
   /** The mode whose view is loading or shown. */
   private _viewMode?: CheckoutMode;
   /** Loading the view's code failed (the network); the shopper can try again. */
-  private _viewFailed = false;
+  private _viewFailed?: ApiError;
   /** A catalog arrived before the view's code: announced once the view is there to show it. */
   private _pendingReady?: CheckoutReadyDetail;
   /** What the last `checkout-ready` said, while the form it announced shows. */
@@ -279,11 +279,14 @@ export class CryptoCheckout extends LitElement {
 
   override willUpdate(changed: PropertyValues<this>): void {
     Object.assign(OVERRIDES, this.translations);
-    const loading = loadLanguage(this._loc);
-    if (loading && !this._language) {
-      // Offline, the English the element already has.
+    // Asked only while none is loading: a second load's failure would reach no one (an unhandled rejection).
+    const loading = this._language ? undefined : loadLanguage(this._loc);
+    if (loading) {
+      // Offline, the English the element already has; a refused file is said (the shopper sees the English).
       const done = loading
-        .catch(() => {})
+        .catch((e) => {
+          if (toApiError(e).code === 'INTEGRITY') this._emitError(e);
+        })
         .then(() => {
           if (this._language === done) this._language = undefined;
           this.requestUpdate();
@@ -316,7 +319,7 @@ export class CryptoCheckout extends LitElement {
   /** Another mode abandons the payment in progress (its status stream included) and shows that mode's view. */
   private _showMode(mode: CheckoutMode): void {
     this._viewMode = mode;
-    this._viewFailed = false;
+    this._viewFailed = undefined;
     this._pendingReady = this._readyDetail = undefined;
     if (this._view) {
       this._view.dispose();
@@ -337,10 +340,10 @@ export class CryptoCheckout extends LitElement {
         this.requestUpdate();
         if (this._pendingReady) this._ready(this._pendingReady);
       },
-      () => {
+      (e) => {
         if (this._viewMode !== mode) return;
-        this._viewFailed = true;
-        this._emitError(new ApiError('NETWORK_ERROR'));
+        this._viewFailed = loadError(e);
+        this._emitError(this._viewFailed);
         this.requestUpdate();
       },
     );
@@ -411,8 +414,7 @@ export class CryptoCheckout extends LitElement {
    * way to try again.
    */
   private _renderLoading(): TemplateResult {
-    if (this._viewFailed)
-      return errorBox(this._loc, new ApiError('NETWORK_ERROR'), () => this._showMode(this.mode));
+    if (this._viewFailed) return errorBox(this._loc, this._viewFailed, () => this._showMode(this.mode));
     const c = this._catalog;
     if (c.status === TaskStatus.ERROR) return errorBox(this._loc, c.error, () => c.run(), c.alwaysRetry);
     return skeleton(this._loc);

@@ -22,11 +22,18 @@ const isFramedPage = (path: string) => /^\/api\/orders\/[^/]+\/return$/.test(pat
 export const isStaticAsset = (path: string) =>
   path.startsWith('/widget/') || path.startsWith('/api/products/images/') || path.startsWith('/api/flags/');
 
+const allowHeaders = ['Content-Type', 'Idempotency-Key', 'X-Status-Token', 'X-Request-Id'];
+
+/** The origins a page may call the public routes from: ALLOWED_ORIGINS and the backend's own. */
+const allowedOrigins = (config: Config) =>
+  new Set([...config.allowedOrigins, new URL(config.publicUrl).origin]);
+
 export function publicCors(config: Config): MiddlewareHandler<AppEnv> {
+  const allowed = allowedOrigins(config);
   const handler = cors({
     origin: config.allowedOrigins,
     allowMethods: ['GET', 'POST', 'OPTIONS'],
-    allowHeaders: ['Content-Type', 'Idempotency-Key', 'X-Status-Token', 'X-Request-Id'],
+    allowHeaders,
     exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy'],
     maxAge: 600,
   });
@@ -37,7 +44,21 @@ export function publicCors(config: Config): MiddlewareHandler<AppEnv> {
   // adds them. A request without an Origin is no CORS request; every answer still varies by Origin for caches.
   return async (c, next) => {
     if (isServerOnly(c.get('path'))) return next();
-    if (c.req.method === 'OPTIONS') return handler(c, next);
+    if (c.req.method === 'OPTIONS') {
+      // A foreign origin's preflight is let through, only so that its request meets `originGuard`'s refusal,
+      // which the page can read (a POST first, as deposit sends, would otherwise look like no connection). The
+      // request itself is refused before any route runs, and nothing but the refusal is readable.
+      const origin = c.req.header('origin');
+      if (origin && !allowed.has(origin) && c.req.header('access-control-request-method'))
+        return c.body(null, 204, {
+          'Access-Control-Allow-Origin': origin,
+          'Access-Control-Allow-Methods': 'GET, POST',
+          'Access-Control-Allow-Headers': allowHeaders.join(', '),
+          'Access-Control-Max-Age': '600',
+          Vary: 'Origin',
+        });
+      return handler(c, next);
+    }
     if (!c.req.header('origin')) {
       c.header('Vary', 'Origin', { append: true });
       return next();
@@ -56,10 +77,10 @@ export function publicCors(config: Config): MiddlewareHandler<AppEnv> {
 /**
  * A browser request from a foreign origin to a public API route is refused (403 FORBIDDEN) rather than only
  * unreadable: CORS stops the page reading the answer, not the request creating an order. Requests without an
- * Origin header (servers, same-origin GETs, script tags) pass.
+ * Origin header (servers, same-origin GETs, script tags) pass. The 403 is open to the page it refuses.
  */
 export function originGuard(config: Config): MiddlewareHandler<AppEnv> {
-  const allowed = new Set([...config.allowedOrigins, new URL(config.publicUrl).origin]);
+  const allowed = allowedOrigins(config);
   return async (c, next) => {
     const origin = c.req.header('origin');
     const path = c.get('path');
@@ -73,6 +94,10 @@ export function originGuard(config: Config): MiddlewareHandler<AppEnv> {
       path !== cspReportPath &&
       c.req.method !== 'OPTIONS'
     ) {
+      // The refusal itself is readable by the refused page (it holds nothing but that), so the element can tell
+      // its developer to list the origin in ALLOWED_ORIGINS rather than read a blocked answer as "no connection".
+      c.header('Access-Control-Allow-Origin', origin);
+      c.header('Vary', 'Origin', { append: true });
       throw new AppError('FORBIDDEN', 'This origin is not allowed to use this checkout.');
     }
     await next();

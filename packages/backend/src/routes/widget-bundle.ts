@@ -4,6 +4,9 @@
  * mode's view). Compressed once per build (brotli, gzip), with an ETag. The loader's `?v=<etag>` URLs are
  * immutable for a year and the bare URL is cached for a day and revalidated, so merchants who paste the plain
  * tag still get updates; a chunk's name carries its content hash, so chunks are immutable for a year.
+ * `GET /widget/manifest.json`: the build's manifest (each file with its SHA-384, docs/pinned-scripts.md), and
+ * `GET /widget/v<version>/<file>`: the installed version's loader, chunks and manifest at a path of their own,
+ * immutable for a year, for a tag pinned with `integrity` (`crypto-checkout-backend widget-tag` prints it).
  */
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
@@ -19,6 +22,28 @@ import { type Precompressed, precompress, sendPrecompressed, varyOnEncoding } fr
 
 /** The script-tag bundle of the installed `crypto-checkout` package (in this repository, packages/widget). */
 export const widgetBundleFile = fileURLToPath(import.meta.resolve('crypto-checkout/crypto-checkout.js'));
+
+/** The manifest of a build (packages/widget/build/pin-chunks.ts writes it beside the loader). */
+export interface WidgetManifest {
+  name: string;
+  version: string;
+  /** The loader's file name: the one a page's `<script>` names. */
+  loader: string;
+  algorithm: 'sha384';
+  /** Every file the element can load, by name, with its `integrity` value (`sha384-<base64>`). */
+  files: Record<string, string>;
+}
+
+/** The manifest beside `file` (the loader), as the widget's build wrote it. */
+export async function readWidgetManifest(file = widgetBundleFile): Promise<WidgetManifest> {
+  return JSON.parse(await readFile(join(dirname(file), 'manifest.json'), 'utf8')) as WidgetManifest;
+}
+
+/** The `<script>` tag that loads version `manifest.version` pinned, from the backend at `base` (its PUBLIC_URL). */
+export function widgetTag(manifest: WidgetManifest, base: string): string {
+  const src = `${base.replace(/\/+$/, '')}/widget/v${manifest.version}/${manifest.loader}`;
+  return `<script type="module" src="${src}" integrity="${manifest.files[manifest.loader]}" crossorigin="anonymous"></script>`;
+}
 
 const bundleRoute = createRoute({
   method: 'get',
@@ -43,6 +68,35 @@ const chunkRoute = createRoute({
   request: { params: z.object({ chunk: z.string() }) },
   responses: {
     200: otherResponse('text/javascript', 'JavaScript'),
+    304: { description: 'Not modified' },
+    ...errorResponses('NOT_FOUND'),
+  },
+});
+
+const manifestRoute = createRoute({
+  method: 'get',
+  path: '/manifest.json',
+  tags: ['Widget'],
+  summary: "The installed widget's manifest: every file the element can load with its SHA-384",
+  description:
+    '`{ name, version, loader, algorithm, files: { "<file>": "sha384-…" } }`, as the widget\'s build wrote it (also in the npm package, `crypto-checkout/manifest.json`). Cached for a day; `/widget/v<version>/manifest.json` is immutable.',
+  responses: {
+    200: otherResponse('application/json', 'The manifest'),
+    304: { description: 'Not modified' },
+    ...errorResponses('NOT_FOUND'),
+  },
+});
+
+const versionedRoute = createRoute({
+  method: 'get',
+  path: '/{version}/{file}',
+  tags: ['Widget'],
+  summary: 'A file of the installed version at its pinned path (`/widget/v<version>/crypto-checkout.js`)',
+  description:
+    'The loader, a chunk or `manifest.json` of the installed version, immutable for a year: the path to pin with `integrity` (another version is a 404).',
+  request: { params: z.object({ version: z.string(), file: z.string() }) },
+  responses: {
+    200: otherResponse('text/javascript', 'JavaScript, or the manifest as JSON'),
     304: { description: 'Not modified' },
     ...errorResponses('NOT_FOUND'),
   },
@@ -79,7 +133,12 @@ export function widgetBundleRoutes(_deps: AppDeps, file = widgetBundleFile) {
     return bundle;
   };
 
-  const serve = async (c: Context<AppEnv>, path: string, immutable: (b: Bundle) => boolean) => {
+  const serve = async (
+    c: Context<AppEnv>,
+    path: string,
+    immutable: (b: Bundle) => boolean,
+    type = 'text/javascript; charset=utf-8',
+  ) => {
     const bundle = await current(path).catch(() => undefined);
     if (!bundle) {
       throw new AppError(
@@ -88,7 +147,7 @@ export function widgetBundleRoutes(_deps: AppDeps, file = widgetBundleFile) {
       );
     }
     const headers: Record<string, string> = {
-      'Content-Type': 'text/javascript; charset=utf-8',
+      'Content-Type': type,
       ETag: bundle.etag,
       'Cache-Control': immutable(bundle)
         ? 'public, max-age=31536000, immutable'
@@ -104,11 +163,39 @@ export function widgetBundleRoutes(_deps: AppDeps, file = widgetBundleFile) {
     return sendPrecompressed(c, bundle, headers);
   };
 
+  const manifestPath = join(dir, 'manifest.json');
+  const json = 'application/json; charset=utf-8';
+  // The installed version, from its manifest as loaded (a rebuild next to a running server may change it), parsed once.
+  const parsed = new WeakMap<Bundle, WidgetManifest>();
+  const installed = async (): Promise<WidgetManifest | undefined> => {
+    const bundle = await current(manifestPath).catch(() => undefined);
+    if (!bundle) return undefined;
+    let manifest = parsed.get(bundle);
+    if (!manifest) {
+      manifest = JSON.parse(new TextDecoder().decode(bundle.raw)) as WidgetManifest;
+      parsed.set(bundle, manifest);
+    }
+    return manifest;
+  };
+
   return openApiRoutes()
     .openapi(bundleRoute, (c) => serve(c, file, (b) => c.req.query('v') === b.etag.slice(1, -1)))
+    .openapi(manifestRoute, (c) => serve(c, manifestPath, () => false, json))
     .openapi(chunkRoute, (c) => {
       const name = c.req.valid('param').chunk;
       if (!chunkName.test(name)) throw new AppError('NOT_FOUND', 'No such file.');
+      return serve(c, join(dir, name), () => true);
+    })
+    .openapi(versionedRoute, async (c) => {
+      const { version, file: name } = c.req.valid('param');
+      const manifest = await installed().catch(() => undefined);
+      if (!manifest || version !== `v${manifest.version}`)
+        throw new AppError(
+          'NOT_FOUND',
+          `This backend serves the widget's version ${manifest?.version ?? '(none built)'} only.`,
+        );
+      if (name === 'manifest.json') return serve(c, manifestPath, () => true, json);
+      if (name !== manifest.loader && !chunkName.test(name)) throw new AppError('NOT_FOUND', 'No such file.');
       return serve(c, join(dir, name), () => true);
     });
 }

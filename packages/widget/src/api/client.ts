@@ -16,7 +16,7 @@ import type {
 } from './types.ts';
 
 /** Every code a `checkout-error` can carry: the backend's table plus the widget's own. */
-export type ErrorCode = BackendErrorCode | 'NETWORK_ERROR';
+export type ErrorCode = BackendErrorCode | 'NETWORK_ERROR' | 'INTEGRITY' | 'ORIGIN_NOT_ALLOWED';
 
 /** The codes for which sending the same request again may succeed. */
 export const RETRYABLE =
@@ -76,7 +76,14 @@ async function call<T>(
   const json = (await res.json().catch(() => null)) as (T & Envelope) | null;
   if (res.ok && json) return json;
   const err = json?.error;
-  const code = (err?.code ?? (res.status === 404 ? 'NOT_FOUND' : 'INTERNAL')) as ErrorCode;
+  let code = (err?.code ?? (res.status === 404 ? 'NOT_FOUND' : 'INTERNAL')) as ErrorCode;
+  // A public route refuses only a page whose origin the backend does not list (its 403 is readable for that).
+  if (code === 'FORBIDDEN') {
+    code = 'ORIGIN_NOT_ALLOWED';
+    console.error(
+      `crypto-checkout: ${api} refuses this page's origin, ${location.origin}: add it to the backend's ALLOWED_ORIGINS`,
+    );
+  }
   throw new ApiError(code, err?.message ?? res.statusText, res.status, err?.details);
 }
 

@@ -4,7 +4,7 @@
  * of the parts it shows. Other languages load whole, once a page (internal/lang/*.ts, a block per part, keyed
  * and typed against each part's English: ./translation.ts).
  */
-import { type ErrorCode, RETRYABLE } from '../api/client.ts';
+import { type ApiError, type ErrorCode, RETRYABLE } from '../api/client.ts';
 import type { depositEn } from '../deposit/deposit.messages.ts';
 import type { frameEn } from '../frame/frame.messages.ts';
 import type { orderEn } from '../pay/order/order.messages.ts';
@@ -92,9 +92,16 @@ export function loadLanguage(locale: string): Promise<void> | undefined {
     ? undefined
     : languages()
         .then((list) => list.loaderOf(lang)?.())
-        .then((m) => {
-          TABLES[lang] ??= m?.default ?? {};
-        });
+        .then(
+          (m) => {
+            TABLES[lang] ??= m?.default ?? {};
+          },
+          (e: ApiError) => {
+            // A refused file stays refused: the page reads English rather than asking again on every update.
+            if (e.code === 'INTEGRITY') TABLES[lang] ??= {};
+            throw e;
+          },
+        );
 }
 
 /** `message` in `locale` with `args`: its plural form for `args.count` (else `other`), each `{name}` replaced. */
@@ -136,7 +143,8 @@ export function messages<P extends keyof Parts>(
 
 /** The message key that explains an error code to a shopper. */
 export function errorKey(code: ErrorCode): MessageKey {
-  if (/TOKEN_|NOT_FOUND/.test(code)) return 'eGone';
+  // A refused page origin or a refused file: the shopper is told as little (the console tells the developer).
+  if (/TOKEN_|NOT_FOUND|INTEGRITY|ORIGIN_/.test(code)) return 'eGone';
   if (code === 'METHOD_UNAVAILABLE') return 'eMethod';
   if (code === 'NETWORK_ERROR') return 'eOffline';
   // UPSTREAM_ERROR, UPSTREAM_TIMEOUT: the provider failing or silent (an outage), said as it is.

@@ -36,6 +36,8 @@ export interface DepsOverrides {
   clock?: Clock;
   /** The fetch of the ramp client (the bench times upstream calls with it). */
   rampFetch?: typeof fetch;
+  /** The fetch of the payments client (a Worker on the sandbox serves its own URLs in process with it). */
+  paymentsFetch?: typeof fetch;
   /** The in-process hook that hears fulfilment events (a delivery target beside MERCHANT_WEBHOOK_URL). */
   onEvent?: OnEvent | undefined;
 }
@@ -115,6 +117,7 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
       apiKey: config.payments.apiKey,
       timeoutMs: config.upstreamTimeoutMs,
       observe: metrics.enabled ? metrics.upstreamCall : undefined,
+      ...(overrides.paymentsFetch ? { fetch: overrides.paymentsFetch } : {}),
     }),
   };
   watchSources(deps, budget);

@@ -186,6 +186,42 @@ export function ensureWidgetBuilt({ force = false } = {}) {
 }
 
 /**
+ * Bun and Deno, for the backend's HTTP contract on each runtime: binaries from the npm packages the lockfile
+ * installs (`bun`, `deno` and their platform packages, `@oven/bun-<platform>`, `@deno/<platform>`). The wrappers'
+ * install scripts move the binary out of the platform package into their own folder when npm runs them, and
+ * leave it where it is when it does not (npm 11 may skip them): both places are looked at. Each is run once
+ * (`--version`), so a binary that cannot start on this machine fails here, naming it, rather than in a test.
+ */
+export function ensureRuntimes() {
+  const modules = join(root, 'node_modules');
+  const { platform, arch } = process;
+  const exe = platform === 'win32' ? '.exe' : '';
+  const denoPlatform = { linux: `linux-${arch}-glibc`, darwin: `darwin-${arch}`, win32: `win32-${arch}` }[
+    platform
+  ];
+  const bunPlatform = `${platform === 'win32' ? 'windows' : platform}-${arch === 'arm64' ? 'aarch64' : arch}`;
+  const candidates = {
+    bun: [
+      join(modules, '@oven', `bun-${bunPlatform}`, 'bin', `bun${exe}`),
+      join(modules, 'bun', 'bin', 'bun.exe'),
+    ],
+    deno: [join(modules, '@deno', `${denoPlatform}`, `deno${exe}`), join(modules, 'deno', `deno${exe}`)],
+  };
+  const found = {};
+  for (const [name, paths] of Object.entries(candidates)) {
+    const binary = paths.find((path) => spawnSync(path, ['--version'], { stdio: 'ignore' }).status === 0);
+    if (!binary) {
+      throw new Error(
+        `${name} is not installed, or cannot start here (looked for ${paths.join(', ')}): run npm ci, and keep ` +
+          'the optional dependencies (not --omit=optional).',
+      );
+    }
+    found[name] = binary;
+  }
+  return found;
+}
+
+/**
  * Builds the sandbox and the backend (tsc → dist, JavaScript and types) when their sources are newer: the demo
  * imports the backend as a merchant would, from its package, and the backend loads the sandbox from its own.
  */

@@ -1,6 +1,7 @@
 /**
- * One backend as a merchant runs it: the built CLI (`node dist/cli.js`) in a process of its own on a free port,
- * configured by `env` only (sandbox mode unless upstream keys are given), its output kept line by line.
+ * One backend as a merchant runs it: the built CLI (`node dist/cli.js`, or the same file on Bun or Deno) in a
+ * process of its own on a free port, configured by `env` only (sandbox mode unless upstream keys are given), its
+ * output kept line by line.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,11 +9,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error: plain JavaScript shared with scripts/test.mjs (no types).
-import { ensurePackagesBuilt } from '../../../scripts/ensure.mjs';
+import { ensurePackagesBuilt, ensureRuntimes } from '../../../scripts/ensure.mjs';
 import { freePort, portTaken, startOnFreePort, waitFor } from './servers.ts';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const productsFile = fileURLToPath(new URL('./fixtures/products.json', import.meta.url));
+
+/** What runs the CLI: this Node, or Bun or Deno from their npm packages (`ensureRuntimes`). */
+export type Runtime = 'node' | 'bun' | 'deno';
+
+/** The command line that runs the built CLI on `runtime`, as a merchant would type it. */
+export function cliCommand(runtime: Runtime): [string, ...string[]] {
+  if (runtime === 'node') return [process.execPath, cli];
+  const { bun, deno } = ensureRuntimes() as { bun: string; deno: string };
+  return runtime === 'bun' ? [bun, cli] : [deno, 'run', '-A', cli];
+}
 
 export interface CliProcess {
   url: string;
@@ -29,18 +40,25 @@ export interface CliProcess {
  * binds it (suites and other runs start servers side by side), so the CLI is ready only once its own line says it
  * listens, and is started again on another port when the one found was taken.
  */
-export async function startCli(env: Record<string, string> = {}): Promise<CliProcess> {
+export async function startCli(
+  env: Record<string, string> = {},
+  options: { runtime?: Runtime } = {},
+): Promise<CliProcess> {
   ensurePackagesBuilt();
-  return startOnFreePort('the CLI', () => startCliOnce(env));
+  const command = cliCommand(options.runtime ?? 'node');
+  return startOnFreePort('the CLI', () => startCliOnce(env, command));
 }
 
-async function startCliOnce(env: Record<string, string>): Promise<CliProcess | typeof portTaken> {
+async function startCliOnce(
+  env: Record<string, string>,
+  [command, ...args]: [string, ...string[]],
+): Promise<CliProcess | typeof portTaken> {
   const port = env['PORT'] ? Number(env['PORT']) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cc-cli-'));
   const lines: string[] = [];
   let partial = '';
-  const child: ChildProcess = spawn(process.execPath, [cli], {
+  const child: ChildProcess = spawn(command, args, {
     env: {
       PATH: process.env['PATH'] ?? '',
       PORT: String(port),

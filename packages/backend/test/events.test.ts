@@ -4,65 +4,17 @@
  * out, fails, is gone (410) or is unreachable never loses an event nor holds up the shopper.
  */
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { Webhook } from 'standardwebhooks';
 import { createDeliveryWorker } from '../src/events/delivery-worker.ts';
 import type { DepositEventData, FulfilmentEvent } from '../src/events/fulfilment-events.ts';
 import { createCustomerToken } from '../src/index.ts';
 import { singleKey } from '../src/secrets/keyring.ts';
+import { startReceiver } from './merchant-receiver.ts';
 import { createOrder, postWebhook, productsFile, upstreamIdOf, waitFor } from './order-fixtures.ts';
 import { type Stack, startStack, testSecrets } from './support.ts';
 
 const secret = 'whsec_Vb7rT2xQ9mLk4NzP8sW3cYd6Hf1Ja5Ue';
 const unreachable = 'http://127.0.0.1:9/hooks';
-
-interface Received {
-  id: string;
-  event: FulfilmentEvent;
-}
-
-/** A merchant's receiver: verifies every request with the Standard Webhooks library, answers what it is told. */
-async function startReceiver() {
-  const verifier = new Webhook(secret);
-  const received: Received[] = [];
-  const rejected: string[] = [];
-  let answer: number | 'hang' = 204;
-  const read = (request: IncomingMessage) =>
-    new Promise<string>((resolve) => {
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk));
-      request.on('end', () => resolve(body));
-    });
-  const server: Server = createServer(async (request, response) => {
-    const body = await read(request);
-    if (answer === 'hang') return; // never answers
-    try {
-      const event = verifier.verify(body, request.headers as Record<string, string>) as FulfilmentEvent;
-      if (answer < 300) received.push({ id: String(request.headers['webhook-id']), event });
-    } catch (error) {
-      rejected.push((error as Error).message);
-      response.writeHead(401).end();
-      return;
-    }
-    response.writeHead(answer).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    rejected,
-    answer(next: number | 'hang') {
-      answer = next;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 describe('fulfilment events', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -82,7 +34,7 @@ describe('fulfilment events', () => {
   };
 
   before(async () => {
-    receiver = await startReceiver();
+    receiver = await startReceiver(secret);
     stack = await startStack({
       clock,
       env: {

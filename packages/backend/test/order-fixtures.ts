@@ -1,7 +1,7 @@
 /** Helpers shared by the order, webhook, admin and deposit tests (not a test file itself). */
 import { createHmac, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { allowedOrigin, type Stack, testSecrets } from './support.ts';
+import { allowedOrigin, type BackendClient, testSecrets } from './support.ts';
 
 /** A catalog of our own, so these tests do not follow the demo catalog's changes. */
 export const productsFile = fileURLToPath(new URL('./fixtures/products.json', import.meta.url));
@@ -18,7 +18,7 @@ export interface Created {
 export const newKey = () => `test-${randomUUID()}`;
 
 export function postOrder(
-  stack: Stack,
+  stack: BackendClient,
   body: unknown,
   key: string | null = newKey(),
   headers: HeadersInit = {},
@@ -30,7 +30,10 @@ export function postOrder(
   });
 }
 
-export async function createOrder(stack: Stack, body: unknown = { product: 'hoodie' }): Promise<Created> {
+export async function createOrder(
+  stack: BackendClient,
+  body: unknown = { product: 'hoodie' },
+): Promise<Created> {
   const response = await postOrder(stack, body);
   if (response.status !== 201) throw new Error(`create → ${response.status} ${await response.text()}`);
   return (await response.json()) as Created;
@@ -39,7 +42,7 @@ export async function createOrder(stack: Stack, body: unknown = { product: 'hood
 /** The upstream order id is the last path segment of the payment link. */
 export const upstreamIdOf = (created: Created) => new URL(created.link).pathname.split('/').pop() ?? '';
 
-export async function getStatus(stack: Stack, created: Created) {
+export async function getStatus(stack: BackendClient, created: Created) {
   const response = await stack.api(`/api/orders/${created.orderId}`, {
     headers: { 'x-status-token': created.statusToken },
   });
@@ -52,9 +55,13 @@ export async function getStatus(stack: Stack, created: Created) {
 }
 
 /** The sandbox's own view of the merchant's orders, read with the sandbox payments key. */
-export async function upstreamOrders(stack: Stack, query = '') {
+export async function upstreamOrders(
+  stack: BackendClient,
+  query = '',
+  apiKey: string = testSecrets.payApiKey,
+) {
   const response = await fetch(`${stack.sandboxUrl}/pay-api/v1/merchants/orders?limit=100${query}`, {
-    headers: { 'x-api-key': testSecrets.payApiKey },
+    headers: { 'x-api-key': apiKey },
   });
   const body = (await response.json()) as {
     data: { orders: Array<Record<string, unknown>>; pagination: { totalItems: number } };
@@ -67,7 +74,7 @@ export async function upstreamOrders(stack: Stack, query = '') {
  * 1 ms of latency and counts down its `times` with every matching request.
  */
 export async function countUpstreamCalls(
-  stack: Stack,
+  stack: BackendClient,
   route: string,
   method: string,
   work: () => Promise<unknown>,
@@ -87,7 +94,12 @@ export async function countUpstreamCalls(
 export const sign = (secret: string, body: string) =>
   createHmac('sha256', secret).update(body).digest('base64');
 
-export function postWebhook(stack: Stack, path: 'payments' | 'ramp', payload: unknown, signature?: string) {
+export function postWebhook(
+  stack: BackendClient,
+  path: 'payments' | 'ramp',
+  payload: unknown,
+  signature?: string,
+) {
   const body = JSON.stringify(payload);
   const header = path === 'payments' ? 'x-swapped-signature' : 'signature';
   const secret = path === 'payments' ? testSecrets.payWebhookSecret : testSecrets.rampSecretKey;
@@ -99,10 +111,10 @@ export function postWebhook(stack: Stack, path: 'payments' | 'ramp', payload: un
 }
 
 /** Points the sandbox merchant's payments webhooks somewhere that never answers, so only syncs can tell. */
-export const silenceWebhooks = (stack: Stack) =>
+export const silenceWebhooks = (stack: BackendClient) =>
   stack.control('PUT', '/merchants/test/webhook', { url: 'http://127.0.0.1:9/nowhere' });
 
-export const restoreWebhooks = (stack: Stack) =>
+export const restoreWebhooks = (stack: BackendClient) =>
   stack.control('PUT', '/merchants/test/webhook', { url: `${stack.backendUrl}/api/webhooks/payments` });
 
 export async function waitFor<T>(

@@ -73,6 +73,12 @@ export interface UpstreamTraffic {
   throttled: number;
 }
 
+/**
+ * What the order, webhook and admin helpers need of a backend: its address, its sandbox's, and a call to each.
+ * A stack in this process is one; so is any backend reached over HTTP (`backendClient`).
+ */
+export type BackendClient = Pick<Stack, 'backendUrl' | 'sandboxUrl' | 'api' | 'control'>;
+
 export interface Stack {
   /** The backend, e.g. `http://127.0.0.1:40001` (routes under `/api`). */
   backendUrl: string;
@@ -163,6 +169,28 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const app = createApp(deps);
   backendFetch = app.fetch;
 
+  const { api, control } = backendClient(backendUrl, sandboxUrl);
+
+  return {
+    backendUrl,
+    sandboxUrl,
+    controlUrl: `${sandboxUrl}/control`,
+    config,
+    deps,
+    sandbox: sandbox.state,
+    upstream,
+    api,
+    control,
+    async close() {
+      await deps.ramp.close?.();
+      await deps.store.close();
+      await Promise.all([backendServer.close(), sandboxServer.close()]);
+    },
+  };
+}
+
+/** Calls to the backend at `backendUrl` (JSON bodies serialised for you) and to the controls of the sandbox at `sandboxUrl`. */
+export function backendClient(backendUrl: string, sandboxUrl: string): BackendClient {
   const api = (path: string, init: RequestInit & { json?: unknown } = {}) => {
     const { json, ...rest } = init;
     const headers = new Headers(rest.headers);
@@ -184,23 +212,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     if (!response.ok) throw new Error(`control ${method} ${path} → ${response.status} ${text}`);
     return text ? (JSON.parse(text) as unknown) : undefined;
   };
-
-  return {
-    backendUrl,
-    sandboxUrl,
-    controlUrl: `${sandboxUrl}/control`,
-    config,
-    deps,
-    sandbox: sandbox.state,
-    upstream,
-    api,
-    control,
-    async close() {
-      await deps.ramp.close?.();
-      await deps.store.close();
-      await Promise.all([backendServer.close(), sandboxServer.close()]);
-    },
-  };
+  return { backendUrl, sandboxUrl, api, control };
 }
 
 /** The most of `times` (ms, ascending) that fall within any sliding window of `windowMs`. */

@@ -10,8 +10,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 // @ts-expect-error the build script is plain JavaScript (no types).
-import { buildWorker, bundleWorker, mainModule, workerFiles } from '../scripts/build-worker.mjs';
+import { buildWorker, bundleWorker, mainModule as mainPath, workerFiles } from '../scripts/build-worker.mjs';
 import { freePort, portTaken, startOnFreePort } from './servers.ts';
+
+const mainModule: string = mainPath;
 
 const backend = fileURLToPath(new URL('..', import.meta.url));
 
@@ -50,9 +52,18 @@ async function listen(options: ConstructorParameters<typeof Miniflare>[0]): Prom
   });
 }
 
-/** The backend's Worker, freshly built, with `vars` beside (and over) wrangler.jsonc's. */
-export async function startWorker(vars: Record<string, string> = {}): Promise<RunningWorker> {
-  const root: string = await buildWorker();
+/** Built once per process: every Worker a test file starts runs the same build. */
+let built: Promise<string> | undefined;
+
+/**
+ * The backend's Worker with `vars` beside (and over) wrangler.jsonc's. With `persist`, the Durable Object's
+ * SQLite is kept in that folder, so another start over it is the same deployment restarted.
+ */
+export async function startWorker(
+  vars: Record<string, string> = {},
+  options: { persist?: string } = {},
+): Promise<RunningWorker> {
+  const root: string = await (built ??= buildWorker());
   const files: string[] = await workerFiles(root);
   const main = path.join(root, mainModule);
   const config = wranglerConfig();
@@ -71,6 +82,7 @@ export async function startWorker(vars: Record<string, string> = {}): Promise<Ru
       ]),
     ),
     bindings: { ...config.vars, ...vars },
+    ...(options.persist ? { durableObjectsPersist: options.persist } : {}),
   });
 }
 

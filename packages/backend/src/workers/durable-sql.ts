@@ -11,13 +11,16 @@
 import {
   type CompiledQuery,
   type DatabaseConnection,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
   type Dialect,
   type Driver,
   type Kysely,
   type QueryResult,
   SqliteAdapter,
-  SqliteIntrospector,
   SqliteQueryCompiler,
+  sql,
+  type TableMetadata,
 } from 'kysely';
 
 /** What a Durable Object's `ctx.storage` offers that the store uses (structural: no Workers types needed). */
@@ -94,7 +97,50 @@ export class DurableSqlDialect implements Dialect {
     return new SqliteQueryCompiler();
   }
   // biome-ignore lint/suspicious/noExplicitAny: Kysely's own signature.
-  createIntrospector(db: Kysely<any>) {
-    return new SqliteIntrospector(db);
+  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new DurableSqlIntrospector(db);
+  }
+}
+
+/**
+ * Kysely's SQLite introspector reads every table's columns, the object's own `_cf_*` tables too (its alarm, its
+ * key-value pairs), which a Durable Object refuses (SQLITE_AUTH): the migrator's look for its own table then fails
+ * on any object that has set an alarm. This one leaves them out.
+ */
+class DurableSqlIntrospector implements DatabaseIntrospector {
+  // biome-ignore lint/suspicious/noExplicitAny: Kysely's own signature.
+  constructor(private readonly db: Kysely<any>) {}
+  async getSchemas() {
+    return [];
+  }
+  async getTables(): Promise<TableMetadata[]> {
+    const tables = await sql<{ name: string; type: string }>`select name, type from sqlite_master
+      where type in ('table', 'view') and substr(name, 1, 7) != 'sqlite_' and substr(name, 1, 4) != '_cf_'
+      order by name`.execute(this.db);
+    const result: TableMetadata[] = [];
+    for (const table of tables.rows) {
+      const columns = await sql<{
+        name: string;
+        type: string;
+        notnull: number;
+        dflt_value: unknown;
+      }>`select name,
+        type, "notnull", dflt_value from pragma_table_info(${table.name})`.execute(this.db);
+      result.push({
+        name: table.name,
+        isView: table.type === 'view',
+        columns: columns.rows.map((column) => ({
+          name: column.name,
+          dataType: column.type,
+          isNullable: !column.notnull,
+          isAutoIncrementing: false,
+          hasDefaultValue: column.dflt_value != null,
+        })),
+      });
+    }
+    return result;
+  }
+  async getMetadata(): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables() };
   }
 }

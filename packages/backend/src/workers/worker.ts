@@ -87,6 +87,11 @@ function precompressedAsIs(response: Response): Response {
   return new Response(body, { status, statusText, headers, encodeBody: 'manual' } as ResponseInit);
 }
 
+/** The configuration's problems, as the command prints them. */
+interface Refused {
+  refused: string;
+}
+
 const configRefused = (message: string) =>
   Response.json(
     { error: { code: 'CONFIG_INVALID', message, requestId: crypto.randomUUID() } },
@@ -94,7 +99,7 @@ const configRefused = (message: string) =>
   );
 
 export class CheckoutObject {
-  #served: Promise<Served> | undefined;
+  #served: Promise<Served | Refused> | undefined;
   #lastPrune = 0;
 
   constructor(
@@ -103,13 +108,8 @@ export class CheckoutObject {
   ) {}
 
   async fetch(request: Request): Promise<Response> {
-    let served: Served;
-    try {
-      served = await this.#start(new URL(request.url).origin);
-    } catch (error) {
-      if (error instanceof ConfigError) return configRefused(error.message);
-      throw error;
-    }
+    const served = await this.#start(new URL(request.url).origin);
+    if ('refused' in served) return configRefused(served.refused);
     const response = await served.fetch(request);
     // A status change may have put an event in the outbox: make sure something wakes the object to deliver it.
     if (request.method !== 'GET' && (await this.ctx.storage.getAlarm()) === null)
@@ -119,6 +119,7 @@ export class CheckoutObject {
 
   async alarm(): Promise<void> {
     const served = await this.#start(String(this.env['PUBLIC_URL'] ?? 'http://localhost'));
+    if ('refused' in served) return;
     const waiting = await served.deliverDue();
     if (Date.now() - this.#lastPrune >= pruneEveryMs) {
       this.#lastPrune = Date.now();
@@ -127,9 +128,18 @@ export class CheckoutObject {
     if (waiting) await this.ctx.storage.setAlarm(Date.now() + retryAlarmMs);
   }
 
-  /** Built once per object (a failure is kept: a bad variable stays bad until the Worker is deployed again). */
-  #start(origin: string): Promise<Served> {
-    this.#served ??= this.ctx.blockConcurrencyWhile(() => this.#build(origin));
+  /**
+   * Built once per object. A refused configuration is kept (a variable stays bad until the Worker is deployed
+   * again) and answered, not thrown: a throw out of blockConcurrencyWhile resets the object.
+   */
+  #start(origin: string): Promise<Served | Refused> {
+    this.#served ??= this.ctx.blockConcurrencyWhile(() =>
+      this.#build(origin).catch((error: unknown) => {
+        if (!(error instanceof ConfigError)) throw error;
+        logger.error(error.message);
+        return { refused: error.message };
+      }),
+    );
     return this.#served;
   }
 

@@ -95,6 +95,11 @@ describe('the backend on Workers (Miniflare)', () => {
     backend = backendClient(worker.url, `${worker.url}/sandbox`);
     const view = await getStatus(backend, created);
     assert.equal(view.status, 'paid');
+    const ready = await json<{ ready: boolean; storage: { kind: string; database: string } }>(
+      await fetch(`${worker.url}/readyz`),
+    );
+    assert.deepEqual(ready.storage, { kind: 'sqlite', database: 'SQLite in a Durable Object' });
+    assert.equal(ready.ready, true);
     const returned = await fetch(`${worker.url}/api/orders/${created.orderId}/return`, {
       redirect: 'manual',
     });

@@ -24,6 +24,8 @@ export interface DurableStoreOptions {
 
 export interface DurableStore extends Store {
   readonly database: string;
+  /** Marks the store as a Durable Object's (what /readyz and the start line name). */
+  readonly durableObject: true;
   /** The migrations this opening applied, oldest first. */
   readonly applied: readonly string[];
 }
@@ -51,6 +53,7 @@ export async function createDurableStore(
   };
   return {
     database,
+    durableObject: true,
     applied,
     get: <T>(collection: Collection, key: string) => exclusive(() => inner.get<T>(collection, key)),
     set: <T>(collection: Collection, key: string, value: T) =>

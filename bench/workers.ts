@@ -11,7 +11,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import autocannon, { type Result } from 'autocannon';
 import { startCli } from '../packages/backend/test/cli-process.ts';
 import { startWorker } from '../packages/backend/test/workers.ts';
 import { benchDir, benchRateLimitPerMinute, round } from './lib.ts';
@@ -53,7 +53,7 @@ async function closedLoop(target: string, url: string, sandboxUrl: string): Prom
     return JSON.stringify({ ...combo, fiatAmount: amountOf(random) });
   };
   const blast = (duration: number) =>
-    new Promise<autocannon.Result>((resolve, reject) =>
+    new Promise<Result>((resolve, reject) =>
       autocannon(
         {
           url: `${url}/api/quotes/buy`,
@@ -61,7 +61,6 @@ async function closedLoop(target: string, url: string, sandboxUrl: string): Prom
           duration,
           connections: CONNECTIONS,
           headers: { 'content-type': 'application/json', origin: ORIGIN },
-          setupClient: (client) => client.setBody(body()),
           requests: [{ setupRequest: (request) => ({ ...request, body: body() }) }],
         },
         (error, result) => (error ? reject(error) : resolve(result)),

@@ -38,7 +38,7 @@ describe('the backend on Workers (Miniflare)', () => {
       const response = await fetch(`${worker.url}${route}`);
       assert.equal(response.status, 500, route);
       const body = await json<{ error: { code: string; message: string } }>(response);
-      assert.equal(body.error.code, 'CONFIG_INVALID');
+      assert.equal(body.error.code, 'INTERNAL');
       assert.equal(body.error.message, expected);
     }
   });

@@ -63,7 +63,8 @@ export async function startWorker(
   vars: Record<string, string> = {},
   options: { persist?: string } = {},
 ): Promise<RunningWorker> {
-  const root: string = await (built ??= buildWorker());
+  built ??= buildWorker() as Promise<string>;
+  const root = await (built as Promise<string>);
   const files: string[] = await workerFiles(root);
   const main = path.join(root, mainModule);
   const config = wranglerConfig();

@@ -9,7 +9,7 @@
  * reaches the streams that watch it. The Worker in front only forwards.
  *
  * Configuration: the Worker's vars and secrets are the variables of `--help`, checked by the same `loadConfig`
- * with the same messages (a bad one answers 500 CONFIG_INVALID naming each problem, and logs it). No upstream
+ * with the same messages (a bad one answers every request 500 INTERNAL with the command's message naming each problem, and logs it). No upstream
  * keys: the offline sandbox is served at `/sandbox`, as `npm start` does. DATA_DIR, DATABASE_URL and REDIS_URL
  * do not apply (the object is the storage and the one instance).
  *
@@ -20,7 +20,7 @@ import type { Hono } from 'hono';
 import { createApp } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import type { AppEnv } from '../deps.ts';
-import { handleError, handleNotFound } from '../errors.ts';
+import { type ErrorCode, handleError, handleNotFound } from '../errors.ts';
 import { createDeliveryWorker } from '../events/delivery-worker.ts';
 import { configureLogging, logger } from '../logger.ts';
 import { createDeps, sandboxNotice } from '../runtime.ts';
@@ -94,7 +94,7 @@ interface Refused {
 
 const configRefused = (message: string) =>
   Response.json(
-    { error: { code: 'CONFIG_INVALID', message, requestId: crypto.randomUUID() } },
+    { error: { code: 'INTERNAL' satisfies ErrorCode, message, requestId: crypto.randomUUID() } },
     { status: 500 },
   );
 

@@ -20,11 +20,9 @@ import type { Hono } from 'hono';
 import { createApp } from '../app.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import type { AppEnv } from '../deps.ts';
-import { type ErrorCode, handleError, handleNotFound } from '../errors.ts';
-import { createDeliveryWorker } from '../events/delivery-worker.ts';
+import type { ErrorCode } from '../errors.ts';
 import { configureLogging, logger } from '../logger.ts';
-import { createDeps, sandboxNotice } from '../runtime.ts';
-import { singleKey } from '../secrets/keyring.ts';
+import { createDeps, loadSandbox, sandboxNotice, startBackground, withSandbox } from '../runtime.ts';
 import type { DurableObjectSqlStorage } from './durable-sql.ts';
 import { createDurableStore } from './durable-store.ts';
 
@@ -166,38 +164,10 @@ export class CheckoutObject {
     };
     const deps = createDeps(config, { store, rampFetch: fetchOwn, paymentsFetch: fetchOwn });
     const backend = createApp(deps);
-    const worker = createDeliveryWorker({
-      outbox: deps.outbox,
-      clock: deps.clock,
-      secrets: config.events.webhookSecret
-        ? {
-            ...(config.secrets.merchantWebhook ?? singleKey(config.events.webhookSecret)),
-            current: config.events.webhookSecret,
-          }
-        : undefined,
-      observe: deps.metrics.deliveryAttempt,
-      fetch: fetchOwn,
-    });
-    worker.start();
-    deps.quotes.start();
-    deps.readiness.watchWorker(worker);
+    const worker = startBackground(deps, { fetch: fetchOwn });
     app = backend;
     if (config.mode === 'sandbox') {
-      const { createSandbox } = await import('@crypto-checkout/sandbox');
-      const sandbox = createSandbox({
-        baseUrl: `${config.publicUrl}/sandbox`,
-        mountPath: '/sandbox',
-        defaultWebhookUrl: `${config.publicUrl}/api/webhooks/payments`,
-        fetch: fetchOwn,
-      });
-      const { Hono } = await import('hono');
-      const both = new Hono<AppEnv>()
-        .get('/sandbox/', (c) => c.redirect('/sandbox', 301))
-        .route('/sandbox', sandbox.app)
-        .route('/', backend);
-      both.onError(handleError);
-      both.notFound(handleNotFound);
-      app = both;
+      app = await withSandbox(backend, await loadSandbox(), config.publicUrl, fetchOwn);
       logger.warn(sandboxNotice(config.publicUrl));
     }
     const served = app;

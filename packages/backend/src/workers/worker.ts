@@ -151,6 +151,11 @@ export class CheckoutObject {
     });
     // Without PUBLIC_URL (the sandbox on workers.dev or in Miniflare) the address the first request came to.
     const config = loadConfig({ ...vars, PUBLIC_URL: vars['PUBLIC_URL'] ?? origin });
+    const ignored = ['DATA_DIR', 'DATABASE_URL', 'REDIS_URL'].filter((name) => vars[name] !== undefined);
+    if (ignored.length)
+      logger.warn(
+        `[workers] ${ignored.join(', ')} ${ignored.length > 1 ? 'do' : 'does'} not apply on Workers: the Durable Object is the storage and the one instance`,
+      );
     const store = await createDurableStore(this.ctx.storage, { retentionMs: config.retentionMs });
     // A Worker cannot fetch its own hostname: calls to our own URLs (the sandbox as upstream, its webhooks back
     // to us, a merchant hook on the same Worker) are served by the app in process.

@@ -3,7 +3,7 @@
  * Writes bench/results.json and bench/results.md. Nothing here asserts a timing; the goals are reported as met
  * or not. Every server runs in a process of its own (bench/server.ts), on loopback, with bounded load.
  *
- * `npm run bench -- <part>…` (parts: weight, ttfq, overhead, load, accuracy, profile, instances, observability, rolling; `load` includes
+ * `npm run bench -- <part>…` (parts: weight, ttfq, overhead, load, accuracy, profile, instances, observability, rolling, workers; `load` includes
  * memory) runs only those parts and prints their sections; bench/results.* stay the record of the last full run.
  */
 import { spawnSync } from 'node:child_process';
@@ -47,6 +47,7 @@ import {
 import { measureRolling, rollingMarkdown, writeRollingResult } from './rolling.ts';
 import { measureTtfq } from './ttfq.ts';
 import { measureWeight } from './weight.ts';
+import { measureWorkers, workersMarkdown, writeWorkersResult } from './workers.ts';
 
 const LOAD_RATE = 1000;
 /**
@@ -74,6 +75,7 @@ const PARTS = [
   'instances',
   'observability',
   'rolling',
+  'workers',
 ] as const;
 type Part = (typeof PARTS)[number];
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
@@ -465,4 +467,15 @@ if (wants('rolling')) {
   writeRollingResult(result);
   console.log(`\n${rollingMarkdown(result)}`);
   log('rolling: bench/rolling-results.json, bench/rolling-results.md');
+}
+
+// One Worker isolate in Miniflare beside the CLI on Node, each alone on the cores in turn.
+if (wants('workers')) {
+  log(
+    'workers: the quote rate of one Worker isolate (Miniflare) beside the CLI on Node, a closed loop each…',
+  );
+  const result = await measureWorkers();
+  writeWorkersResult(result);
+  console.log(`\n${workersMarkdown(result).join('\n')}`);
+  log('workers: bench/workers-results.json, bench/workers-results.md');
 }

@@ -231,6 +231,7 @@ export const requestLevel = (status: number): 'info' | 'warn' | 'error' =>
  */
 export function logRequest(line: string, fields: RequestLine): void {
   const level = requestLevel(fields.status);
+  const current = pinoNow();
   if (!current.isLevelEnabled(level)) return;
   if (!json) {
     current[level](fields, line);
@@ -263,20 +264,22 @@ const formats = ['json', 'pretty', 'auto'] as const;
 const envFormat = formats.find((format) => format === process.env['LOG_FORMAT']) ?? 'auto';
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const envLevel = levels.find((level) => level === process.env['LOG_LEVEL']) ?? 'info';
-let current: Pino = build({ level: envLevel, format: envFormat });
+// Built at the first line rather than at import: a Worker may start no stream or timer while its modules load.
+let configured: Pino | undefined;
+const pinoNow = (): Pino => (configured ??= build({ level: envLevel, format: envFormat }));
 
 /** Replaces how lines are written (level, format, instance name, destination) for every module at once. */
 export function configureLogging(options: LoggingOptions): void {
-  current = build(options);
+  configured = build(options);
 }
 
 /** Whether a line of `level` would be written (to skip building one that would not). */
-export const logs = (level: 'debug' | 'info' | 'warn') => current.isLevelEnabled(level);
+export const logs = (level: 'debug' | 'info' | 'warn') => pinoNow().isLevelEnabled(level);
 
 export const logger: Logger = {
-  debug: (line, fields) => (fields ? current.debug(fields, line) : current.debug(line)),
-  info: (line, fields) => (fields ? current.info(fields, line) : current.info(line)),
-  warn: (line, fields) => (fields ? current.warn(fields, line) : current.warn(line)),
+  debug: (line, fields) => (fields ? pinoNow().debug(fields, line) : pinoNow().debug(line)),
+  info: (line, fields) => (fields ? pinoNow().info(fields, line) : pinoNow().info(line)),
+  warn: (line, fields) => (fields ? pinoNow().warn(fields, line) : pinoNow().warn(line)),
   error: (line, error, fields) =>
-    error === undefined && !fields ? current.error(line) : current.error({ ...fields, err: error }, line),
+    error === undefined && !fields ? pinoNow().error(line) : pinoNow().error({ ...fields, err: error }, line),
 };

@@ -36,6 +36,8 @@ export interface DepsOverrides {
   clock?: Clock;
   /** The fetch of the ramp client (the bench times upstream calls with it). */
   rampFetch?: typeof fetch;
+  /** The fetch of the payments client (a Worker on the sandbox serves its own URLs in process with it). */
+  paymentsFetch?: typeof fetch;
   /** The in-process hook that hears fulfilment events (a delivery target beside MERCHANT_WEBHOOK_URL). */
   onEvent?: OnEvent | undefined;
 }
@@ -115,6 +117,7 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
       apiKey: config.payments.apiKey,
       timeoutMs: config.upstreamTimeoutMs,
       observe: metrics.enabled ? metrics.upstreamCall : undefined,
+      ...(overrides.paymentsFetch ? { fetch: overrides.paymentsFetch } : {}),
     }),
   };
   watchSources(deps, budget);
@@ -204,22 +207,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   void prune();
   const pruning = setInterval(prune, 3_600_000).unref();
   const backend = createApp(deps);
-  const worker = createDeliveryWorker({
-    outbox: deps.outbox,
-    clock: deps.clock,
-    // events.webhookSecret is the current one (an app may set it in code); the previous ones come from the env.
-    secrets: config.events.webhookSecret
-      ? {
-          ...(config.secrets.merchantWebhook ?? singleKey(config.events.webhookSecret)),
-          current: config.events.webhookSecret,
-        }
-      : undefined,
-    onEvent: options.onEvent,
-    observe: deps.metrics.deliveryAttempt,
-  });
-  worker.start();
-  deps.quotes.start();
-  deps.readiness.watchWorker(worker);
+  const worker = startBackground(deps, { onEvent: options.onEvent });
   // /metrics's own listener (METRICS_PORT), and the line naming storage, Redis and upstream (mounted or not).
   const observing = await startObservability(deps);
   logger.info(`checkout backend started: ${environmentLine(deps.readiness.environment())}`, {
@@ -241,10 +229,54 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   if (!sandboxPackage) {
     return { app: backend, deps, markDraining, inFlight, close };
   }
+  const app = await withSandbox(backend, sandboxPackage, config.publicUrl);
+  return { app, deps, markDraining, inFlight, close };
+}
+
+/**
+ * What runs beside the app: the delivery worker (started, watched by /readyz) and the quote engine's timers.
+ * `createRuntime` and the Workers entry both start them.
+ */
+export function startBackground(
+  deps: AppDeps,
+  options: { onEvent?: OnEvent | undefined; fetch?: typeof fetch },
+) {
+  const { config } = deps;
+  const worker = createDeliveryWorker({
+    outbox: deps.outbox,
+    clock: deps.clock,
+    // events.webhookSecret is the current one (an app may set it in code); the previous ones come from the env.
+    secrets: config.events.webhookSecret
+      ? {
+          ...(config.secrets.merchantWebhook ?? singleKey(config.events.webhookSecret)),
+          current: config.events.webhookSecret,
+        }
+      : undefined,
+    onEvent: options.onEvent,
+    observe: deps.metrics.deliveryAttempt,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  worker.start();
+  deps.quotes.start();
+  deps.readiness.watchWorker(worker);
+  return worker;
+}
+
+/**
+ * The backend with the sandbox mounted at `/sandbox` as its upstream (sandbox mode). `fetch`: how the sandbox
+ * sends its webhooks (a Worker serves its own URLs in process).
+ */
+export async function withSandbox(
+  backend: Hono<AppEnv>,
+  sandboxPackage: typeof import('@crypto-checkout/sandbox'),
+  publicUrl: string,
+  fetch?: typeof globalThis.fetch,
+): Promise<Hono<AppEnv>> {
   const sandbox = sandboxPackage.createSandbox({
-    baseUrl: `${config.publicUrl}/sandbox`,
+    baseUrl: `${publicUrl}/sandbox`,
     mountPath: '/sandbox',
-    defaultWebhookUrl: `${config.publicUrl}/api/webhooks/payments`,
+    defaultWebhookUrl: `${publicUrl}/api/webhooks/payments`,
+    ...(fetch ? { fetch } : {}),
   });
   // The sandbox is mounted in front so the backend's middleware (CORS, rate limit, body limit) leaves it be.
   const { Hono } = await import('hono');
@@ -254,7 +286,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     .route('/', backend);
   app.onError(handleError);
   app.notFound(handleNotFound);
-  return { app, deps, markDraining, inFlight, close };
+  return app;
 }
 
 /**

@@ -1,17 +1,20 @@
 /**
  * The store contract, one suite run against every store: SQLite (a file, as `npm start` uses), PostgreSQL (a
- * real server started for this file) and the in-memory store the other unit tests use. Two store objects over
- * one database stand for two instances.
+ * real server started for this file), the Durable Object store in workerd (Miniflare, the store as it runs on
+ * Cloudflare Workers: fixtures/durable-store-worker.ts) and the in-memory store the other unit tests use. Two
+ * store objects over one database stand for two instances.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { createMemoryStore } from '../src/store/memory-store.ts';
 import { createSqlStore } from '../src/store/sql-store.ts';
-import { StorageUnavailable, type Store } from '../src/store/store.ts';
+import { type Collection, StorageUnavailable, type Store } from '../src/store/store.ts';
 import { createDatabase, type Postgres, startPostgres } from './servers.ts';
+import { type RunningWorker, startTestWorker } from './workers.ts';
 
 const hour = 3_600_000;
 
@@ -32,6 +35,61 @@ interface Kind {
 
 let postgres: Postgres | undefined;
 let databases = 0;
+let worker: RunningWorker | undefined;
+
+/**
+ * A Durable Object store, from Node: each call goes to the object that holds the database (`name`) and runs
+ * there.
+ */
+async function durableStore(name: string): Promise<Store> {
+  const call = async (body: Record<string, unknown>): Promise<unknown> => {
+    if (!worker) throw new Error('Miniflare was not started');
+    const response = await fetch(`${worker.url}/${name}`, {
+      method: 'POST',
+      body: JSON.stringify({ now: now(), ...body }),
+    });
+    const answer = (await response.json()) as { value?: unknown; error?: { name: string; message: string } };
+    if (answer.error) {
+      const { name: kind, message } = answer.error;
+      if (kind === 'StorageUnavailable')
+        throw new StorageUnavailable(`${name} (Durable Object)`, { cause: message });
+      throw Object.assign(new Error(message), { name: kind });
+    }
+    return answer.value;
+  };
+  const id = (await call({ method: 'open' })) as number;
+  const over = (): Store => {
+    const run = (method: string, ...args: unknown[]) => call({ store: id, method, args });
+    return {
+      get: async <T>(collection: Collection, key: string) =>
+        ((await run('get', collection, key)) ?? undefined) as T | undefined,
+      set: async (collection, key, value) => {
+        await run('set', collection, key, value);
+      },
+      setIfAbsent: async (collection, key, value) =>
+        (await run('setIfAbsent', collection, key, value)) as boolean,
+      delete: async (collection, key) => {
+        await run('delete', collection, key);
+      },
+      values: async <T>(collection: Collection) => (await run('values', collection)) as T[],
+      find: async <T>(collection: Collection, where: object, options?: object) =>
+        (await run('find', collection, where, options)) as T[],
+      // The work runs in the object (a transaction cannot span requests to it), sent as source with the one
+      // helper of this file it uses.
+      transaction: async <T>(work: (tx: Store) => Promise<T>) =>
+        (await call({
+          store: id,
+          method: 'transaction',
+          source: `const order = ${order.toString()};\nreturn (${work.toString()})(tx);`,
+        })) as T,
+      prune: async () => (await run('prune')) as number,
+      close: async () => {
+        await run('close');
+      },
+    };
+  };
+  return over();
+}
 
 const kinds: Kind[] = [
   {
@@ -59,6 +117,15 @@ const kinds: Kind[] = [
     },
   },
   {
+    name: 'Durable Object',
+    // One object holds the database: every Worker isolate of a deployment calls that one object.
+    shared: false,
+    async fresh() {
+      const name = `contract-${++databases}`;
+      return { open: () => durableStore(name), cleanup: async () => {} };
+    },
+  },
+  {
     name: 'memory',
     shared: false,
     async fresh() {
@@ -69,10 +136,19 @@ const kinds: Kind[] = [
 ];
 
 before(async () => {
-  postgres = await startPostgres();
+  [postgres, worker] = await Promise.all([
+    startPostgres(),
+    startTestWorker(
+      fileURLToPath(new URL('./fixtures/durable-store-worker.ts', import.meta.url)),
+      {
+        STORES: 'StoreObject',
+      },
+      { unsafeEvalBinding: 'UNSAFE_EVAL' },
+    ),
+  ]);
 });
 after(async () => {
-  await postgres?.stop();
+  await Promise.all([postgres?.stop(), worker?.stop()]);
 });
 
 const order = (upstreamStatus: string, extra: Record<string, unknown> = {}) => ({

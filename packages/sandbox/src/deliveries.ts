@@ -61,7 +61,7 @@ export class Deliveries {
       let status: number | null = null;
       let error: string | undefined;
       try {
-        const response = await fetch(options.url, {
+        const response = await (state.fetch ?? fetch)(options.url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', [options.signatureHeader]: signature },
           body,

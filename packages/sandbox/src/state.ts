@@ -20,6 +20,11 @@ export interface SandboxOptions {
   defaultWebhookUrl?: string | undefined;
   /** Settings other than the defaults, checked against the settings schema (an unknown or bad one throws). */
   settings?: Partial<SandboxSettings>;
+  /**
+   * How webhooks are sent (default the global fetch). A Cloudflare Worker cannot fetch its own hostname, so a
+   * backend on Workers hands the sandbox one that serves its own URLs in process.
+   */
+  fetch?: typeof fetch | undefined;
 }
 
 /** A part of the state kept across restarts by the standalone command (persistence.ts): plain JSON out and in. */
@@ -38,6 +43,8 @@ export class SandboxState {
   readonly clock = new SettableClock();
   readonly baseUrl: string;
   readonly defaultWebhookUrl: string | undefined;
+  /** How webhooks are sent (SandboxOptions.fetch). */
+  readonly fetch: typeof fetch | undefined;
   settings: SandboxSettings;
   /** The fault rules in force (`/control/faults`); the fault middleware takes from it. */
   readonly faults = new FaultBook();
@@ -56,6 +63,7 @@ export class SandboxState {
   constructor(options: SandboxOptions) {
     this.baseUrl = options.baseUrl.replace(/\/$/, '');
     this.defaultWebhookUrl = options.defaultWebhookUrl;
+    this.fetch = options.fetch;
     this.#initialSettings = settingsPatchSchema.parse(options.settings ?? {});
     this.settings = { ...defaultSettings(), ...this.#initialSettings };
     this.deliveries = new Deliveries(this);

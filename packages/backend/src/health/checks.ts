@@ -128,6 +128,8 @@ export interface ReadinessChecks {
 /** Where the store is, from the config: never the password. */
 export function describeStorage(config: Config, store?: Store): StorageDescription {
   if (store && !('database' in store)) return { kind: 'memory' };
+  // On Workers: SQLite too, the Durable Object's own (workers/durable-store.ts), not a file under DATA_DIR.
+  if (store && 'durableObject' in store) return { kind: 'sqlite', database: String(store.database) };
   if (!config.databaseUrl) return { kind: 'sqlite', database: `${config.dataDir}/crypto-checkout.sqlite` };
   try {
     const url = new URL(config.databaseUrl);

@@ -128,6 +128,39 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
     await importJsonFiles(db as AnyDb, options.dataDir, now(), retentionMs);
   }
 
+  const store = storeOverKysely(db as AnyDb, { database, postgres, now, retentionMs });
+  const pendingMigrations = async () => {
+    const known = Object.keys(await migrationProvider.getMigrations());
+    let done: string[] = [];
+    try {
+      // Kysely's own bookkeeping table; read, never created here.
+      const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+      done = rows.rows.map((row) => row.name);
+    } catch {
+      done = [];
+    }
+    return known.filter((name) => !done.includes(name));
+  };
+  return Object.assign(store, { database, applied, pendingMigrations, poolStats });
+}
+
+export interface KyselyStoreOptions {
+  /** For messages (StorageUnavailable). */
+  database: string;
+  /** PostgreSQL: rows read in a transaction are locked (`FOR UPDATE`), unreachable servers read as 503. */
+  postgres: boolean;
+  now: () => number;
+  retentionMs: number;
+  /**
+   * Runs `work` atomically where the database has no interactive transactions of Kysely's (a Durable Object's
+   * `storage.transaction`); the work's queries go through the same Kysely instance.
+   */
+  transaction?: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
+/** The Store's queries over an open Kysely instance (SQLite, PostgreSQL, or a Durable Object's SQLite). */
+export function storeOverKysely(db: AnyDb, options: KyselyStoreOptions): Store {
+  const { database, postgres, now, retentionMs } = options;
   // A request still running when the store is closed (a mounted app closed before its server drained) is told
   // the database cannot be reached (503, retry elsewhere), not Kysely's "driver has already been destroyed" (500).
   let closed = false;
@@ -231,6 +264,8 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
         }),
       transaction: <T>(work: (tx: Store) => Promise<T>) => {
         if (inTransaction) return work(store);
+        const { transaction } = options;
+        if (transaction) return guard(() => transaction(() => work(over(q, true))));
         if (postgres) return guard(() => q.transaction().execute((trx) => work(over(trx, true))));
         // SQLite: BEGIN IMMEDIATE takes the write lock first, so two processes reading then writing wait for
         // each other (busy_timeout) instead of one failing with SQLITE_BUSY at its first write.
@@ -266,20 +301,7 @@ export async function createSqlStore(options: SqlStoreOptions): Promise<SqlStore
     };
     return store;
   };
-
-  const pendingMigrations = async () => {
-    const known = Object.keys(await migrationProvider.getMigrations());
-    let done: string[] = [];
-    try {
-      // Kysely's own bookkeeping table; read, never created here.
-      const rows = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
-      done = rows.rows.map((row) => row.name);
-    } catch {
-      done = [];
-    }
-    return known.filter((name) => !done.includes(name));
-  };
-  return Object.assign(over(db as AnyDb, false), { database, applied, pendingMigrations, poolStats });
+  return over(db, false);
 }
 
 /** Runs the migrations not yet applied (Kysely's migrator takes a lock, so instances starting together are safe). */

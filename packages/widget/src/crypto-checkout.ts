@@ -148,7 +148,7 @@ export class CryptoCheckout extends LitElement {
   private _viewMode?: CheckoutMode;
   /** Loading the view's code failed (the network); the shopper can try again. */
   private _viewFailed = false;
-  /** A catalog arrived before the view's code: announced once the view is there to show it. */
+  /** A catalog arrived before the view's code or the locale's words: announced once both are there to show it. */
   private _pendingReady?: CheckoutReadyDetail;
   /** What the last `checkout-ready` said, while the form it announced shows. */
   private _readyDetail?: CheckoutReadyDetail;
@@ -281,13 +281,13 @@ export class CryptoCheckout extends LitElement {
     Object.assign(OVERRIDES, this.translations);
     const loading = loadLanguage(this._loc);
     if (loading && !this._language) {
-      // Offline, the English the element already has.
-      const done = loading
-        .catch(() => {})
-        .then(() => {
-          if (this._language === done) this._language = undefined;
-          this.requestUpdate();
-        });
+      // Offline, the English the element already has (loadLanguage never fails).
+      const done = loading.then(() => {
+        if (this._language === done) this._language = undefined;
+        this.requestUpdate();
+        // The form was ready before its words: it is announced now, in the language it shows in.
+        if (this._pendingReady) this._ready(this._pendingReady);
+      });
       this._language = done;
     }
     if (this.mode !== this._viewMode) this._showMode(this.mode);
@@ -367,10 +367,13 @@ export class CryptoCheckout extends LitElement {
       adoptStyles(this.shadowRoot, [...own, ...flatStyles(view?.styles), ...this._partStyles]);
   }
 
-  /** `checkout-ready` means the shopper sees the form: the data and the view's code are both in. */
+  /**
+   * `checkout-ready` means the shopper sees the form: the data, the view's code and the locale's words (or their
+   * failure: English) are all in, so `language` says what the form shows.
+   */
   private _ready(detail: CheckoutReadyDetail): void {
-    this._pendingReady = this._view ? undefined : detail;
-    if (!this._view) return;
+    this._pendingReady = this._view && !this._language ? undefined : detail;
+    if (this._pendingReady) return;
     // Each caller's detail is its own object.
     detail.language = this.language;
     this._readyDetail = detail;
@@ -400,7 +403,8 @@ export class CryptoCheckout extends LitElement {
     // The first view shows in the shopper's language; a later switch of language shows English meanwhile.
     const view = this._view && (!this._language || this._shown) ? this._view : undefined;
     if (view) this._shown = true;
-    return html`<div part="base" class="base ${this.theme}" lang=${this._loc}>
+    // `lang` is the language the words are in (`en` where the locale's has no table), for screen readers too.
+    return html`<div part="base" class="base ${this.theme}" lang=${this.language}>
       ${view ? view.render() : this._renderLoading()}
       ${this._renderFrame()}
     </div>`;

@@ -136,7 +136,7 @@ const budgets: {
   element: 12_336,
   view: { buy: 7_660, sell: 7_660, pay: 1_610, deposit: 1_595 },
   part: { frame: 2_325, picker: 1_285, session: 1_085, order: 2_190, status: 350 },
-  languageList: 520,
+  languageList: 940,
   language: {
     ar: 1_010,
     cs: 970,

@@ -8,7 +8,6 @@ import { TaskStatus } from '@lit/task';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { type ApiError, createRampSession, toApiError } from '../api/client.ts';
 import type { Catalog, Crypto, Method, Quote, Side } from '../api/types.ts';
-import { CheckoutQuoteEvent } from '../events.ts';
 import type { FrameMessage } from '../frame/frame-controller.ts';
 import { loadOnce } from '../internal/load-once.ts';
 import type { Args, MessageKey } from '../internal/messages.ts';
@@ -27,6 +26,7 @@ import {
 } from './format.ts';
 import { checkLimits, type LimitBreach, limitRange, type Terms, termsOf } from './limits.ts';
 import { QuoteController, type QuoteRequest } from './quote-controller.ts';
+import { CheckoutQuoteEvent } from './quote-event.ts';
 import { type RampKey, rampMessages } from './ramp.messages.ts';
 import { rampStyles } from './ramp.styles.ts';
 import type { RampSession } from './session/ramp-session.ts';
@@ -60,7 +60,7 @@ export abstract class RampView extends View {
 
   /** An amount, isolated where it would read right to left (`isolated`): the ramp joins amounts in one line. */
   protected override money(amount: string, currency: string): string {
-    return isolated(super.money(amount, currency));
+    return isolated(super.money(amount, currency), this.ctx.loc);
   }
 
   protected fiatText = '';
@@ -340,7 +340,10 @@ export abstract class RampView extends View {
     const loc = this.ctx.loc;
     const { crypto } = this.selection(c);
     const money = this.money(parseAmount(this.fiatText, loc) || '0', fiat);
-    const coins = isolated(formatCrypto(parseAmount(this.cryptoText, loc) || '0', crypto?.symbol ?? '', loc));
+    const coins = isolated(
+      formatCrypto(parseAmount(this.cryptoText, loc) || '0', crypto?.symbol ?? '', loc),
+      loc,
+    );
     const country = this._regionName(c.country);
     const amounts = this.side === 'sell' ? `${coins} → ${money}` : `${money} → ${coins}`;
     return html`<bdi dir="ltr">${amounts}</bdi>${[method?.name, country].filter(Boolean).map((x) => ` · ${x}`)}`;
@@ -557,7 +560,7 @@ export abstract class RampView extends View {
     const money = (a: string, c: string) => this.money(a, c);
     const fee = `${t.converted ? '≈ ' : ''}${money(t.fixedFee, t.currency)}`;
     const limits = this._stated.get(`${m.id} ${fiat}`) ?? t;
-    return html`<bdi dir="ltr">${isolated(formatPercent(m.feePercent, this.ctx.loc))} + ${fee}${limitRange(limits, money)}</bdi>`;
+    return html`<bdi dir="ltr">${isolated(formatPercent(m.feePercent, this.ctx.loc), this.ctx.loc)} + ${fee}${limitRange(limits, money)}</bdi>`;
   }
 
   /**
@@ -645,7 +648,7 @@ export abstract class RampView extends View {
   /** What goes in and what comes out: buy pays fiat for crypto, sell sends crypto for fiat. */
   private _total(quote: Quote, symbol: string): string {
     const fiat = `${quote.estimate ? '≈ ' : ''}${this.money(quote.fiat.total, quote.fiat.currency)}`;
-    const crypto = isolated(formatCrypto(quote.crypto.amount, symbol, this.ctx.loc));
+    const crypto = isolated(formatCrypto(quote.crypto.amount, symbol, this.ctx.loc), this.ctx.loc);
     return quote.side === 'sell' ? `${crypto} → ${fiat}` : `${fiat} → ${crypto}`;
   }
 }

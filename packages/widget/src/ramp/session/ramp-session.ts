@@ -6,8 +6,8 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { RampSession as Session, Side } from '../../api/types.ts';
-import { CheckoutCloseEvent, CheckoutOrderEvent } from '../../events.ts';
 import type { FrameMessage } from '../../frame/frame-controller.ts';
+import { CheckoutCloseEvent, CheckoutOrderEvent } from '../../frame/outcome-events.ts';
 import { statusStyles } from '../../status/status.styles.ts';
 import type { CheckoutHost, ViewContext } from '../../view/view.ts';
 import type { RampKey } from '../ramp.messages.ts';

@@ -29,7 +29,7 @@ import { QuoteController, type QuoteRequest } from './quote-controller.ts';
 import { CheckoutQuoteEvent } from './quote-event.ts';
 import { type RampKey, rampMessages } from './ramp.messages.ts';
 import { rampStyles } from './ramp.styles.ts';
-import type { RampSession } from './session/ramp-session.ts';
+import type { RampSession, Summary } from './session/ramp-session.ts';
 
 /** The effective choices: what the shopper picked, else the catalog's defaults. */
 export interface Selection {
@@ -333,10 +333,10 @@ export abstract class RampView extends View {
   }
 
   /**
-   * `€100.00 → 0.00123 BTC · Card · Germany` (a sale the other way round): the amounts as the fields show them,
-   * left to right in every language (a right-to-left line would put `BTC` before its figure).
+   * What the ramp page is opened for (`€100.00 → 0.00123 BTC`, a sale the other way round; the method; the
+   * country): the amounts as the fields show them. The session's code makes the summary line of it.
    */
-  private _summaryOf(c: Catalog, fiat: string, method: Method | undefined): TemplateResult {
+  private _summaryOf(c: Catalog, fiat: string, method: Method | undefined): Summary {
     const loc = this.ctx.loc;
     const { crypto } = this.selection(c);
     const money = this.money(parseAmount(this.fiatText, loc) || '0', fiat);
@@ -344,9 +344,11 @@ export abstract class RampView extends View {
       formatCrypto(parseAmount(this.cryptoText, loc) || '0', crypto?.symbol ?? '', loc),
       loc,
     );
-    const country = this._regionName(c.country);
-    const amounts = this.side === 'sell' ? `${coins} → ${money}` : `${money} → ${coins}`;
-    return html`<bdi dir="ltr">${amounts}</bdi>${[method?.name, country].filter(Boolean).map((x) => ` · ${x}`)}`;
+    return [
+      this.side === 'sell' ? [coins, money] : [money, coins],
+      method?.name,
+      this._regionName(c.country),
+    ];
   }
 
   private _renderForm(c: Catalog): TemplateResult {
@@ -623,7 +625,7 @@ export abstract class RampView extends View {
       html`<div><dt>${this.t(key)}</dt><dd><bdi dir="ltr">${value}</bdi></dd></div>`;
     const fee = (v: string) => (quote ? this.money(v, quote.fees.currency) : '');
     const symbol = crypto?.symbol ?? quote?.crypto.currency ?? '';
-    // "now" as it comes (the first quote does not wait for Intl's first RelativeTimeFormat), then "5s ago".
+    // "now" as it comes (the first quote does not wait for Intl's first RelativeTimeFormat), then "5 seconds ago".
     const age = (Date.now() - q.receivedAt) / 1000;
     return html`<div part="quote" class="quote" aria-busy=${String(q.pending)}>
       <dl aria-live="polite" aria-atomic="true">

@@ -234,9 +234,13 @@ export async function checkLanguageAt390(locale: string, translations?: string):
       locale,
       ...(translations ? { translations } : {}),
     });
-    await waitUntil(() => el.shadowRoot?.querySelector('.error button'), `${locale}: no error`, long).catch((e) => {
-      throw new Error(`${e.message}: ${el.shadowRoot?.innerHTML.replace(/<!--[^>]*-->/g, '').slice(0, 600)}`);
-    });
+    await waitUntil(() => el.shadowRoot?.querySelector('.error button'), `${locale}: no error`, long).catch(
+      (e) => {
+        throw new Error(
+          `${e.message}: ${el.shadowRoot?.innerHTML.replace(/<!--[^>]*-->/g, '').slice(0, 600)}`,
+        );
+      },
+    );
     await el.updateComplete;
     expectLocalisedAndWhole(el, `${locale} offline`, own);
   } finally {

@@ -97,13 +97,14 @@ function englishLeft(el: CryptoCheckout, own: Record<string, Record<string, stri
   return left;
 }
 
-/** What is cut or sticks out of `el`'s 390 px: a box past its edges, or text an element hides (scrolled or clipped). */
+/** What is cut or sticks out of the 390 px `el` is in: a box past its edges, or text an element hides (scrolled or clipped). */
 function clipped(el: CryptoCheckout): string[] {
-  const host = el.getBoundingClientRect();
+  // The 390 px column the element is in (the element itself could grow past it).
+  const host = el.parentElement!.getBoundingClientRect();
   const found: string[] = [];
   const name = (e: Element) =>
-    `<${e.localName}${e.id ? `#${e.id}` : ''}${e.className && typeof e.className === 'string' ? `.${e.className.split(' ')[0]}` : ''}> "${(e.textContent ?? '').trim().slice(0, 40)}"`;
-  for (const e of el.shadowRoot!.querySelectorAll('*')) {
+    `<${e.localName}${e.id ? `#${e.id}` : ''}${e.className && typeof e.className === 'string' ? `.${e.className.split(' ')[0]}` : ''}> "${(e.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40)}"`;
+  for (const e of [el, ...el.shadowRoot!.querySelectorAll('*')]) {
     if (e.localName === 'style' || !e.getClientRects().length) continue;
     const box = e.getBoundingClientRect();
     // Visually hidden helpers (a 1 px box) and the hidden copy that sizes a growing field are not read on screen.

@@ -403,8 +403,8 @@ export class CryptoCheckout extends LitElement {
     // The first view shows in the shopper's language; a later switch of language shows English meanwhile.
     const view = this._view && (!this._language || this._shown) ? this._view : undefined;
     if (view) this._shown = true;
-    // `lang` is the language the words are in (`en` where the locale's has no table), for screen readers too.
-    return html`<div part="base" class="base ${this.theme}" lang=${this.language}>
+    // `lang` says the language the words are in, for screen readers too: English where the locale's has no table.
+    return html`<div part="base" class="base ${this.theme}" lang=${this.language === 'en' ? 'en' : this._loc}>
       ${view ? view.render() : this._renderLoading()}
       ${this._renderFrame()}
     </div>`;

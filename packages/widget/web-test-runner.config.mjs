@@ -237,8 +237,24 @@ let backendDown = false;
  */
 const heldFiles = new Map();
 
-/** Koa middleware holding or failing what `heldFiles` names; other paths fall through. */
+/**
+ * Koa middleware holding or failing what `heldFiles` names; other paths fall through. A language's table is asked
+ * for again by every page: web-test-runner marks each file it serves cacheable for a year (its cache middleware,
+ * outside this one, reads the path's extension once the answer is made), and a table an earlier test file loaded
+ * would otherwise never reach a rule. So its path loses the extension on the way out, and it is `no-cache`.
+ */
 async function holdFiles(ctx, next) {
+  if (/\/internal\/lang\/\w+\.ts$/.test(ctx.path)) {
+    await applyRule(ctx, next);
+    ctx.set('cache-control', 'no-cache');
+    ctx.path = ctx.path.replace(/\.ts$/, '');
+    return;
+  }
+  return applyRule(ctx, next);
+}
+
+/** Holds or fails the request when a rule of `heldFiles` names its path. */
+async function applyRule(ctx, next) {
   const rule = [...heldFiles.entries()].find(([end]) => ctx.path.endsWith(`/${end}`))?.[1];
   if (!rule) return next();
   rule.requests += 1;
@@ -252,7 +268,7 @@ async function holdFiles(ctx, next) {
 }
 
 /** `{ file, how: 'hold' | 'fail' | 'release' | 'count' }` → how many requests for `file` its rule met so far. */
-function holdFile({ file, how }) {
+function holdFileRule({ file, how }) {
   const rule = heldFiles.get(file);
   if (how === 'count') return rule?.requests ?? 0;
   if (how === 'release') {
@@ -287,7 +303,7 @@ function commandsPlugin() {
         return backendDown;
       }
       // A source file held back or failed: see `heldFiles`.
-      if (command === 'crypto-checkout:hold-file') return holdFile(payload);
+      if (command === 'crypto-checkout:hold-file') return holdFileRule(payload);
       if (command === 'crypto-checkout:checkout-token') {
         return (await load()).createCheckoutToken(payload, secrets.CHECKOUT_TOKEN_SECRET);
       }

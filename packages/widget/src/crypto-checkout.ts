@@ -286,7 +286,7 @@ export class CryptoCheckout extends LitElement {
         if (this._language === done) this._language = undefined;
         this.requestUpdate();
         // The form was ready before its words: it is announced now, in the language it shows in.
-        if (this._pendingReady) this._ready(this._pendingReady);
+        this._ready();
       });
       this._language = done;
     }
@@ -335,7 +335,7 @@ export class CryptoCheckout extends LitElement {
         if (this._viewMode !== mode) return;
         this._setView(View);
         this.requestUpdate();
-        if (this._pendingReady) this._ready(this._pendingReady);
+        this._ready();
       },
       () => {
         if (this._viewMode !== mode) return;
@@ -369,11 +369,12 @@ export class CryptoCheckout extends LitElement {
 
   /**
    * `checkout-ready` means the shopper sees the form: the data, the view's code and the locale's words (or their
-   * failure: English) are all in, so `language` says what the form shows.
+   * failure: English) are all in, so `language` says what the form shows. Without `detail`: the one held back, if
+   * any, now that what it waited for is in.
    */
-  private _ready(detail: CheckoutReadyDetail): void {
+  private _ready(detail = this._pendingReady): void {
     this._pendingReady = this._view && !this._language ? undefined : detail;
-    if (this._pendingReady) return;
+    if (!detail || this._pendingReady) return;
     // Each caller's detail is its own object.
     detail.language = this.language;
     this._readyDetail = detail;

@@ -109,15 +109,13 @@ export function loadLanguage(locale: string): Promise<void> | undefined {
   return lang in LOADED || (lang === 'en' && !OVERRIDES.en)
     ? undefined
     : languages()
-        .then((list) => list.language(lang))
         .then(
-          (language) => {
-            LOADED[lang] = language;
-          },
-          () => {
-            LOADED[lang] = undefined;
-          },
-        );
+          (list) => list.language(lang),
+          () => undefined,
+        )
+        .then((language) => {
+          LOADED[lang] = language;
+        });
 }
 
 /** `text` with each `{name}` replaced by its argument (one not given stays as it is, visible). */

@@ -18,7 +18,8 @@ describe("the quote's age", () => {
         const age = formatAgo(seconds, lang);
         const line = rampMessages(lang, 'updated', { age });
         const what = `${lang} ${seconds} s: "${line}"`;
-        expect(latin(age), what).to.contain(String(seconds));
+        // The number, but where a language says one or two in words (Arabic: "ثانية واحدة", "ثانيتين").
+        if (seconds > 2) expect(latin(age), what).to.contain(String(seconds));
         // A minus sign, a hyphen or a dash before a figure: the past written as a negative number.
         expect(latin(age), what).not.to.match(/[-\u2212\u2010-\u2015]\s*\d/);
         // A word (three letters, or a character of a script without spaces), not an abbreviation alone.

@@ -99,7 +99,7 @@ describe('readyState and ready', () => {
       await el.updateComplete;
       const button = el.shadowRoot!.querySelector('[part="button"]');
       expect(button?.textContent?.trim()).to.be.a('string').and.not.equal(payEn.payCrypto);
-      expect(el.shadowRoot!.querySelector('[part="base"]')?.getAttribute('lang')).to.equal('sv');
+      expect(el.shadowRoot!.querySelector('[part="base"]')?.getAttribute('lang')).to.equal('sv-SE');
       expect(recorded.events).to.have.length(1);
     } finally {
       await holdFile('internal/lang/sv.ts', 'release');

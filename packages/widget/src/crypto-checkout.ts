@@ -24,7 +24,7 @@ import type { Display, FrameController } from './frame/frame-controller.ts';
 import { idle } from './internal/idle.ts';
 import { loadOnce } from './internal/load-once.ts';
 import { decimalSeparator, validLocale } from './internal/locale.ts';
-import { errorKey, languageOf, loadLanguage, msg, OVERRIDES } from './internal/messages.ts';
+import { errorKey, languageFor, languageOf, loadLanguage, msg, OVERRIDES } from './internal/messages.ts';
 import type { PartialTranslation } from './internal/translation.ts';
 import { DEFAULT_MODE } from './modes.ts';
 import type { QuoteController } from './ramp/quote-controller.ts';
@@ -404,8 +404,9 @@ export class CryptoCheckout extends LitElement {
     // The first view shows in the shopper's language; a later switch of language shows English meanwhile.
     const view = this._view && (!this._language || this._shown) ? this._view : undefined;
     if (view) this._shown = true;
-    // `lang` says the language the words are in, for screen readers too: English where the locale's has no table.
-    return html`<div part="base" class="base ${this.theme}" lang=${this.language === 'en' ? 'en' : this._loc}>
+    // `lang` says the language the words are in, for screen readers too: the locale once its language has loaded,
+    // English before that and where it could not load.
+    return html`<div part="base" class="base ${this.theme}" lang=${languageFor(this._loc) ? this._loc : 'en'}>
       ${view ? view.render() : this._renderLoading()}
       ${this._renderFrame()}
     </div>`;

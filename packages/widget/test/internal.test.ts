@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tableOfSource } from '../build/pack-translations.ts';
 import type { Method } from '../src/api/types.ts';
-import { depositEn, depositMessages } from '../src/deposit/deposit.messages.ts';
-import { frameEn, frameMessages } from '../src/frame/frame.messages.ts';
+import { depositMessages } from '../src/deposit/deposit.messages.ts';
+import { frameMessages } from '../src/frame/frame.messages.ts';
 import { formatMoney, validLocale } from '../src/internal/locale.ts';
 import {
   errorKey,
@@ -15,11 +15,10 @@ import {
   type Message,
   msg,
   OVERRIDES,
-  sharedEn,
 } from '../src/internal/messages.ts';
 import { format, LANGUAGES } from '../src/languages/languages.ts';
-import { orderEn, orderMessages } from '../src/pay/order/order.messages.ts';
-import { payEn, payMessages } from '../src/pay/pay.messages.ts';
+import { orderMessages } from '../src/pay/order/order.messages.ts';
+import { payMessages } from '../src/pay/pay.messages.ts';
 import {
   formatAgo,
   formatCrypto,
@@ -29,7 +28,8 @@ import {
   toInputValue,
 } from '../src/ramp/format.ts';
 import { checkLimits, limitRange } from '../src/ramp/limits.ts';
-import { rampEn, rampMessages } from '../src/ramp/ramp.messages.ts';
+import { rampMessages } from '../src/ramp/ramp.messages.ts';
+import { english } from './english.ts';
 import { isPseudo, PSEUDO_LOCALE, pseudoTranslation } from './pseudo-locale.ts';
 
 describe('localNames', () => {
@@ -235,15 +235,6 @@ describe('messages', () => {
     assert.equal(msg('es', 'loading'), 'Cargando…');
   });
 
-  /** Each part's English, by block name. */
-  const english: Record<string, Record<string, Message>> = {
-    shared: sharedEn,
-    ramp: rampEn,
-    pay: payEn,
-    order: orderEn,
-    deposit: depositEn,
-    frame: frameEn,
-  };
   const forms = (m: Message) => (typeof m === 'string' ? [m] : Object.values(m));
   const names = (text: string) => new Set([...text.matchAll(/\{(\w+)\}/g)].map(([, name]) => name));
 

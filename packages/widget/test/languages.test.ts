@@ -5,23 +5,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tableOfSource } from '../build/pack-translations.ts';
-import { depositEn } from '../src/deposit/deposit.messages.ts';
-import { frameEn } from '../src/frame/frame.messages.ts';
-import { languageOf, loadLanguage, type Message, OVERRIDES, sharedEn } from '../src/internal/messages.ts';
+import { languageOf, loadLanguage, type Message, OVERRIDES } from '../src/internal/messages.ts';
 import { LANGUAGES } from '../src/languages/languages.ts';
-import { orderEn } from '../src/pay/order/order.messages.ts';
-import { payEn } from '../src/pay/pay.messages.ts';
-import { rampEn, rampMessages } from '../src/ramp/ramp.messages.ts';
-
-/** Each part's English, by the name of its block in a language file. */
-const english: Record<string, Record<string, Message>> = {
-  shared: sharedEn,
-  ramp: rampEn,
-  pay: payEn,
-  order: orderEn,
-  deposit: depositEn,
-  frame: frameEn,
-};
+import { rampMessages } from '../src/ramp/ramp.messages.ts';
+import { english } from './english.ts';
 
 /** A language's messages as its source says them: part → key → message. */
 function messagesOf(lang: string): Record<string, Record<string, Message>> {

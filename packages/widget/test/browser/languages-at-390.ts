@@ -4,26 +4,12 @@
 // runs near web-test-runner's time for one file, in WebKit on a loaded machine most).
 import { expect } from '@open-wc/testing';
 import '../../src/define.ts';
-import { depositEn } from '../../src/deposit/deposit.messages.ts';
-import { frameEn } from '../../src/frame/frame.messages.ts';
 import type { CryptoCheckout } from '../../src/index.ts';
-import { type Message, sharedEn } from '../../src/internal/messages.ts';
+import type { Message } from '../../src/internal/messages.ts';
 import type { Table } from '../../src/internal/translation.ts';
-import { orderEn } from '../../src/pay/order/order.messages.ts';
-import { payEn } from '../../src/pay/pay.messages.ts';
-import { rampEn } from '../../src/ramp/ramp.messages.ts';
+import { english } from '../english.ts';
 import { PSEUDO_LOCALE, pseudoTranslation } from '../pseudo-locale.ts';
 import { customerToken, setBackendDown, shadowQuery, waitForEvent, waitUntil } from '../support.ts';
-
-/** Each part's English, by block name. */
-const english: Record<string, Record<string, string>> = {
-  shared: sharedEn,
-  ramp: rampEn,
-  pay: payEn,
-  order: orderEn,
-  deposit: depositEn,
-  frame: frameEn,
-};
 
 const texts = (m: Message | undefined) =>
   m === undefined ? [] : typeof m === 'string' ? [m] : Object.values(m);

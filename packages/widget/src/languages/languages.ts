@@ -84,14 +84,17 @@ const own = (lang: string, part: string, key: string): Message | undefined =>
  * so that a page may give them later), then its shipped table, loaded now. Norwegian (`no`, what most Norwegian
  * pages and browsers say) and Nynorsk (`nn`) read Bokmål, as Norwegian shops show it to both, below the page's
  * own messages in `no` or `nn` where it gives some. A table that cannot load (offline) leaves the page's messages
- * and English: the element says `en` unless the page gave messages in that language.
+ * and English: undefined, which the element reads as English, unless the page gave messages in that language.
  */
-export async function language(lang: string): Promise<Language> {
+export async function language(lang: string): Promise<Language | undefined> {
   const code = lang.replace(/^n[no]$/, 'nb');
-  const table: Table | undefined = await loaders[code]?.().then(
+  const loader = loaders[code];
+  const table: Table | undefined = await loader?.().then(
     (m) => m.default,
     () => undefined,
   );
+  // A shipped table that could not load: English, as if nothing had (unless the page gave messages in it).
+  if (loader && !table && !OVERRIDES[lang] && !OVERRIDES[code]) return undefined;
   return {
     get name() {
       return OVERRIDES[lang] ? lang : table || OVERRIDES[code] ? code : 'en';

@@ -1,7 +1,7 @@
 // Every mode and state of the element at 390 px in one language: nothing left in English (but amounts, codes and
 // names, the same in every language, and words a language shares with English) and nothing cut or sticking out.
-// The languages-390-*.test.ts files each run a few languages through `checkLanguageAt390` (split so that no file
-// runs near web-test-runner's time for one file, in WebKit on a loaded machine most).
+// The languages-390-*.test.ts files each run a few languages (`describeAt390`), split so that no file runs near
+// web-test-runner's time for one file, in WebKit on a loaded machine most.
 import { expect } from '@open-wc/testing';
 import '../../src/define.ts';
 import type { CryptoCheckout } from '../../src/index.ts';
@@ -9,7 +9,14 @@ import type { Message } from '../../src/internal/messages.ts';
 import type { Table } from '../../src/internal/translation.ts';
 import { english } from '../english.ts';
 import { PSEUDO_LOCALE, pseudoTranslation } from '../pseudo-locale.ts';
-import { customerToken, setBackendDown, shadowQuery, waitForEvent, waitUntil } from '../support.ts';
+import {
+  customerToken,
+  resetSandbox,
+  setBackendDown,
+  shadowQuery,
+  waitForEvent,
+  waitUntil,
+} from '../support.ts';
 
 const texts = (m: Message | undefined) =>
   m === undefined ? [] : typeof m === 'string' ? [m] : Object.values(m);
@@ -184,7 +191,7 @@ function expectLocalisedAndWhole(
  * and its page's frame), and the network failing (the error and its retry). `translations`: the page's own messages
  * (the pseudo-locale's), as JSON.
  */
-export async function checkLanguageAt390(locale: string, translations?: string): Promise<void> {
+async function checkLanguageAt390(locale: string, translations?: string): Promise<void> {
   const own = await ownWords(locale);
   const parent = column();
   try {
@@ -234,4 +241,47 @@ export async function checkLanguageAt390(locale: string, translations?: string):
     await setBackendDown(false);
     offline.remove();
   }
+}
+
+/** Each language's name in English, for the tests' titles. */
+const names: Record<string, string> = {
+  ar: 'Arabic',
+  cs: 'Czech',
+  da: 'Danish',
+  de: 'German',
+  es: 'Spanish',
+  fi: 'Finnish',
+  fr: 'French',
+  hu: 'Hungarian',
+  id: 'Indonesian',
+  it: 'Italian',
+  ja: 'Japanese',
+  nb: 'Norwegian Bokmål',
+  nl: 'Dutch',
+  pl: 'Polish',
+  pt: 'Portuguese',
+  ro: 'Romanian',
+  sv: 'Swedish',
+  th: 'Thai',
+  tr: 'Turkish',
+  vi: 'Vietnamese',
+};
+
+/** The tests of `locales` (shipped languages' codes, or `PSEUDO_LOCALE`): each renders every mode and state at 390 px. */
+export function describeAt390(locales: string[]): void {
+  describe(`every mode and state at 390 px, in ${locales.join(', ')}`, () => {
+    beforeEach(resetSandbox);
+    for (const locale of locales)
+      it(
+        locale === PSEUDO_LOCALE
+          ? "in the pseudo-locale (accented, a third longer, given as the page's own messages)"
+          : `in ${names[locale] ?? locale} (${locale})`,
+        async function () {
+          this.timeout(180_000);
+          await (locale === PSEUDO_LOCALE
+            ? checkLanguageAt390(locale, JSON.stringify({ qps: pseudoTranslation }))
+            : checkLanguageAt390(locale));
+        },
+      );
+  });
 }

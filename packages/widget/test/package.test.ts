@@ -99,12 +99,12 @@ const bundlePath = join(dist, 'crypto-checkout.js');
  * left, pickers on a phone) had moved them to the element 12,319, buy and sell 20,240, pay 14,186, deposit 14,182.
  * They came back by leaving on English pages what only another language needs: the page's messages over a table,
  * plural selection, `no`/`nn` read as `nb`, Arabic numerals read in the amount fields and the right-to-left isolates
- * of amounts are in the list of languages (`languageList`, 502 → 924, loaded only by a page in another language
+ * of amounts are in the list of languages (`languageList`, 502 → 939, loaded only by a page in another language
  * or giving messages of its own); the event classes only views and later parts fire (quote in the ramp's chunk;
  * order, status, complete and close in the frame's, which each of their firers loads beside it); the summary line
- * after Continue made by the session's code. The element 12,319 → 12,192, buy and sell views 7,637 → 7,565 (they
- * gained the quote's class), frame 2,319 → 2,380, session 1,000 → 1,089: initial pay 14,046, deposit 14,050, both
- * within the budgets main had before issue 46; buy and sell 20,037, 77 B over its 19,960 (what is left is the
+ * after Continue made by the session's code. The element 12,319 → 12,193, buy and sell views 7,637 → 7,564 (they
+ * gained the quote's class), frame 2,319 → 2,381, session 1,000 → 1,092: initial pay 14,050, deposit 14,054, both
+ * within the budgets main had before issue 46; buy and sell 20,039, 79 B over its 19,960 (what is left is the
  * right-to-left isolates' markup, the pickers' sizes and the language sent with a ramp session, each needed in
  * English too). Each language is budgeted on its own: a script of two or three bytes a character in UTF-8 (Arabic,
  * Thai, Japanese) or with many diacritics (Czech, Vietnamese, Hungarian) weighs more than German's 824.

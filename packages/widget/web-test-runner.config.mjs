@@ -11,7 +11,8 @@
 //   backend's PUBLIC_URL is this dev server's origin, so every link it mints (pay pages, ramp pages, return
 //   routes) comes back through the proxy.
 // - Server commands for tests (packages/widget/test/support.ts wraps them): minting checkout and customer
-//   tokens with the backend's secret, and a bare-import shim serving React as ES modules.
+//   tokens with the backend's secret, a source file (a language's table) held back or failed, and a bare-import
+//   shim serving React as ES modules.
 // - The counts go to WTR_SUMMARY as JSON for scripts/test.mjs.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -228,6 +229,62 @@ function backendPlugin() {
  */
 let backendDown = false;
 
+/**
+ * Files a test holds back or fails (`crypto-checkout:hold-file`), by the end of their path (`internal/lang/sv.ts`):
+ * `hold` keeps each request for it waiting until `release`, `fail` answers 503 (what a shopper offline or on a
+ * flaky network meets when a chunk is fetched). Each rule counts the requests it met, so a test waits for one to
+ * arrive rather than for a time. Only one test file runs at a time (concurrency 1); a test clears its rules.
+ */
+const heldFiles = new Map();
+
+/**
+ * Koa middleware holding or failing what `heldFiles` names; other paths fall through. A language's table is asked
+ * for again by every page: web-test-runner marks each file it serves cacheable for a year (its cache middleware,
+ * outside this one, reads the path's extension once the answer is made), and a table an earlier test file loaded
+ * would otherwise never reach a rule. So its path loses the extension on the way out, and it is `no-cache`.
+ */
+async function holdFiles(ctx, next) {
+  if (/\/internal\/lang\/\w+\.ts$/.test(ctx.path)) {
+    await applyRule(ctx, next);
+    ctx.set('cache-control', 'no-cache');
+    ctx.path = ctx.path.replace(/\.ts$/, '');
+    return;
+  }
+  return applyRule(ctx, next);
+}
+
+/** Holds or fails the request when a rule of `heldFiles` names its path. */
+async function applyRule(ctx, next) {
+  const rule = [...heldFiles.entries()].find(([end]) => ctx.path.endsWith(`/${end}`))?.[1];
+  if (!rule) return next();
+  rule.requests += 1;
+  if (rule.how === 'fail') {
+    ctx.status = 503;
+    ctx.body = 'failed by a test (crypto-checkout:hold-file)';
+    return;
+  }
+  await rule.released;
+  return next();
+}
+
+/** `{ file, how: 'hold' | 'fail' | 'release' | 'count' }` → how many requests for `file` its rule met so far. */
+function holdFileRule({ file, how }) {
+  const rule = heldFiles.get(file);
+  if (how === 'count') return rule?.requests ?? 0;
+  if (how === 'release') {
+    rule?.release();
+    heldFiles.delete(file);
+    return rule?.requests ?? 0;
+  }
+  rule?.release();
+  let release;
+  const released = new Promise((resolve) => {
+    release = resolve;
+  });
+  heldFiles.set(file, { how, requests: 0, released, release });
+  return 0;
+}
+
 function commandsPlugin() {
   let tokens;
   const load = async () => {
@@ -272,6 +329,8 @@ function commandsPlugin() {
         backendDown = Boolean(payload);
         return backendDown;
       }
+      // A source file held back or failed: see `heldFiles`.
+      if (command === 'crypto-checkout:hold-file') return holdFileRule(payload);
       if (command === 'crypto-checkout:checkout-token') {
         return (await load()).createCheckoutToken(payload, secrets.CHECKOUT_TOKEN_SECRET);
       }
@@ -366,7 +425,7 @@ export default {
   port,
   nodeResolve: true,
   concurrency: 1,
-  middleware: [backend.proxy],
+  middleware: [holdFiles, backend.proxy],
   plugins: [
     backend.plugin,
     commandsPlugin(),

@@ -24,7 +24,7 @@ import type { Display, FrameController } from './frame/frame-controller.ts';
 import { idle } from './internal/idle.ts';
 import { loadError, loadOnce } from './internal/load-once.ts';
 import { decimalSeparator, validLocale } from './internal/locale.ts';
-import { errorKey, languageOf, loadLanguage, msg, OVERRIDES } from './internal/messages.ts';
+import { errorKey, languageFor, languageOf, loadLanguage, msg, OVERRIDES } from './internal/messages.ts';
 import type { PartialTranslation } from './internal/translation.ts';
 import { DEFAULT_MODE } from './modes.ts';
 import type { QuoteController } from './ramp/quote-controller.ts';
@@ -148,7 +148,7 @@ export class CryptoCheckout extends LitElement {
   private _viewMode?: CheckoutMode;
   /** Loading the view's code failed (the network); the shopper can try again. */
   private _viewFailed?: ApiError;
-  /** A catalog arrived before the view's code: announced once the view is there to show it. */
+  /** A catalog arrived before the view's code or the locale's words: announced once both are there to show it. */
   private _pendingReady?: CheckoutReadyDetail;
   /** What the last `checkout-ready` said, while the form it announced shows. */
   private _readyDetail?: CheckoutReadyDetail;
@@ -279,18 +279,17 @@ export class CryptoCheckout extends LitElement {
 
   override willUpdate(changed: PropertyValues<this>): void {
     Object.assign(OVERRIDES, this.translations);
-    // Asked only while none is loading: a second load's failure would reach no one (an unhandled rejection).
+    // Asked only while none is loading: a second load's failure would reach no one.
     const loading = this._language ? undefined : loadLanguage(this._loc);
     if (loading) {
       // Offline, the English the element already has; a refused file is said (the shopper sees the English).
-      const done = loading
-        .catch((e) => {
-          if (toApiError(e).code === 'INTEGRITY') this._emitError(e);
-        })
-        .then(() => {
-          if (this._language === done) this._language = undefined;
-          this.requestUpdate();
-        });
+      const done = loading.then((refused) => {
+        if (refused) this._emitError(refused);
+        if (this._language === done) this._language = undefined;
+        this.requestUpdate();
+        // The form was ready before its words: it is announced now, in the language it shows in.
+        this._ready();
+      });
       this._language = done;
     }
     if (this.mode !== this._viewMode) this._showMode(this.mode);
@@ -338,7 +337,7 @@ export class CryptoCheckout extends LitElement {
         if (this._viewMode !== mode) return;
         this._setView(View);
         this.requestUpdate();
-        if (this._pendingReady) this._ready(this._pendingReady);
+        this._ready();
       },
       (e) => {
         if (this._viewMode !== mode) return;
@@ -370,10 +369,14 @@ export class CryptoCheckout extends LitElement {
       adoptStyles(this.shadowRoot, [...own, ...flatStyles(view?.styles), ...this._partStyles]);
   }
 
-  /** `checkout-ready` means the shopper sees the form: the data and the view's code are both in. */
-  private _ready(detail: CheckoutReadyDetail): void {
-    this._pendingReady = this._view ? undefined : detail;
-    if (!this._view) return;
+  /**
+   * `checkout-ready` means the shopper sees the form: the data, the view's code and the locale's words (or their
+   * failure: English) are all in, so `language` says what the form shows. Without `detail`: the one held back, if
+   * any, now that what it waited for is in.
+   */
+  private _ready(detail = this._pendingReady): void {
+    this._pendingReady = this._view && !this._language ? undefined : detail;
+    if (!detail || this._pendingReady) return;
     // Each caller's detail is its own object.
     detail.language = this.language;
     this._readyDetail = detail;
@@ -403,7 +406,9 @@ export class CryptoCheckout extends LitElement {
     // The first view shows in the shopper's language; a later switch of language shows English meanwhile.
     const view = this._view && (!this._language || this._shown) ? this._view : undefined;
     if (view) this._shown = true;
-    return html`<div part="base" class="base ${this.theme}" lang=${this._loc}>
+    // `lang` says the language the words are in, for screen readers too: the locale once its language has loaded,
+    // English before that and where it could not load.
+    return html`<div part="base" class="base ${this.theme}" lang=${languageFor(this._loc) ? this._loc : 'en'}>
       ${view ? view.render() : this._renderLoading()}
       ${this._renderFrame()}
     </div>`;

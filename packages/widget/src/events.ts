@@ -1,7 +1,18 @@
-/** The element's events: typed, bubbling and composed, with JSON-safe details (amounts as decimal strings). */
+/**
+ * The element's events: typed, bubbling and composed, with JSON-safe details (amounts as decimal strings). The
+ * classes of those only a view or a later part fires are in that part's folder, so in its chunk (see `CheckoutEvent`);
+ * the package's entry (index.ts) exports them all.
+ */
 import type { ErrorCode } from './api/client.ts';
 import type { OrderStatus, Quote, Side } from './api/types.ts';
+import type {
+  CheckoutCloseEvent,
+  CheckoutCompleteEvent,
+  CheckoutOrderEvent,
+  CheckoutStatusEvent,
+} from './frame/outcome-events.ts';
 import type { CheckoutMode } from './modes.ts';
+import type { CheckoutQuoteEvent } from './ramp/quote-event.ts';
 
 export type { CheckoutMode };
 
@@ -59,7 +70,10 @@ export interface CheckoutCloseDetail {
   reason: 'user' | 'page';
 }
 
-class CheckoutEvent<T> extends CustomEvent<T> {
+// Exported for the event classes that live with the part that fires them (quote: ramp/quote-event.ts; order,
+// status, complete, close: frame/outcome-events.ts), so that the element's chunk carries only the two it fires.
+/** The base of every event the element fires: bubbling, composed, with a JSON-safe `detail`. */
+export class CheckoutEvent<T> extends CustomEvent<T> {
   constructor(type: string, detail: T, cancelable = false) {
     super(type, { bubbles: true, composed: true, cancelable, detail });
   }
@@ -72,45 +86,10 @@ export class CheckoutReadyEvent extends CheckoutEvent<CheckoutReadyDetail> {
   }
 }
 
-/** A new quote is shown (after typing, or a refresh). */
-export class CheckoutQuoteEvent extends CheckoutEvent<CheckoutQuoteDetail> {
-  constructor(detail: CheckoutQuoteDetail) {
-    super('checkout-quote', detail);
-  }
-}
-
-/** An order (pay) or a ramp session (buy/sell) was created and its page is being shown. */
-export class CheckoutOrderEvent extends CheckoutEvent<CheckoutOrderDetail> {
-  constructor(detail: CheckoutOrderDetail) {
-    super('checkout-order', detail);
-  }
-}
-
-/** The order's status changed. */
-export class CheckoutStatusEvent extends CheckoutEvent<CheckoutStatusDetail> {
-  constructor(detail: CheckoutStatusDetail) {
-    super('checkout-status', detail);
-  }
-}
-
-/** The checkout reached its end; cancel it (`preventDefault()`) to stay on the page instead of going to `return-url`. */
-export class CheckoutCompleteEvent extends CheckoutEvent<CheckoutCompleteDetail> {
-  constructor(detail: CheckoutCompleteDetail) {
-    super('checkout-complete', detail, true);
-  }
-}
-
 /** Something failed; `code` comes from the one error table. */
 export class CheckoutErrorEvent extends CheckoutEvent<CheckoutErrorDetail> {
   constructor(detail: CheckoutErrorDetail) {
     super('checkout-error', detail);
-  }
-}
-
-/** The modal was closed. */
-export class CheckoutCloseEvent extends CheckoutEvent<CheckoutCloseDetail> {
-  constructor(detail: CheckoutCloseDetail) {
-    super('checkout-close', detail);
   }
 }
 

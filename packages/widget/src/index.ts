@@ -4,3 +4,5 @@ export type * from './api/types.ts';
 export { CryptoCheckout } from './crypto-checkout.ts';
 export * from './events.ts';
 export type { Display } from './frame/frame-controller.ts';
+export * from './frame/outcome-events.ts';
+export * from './ramp/quote-event.ts';

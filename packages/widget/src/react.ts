@@ -14,15 +14,14 @@ import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
 import { CryptoCheckout as CryptoCheckoutElement } from './crypto-checkout.ts';
 import './define.ts';
+import type { CheckoutErrorEvent, CheckoutReadyEvent } from './events.ts';
 import type {
   CheckoutCloseEvent,
   CheckoutCompleteEvent,
-  CheckoutErrorEvent,
   CheckoutOrderEvent,
-  CheckoutQuoteEvent,
-  CheckoutReadyEvent,
   CheckoutStatusEvent,
-} from './events.ts';
+} from './frame/outcome-events.ts';
+import type { CheckoutQuoteEvent } from './ramp/quote-event.ts';
 
 /** The React prop of each event the element fires. */
 export const checkoutEventProps = {

@@ -290,3 +290,12 @@ export async function messagesDelivered(): Promise<void> {
 export function setBackendDown(down: boolean): Promise<unknown> {
   return executeServerCommand('crypto-checkout:backend-down', down);
 }
+
+/**
+ * Holds back (`hold`, until `release`) or fails (`fail`: a 503) the dev server's answers for the source file whose
+ * path ends with `file` (`internal/lang/sv.ts`, a language's table as the browser tests load it); `count` says how
+ * many requests for it came so far. Resolves with that count.
+ */
+export function holdFile(file: string, how: 'hold' | 'fail' | 'release' | 'count'): Promise<number> {
+  return executeServerCommand('crypto-checkout:hold-file', { file, how }) as Promise<number>;
+}

@@ -6,9 +6,10 @@
  */
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { ApiError } from '../api/client.ts';
-import { CheckoutCloseEvent, type CheckoutCompleteDetail, CheckoutCompleteEvent } from '../events.ts';
+import type { CheckoutCompleteDetail } from '../events.ts';
 import { frameMessages } from './frame.messages.ts';
 import { FrameController, type FrameMessage } from './frame-controller.ts';
+import { CheckoutCloseEvent, CheckoutCompleteEvent } from './outcome-events.ts';
 
 export { frameStyles } from './frame.styles.ts';
 

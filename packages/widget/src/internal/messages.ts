@@ -11,7 +11,7 @@ import type { orderEn } from '../pay/order/order.messages.ts';
 import type { payEn } from '../pay/pay.messages.ts';
 import type { rampEn } from '../ramp/ramp.messages.ts';
 import { loadOnce } from './load-once.ts';
-import type { PartialTranslation, Table } from './translation.ts';
+import type { PartialTranslation } from './translation.ts';
 
 /** The shared messages in English, which also names them. */
 export const sharedEn = {
@@ -38,10 +38,12 @@ export interface Parts {
 }
 
 /**
- * A message (./translation.ts says how a language file writes one): text whose `{name}`s are its arguments, or
- * a plural, a text for each plural category of the language (Intl.PluralRules: `zero`, `one`, `two`, `few`,
- * `many`, `other`) chosen by its `count` argument; `other` is always there. Plurals are objects rather than ICU's
- * `{count, plural, …}` so that no parser ships: the selection below is all the code they cost.
+ * A message of a language other than English, or of the page's own (./translation.ts says how a language file writes
+ * one): text whose `{name}`s are its arguments, or a plural, a text for each plural category of the language
+ * (Intl.PluralRules: `zero`, `one`, `two`, `few`, `many`, `other`) chosen by its `count` argument; `other` is always
+ * there. Plurals are objects rather than ICU's `{count, plural, …}` so that no parser ships; the selection is in
+ * the list of languages (../languages/languages.ts), with everything else only another language needs. English's
+ * own messages are plain text (the parts' `*.messages.ts`): an English page carries none of it.
  */
 export type Message = string | Plural;
 export type Plural = { other: string } & { [form in Intl.LDMLPluralRule]?: string };
@@ -50,84 +52,87 @@ export type Plural = { other: string } & { [form in Intl.LDMLPluralRule]?: strin
 export type Args = Record<string, string | number>;
 
 /**
- * Each loaded language's messages, by part, each in the order of that part's sorted keys. Filled as languages
- * load: immutable, the same for every element on the page, so one cache serves them all.
+ * A language as the list of languages makes it for a locale's first subtag, once its table has loaded (or failed to):
+ * the page's messages over the shipped table, then English.
  */
-export const TABLES: Record<string, Table> = {};
+export interface Language {
+  /** The language the element speaks: the subtag's (`nb` for `no` and `nn`), or `en` when nothing speaks it. */
+  readonly name: string;
+  /** `key` of `part` (whose English is `en`) in this language, its plural form picked for `count`; else undefined. */
+  text(
+    part: string,
+    key: string,
+    en: Record<string, string>,
+    locale: string,
+    count?: string | number,
+  ): string | undefined;
+  /** `text` (typed, or written by Intl in this locale) with Latin digits and marks: `١٢٣٤٫٥` → `1234.5`. */
+  latin(text: string): string;
+  /** `amount` (as Intl writes it in this locale) isolated left to right where it holds what reads right to left. */
+  isolated(amount: string): string;
+}
 
 /**
- * The page's own messages (`CryptoCheckout.addTranslation`), by language, part and key: a correction of a
- * shipped language, or a language of the page's own. They win over the shipped table, which wins over English.
+ * The languages asked for so far, by a locale's first subtag: undefined where nothing could be loaded (offline),
+ * which reads as English. The same for every element on the page, so one cache serves them all.
+ */
+export const LOADED: Record<string, Language | undefined> = {};
+
+/**
+ * The page's own messages (the element's `translations`), by language, part and key: a correction of a shipped
+ * language, or a language of the page's own. They win over the shipped table, which wins over English.
  */
 export const OVERRIDES: Record<string, PartialTranslation> = {};
 
 /**
- * Which languages have a table, and the loader of each (../languages/languages.ts): loaded (once) by the first
- * page whose locale is not English, so an English page carries neither the list nor any table.
+ * Which languages have a table, the loader of each, and what only another language needs (../languages/languages.ts):
+ * loaded (once) by the first page whose locale is not English or that gives messages of its own, so an English page
+ * carries neither the list, nor any table, nor the code that reads them.
  */
 const languages = loadOnce(() => import('../languages/languages.ts'));
 
-/**
- * The language of a locale: its first subtag, lower case (`pt-BR` → `pt`; `fil` is not `fi`). Norwegian (`no`, what
- * most Norwegian pages and browsers say) and Nynorsk (`nn`) read Bokmål, as Norwegian shops show it to both, unless
- * the page gives messages of its own in that language.
- */
-const language = (locale: string, lang = locale.replace(/[-_].*/, '').toLowerCase()) =>
-  OVERRIDES[lang] ? lang : lang.replace(/^n[no]$/, 'nb');
+/** A locale's first subtag, lower case (`pt-BR` → `pt`; `fil` is not `fi`). */
+const subtag = (locale: string) => locale.replace(/[-_].*/, '').toLowerCase();
+
+/** `locale`'s language, once loaded: undefined for English (or while it loads, or where it could not load). */
+export const languageFor = (locale: string): Language | undefined => LOADED[subtag(locale)];
+
+/** The language `locale` is shown in: its own once loaded, where it has a table or the page's messages; else English. */
+export const languageOf = (locale: string): string => languageFor(locale)?.name ?? 'en';
 
 /**
- * The language `locale` is shown in: its own where it has a table (shipped and loaded, or the page's), else English
- * (also while its table loads: English is what shows).
+ * Loads `locale`'s language; undefined when there is nothing to load (English without the page's messages, or done).
+ * It never fails: what could not load (offline, or a file its integrity check refused) is English, and is not asked
+ * for again; it resolves to the refusal, which the page is told of.
  */
-export const languageOf = (locale: string, lang = language(locale)): string =>
-  OVERRIDES[lang] || TABLES[lang]?.shared ? lang : 'en';
-
-/**
- * Loads the table of `locale`'s language; undefined when there is nothing to load (English, or done). A language
- * without a table is done once the list has loaded: an empty table, which every lookup reads as English.
- */
-export function loadLanguage(locale: string): Promise<void> | undefined {
-  const lang = language(locale);
-  return lang === 'en' || TABLES[lang]
+export function loadLanguage(locale: string): Promise<ApiError | undefined> | undefined {
+  const lang = subtag(locale);
+  return lang in LOADED || (lang === 'en' && !OVERRIDES.en)
     ? undefined
     : languages()
-        .then((list) => list.loaderOf(lang)?.())
+        .then((list) => list.language(lang))
         .then(
-          (m) => {
-            TABLES[lang] ??= m?.default ?? {};
+          (language): undefined => {
+            LOADED[lang] = language;
           },
           (e: ApiError) => {
-            // A refused file stays refused: the page reads English rather than asking again on every update.
-            if (e.code === 'INTEGRITY') TABLES[lang] ??= {};
-            throw e;
+            LOADED[lang] = undefined;
+            return e.code === 'INTEGRITY' ? e : undefined;
           },
         );
 }
 
-/** `message` in `locale` with `args`: its plural form for `args.count` (else `other`), each `{name}` replaced. */
-export function format(message: Message, locale: string, args: Args = {}): string {
-  return (
-    typeof message === 'string'
-      ? message
-      : (message[new Intl.PluralRules(locale).select(args.count as number)] ?? message.other)
-  ).replace(/\{(\w+)\}/g, (name, key) => `${args[key] ?? name}`);
-}
+/** `text` with each `{name}` replaced by its argument (one not given stays as it is, visible). */
+export const fill = (text: string, args: Args = {}): string =>
+  text.replace(/\{(\w+)\}/g, (name, key) => `${args[key] ?? name}`);
 
 /** A lookup of messages: `key` in `locale`'s language (English until that has loaded), with its `args`. */
 export type Messages<K extends string> = (locale: string, key: K, args?: Args) => string;
 
 const lookup =
-  <K extends string>(part: string, en: Record<K, Message>, keys = Object.keys(en).sort()): Messages<K> =>
-  (locale, key, args) => {
-    const lang = language(locale);
-    return format(
-      (OVERRIDES[lang] as Record<string, Record<string, Message>> | undefined)?.[part]?.[key] ??
-        TABLES[lang]?.[part]?.[keys.indexOf(key)] ??
-        en[key],
-      locale,
-      args,
-    );
-  };
+  <K extends string>(part: string, en: Record<K, string>): Messages<K> =>
+  (locale, key, args) =>
+    fill(languageFor(locale)?.text(part, key, en, locale, args?.count) ?? en[key], args);
 
 /** A shared message. */
 export const msg: Messages<MessageKey> = lookup('shared', sharedEn);
@@ -137,7 +142,7 @@ export function messages<P extends keyof Parts>(
   part: P,
   en: Parts[P],
 ): Messages<(keyof Parts[P] & string) | MessageKey> {
-  const own = lookup(part, en as Record<string, Message>);
+  const own = lookup(part, en as Record<string, string>);
   return (locale, key, args) => (key in en ? own(locale, key, args) : msg(locale, key as MessageKey, args));
 }
 

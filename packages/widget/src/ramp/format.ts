@@ -3,15 +3,15 @@
  * (valid) locale, and parsing what a shopper types. Pure functions; what every mode needs is in locale.ts.
  */
 import { type Decimal, decimalSeparator, intl } from '../internal/locale.ts';
+import { languageFor } from '../internal/messages.ts';
 
 /**
- * `text` (an amount) in a left-to-right isolate (U+2066 … U+2069) when it holds what reads right to left: the mark
- * Intl starts an Arabic amount with, or Arabic-Indic digits (WebKit's Arabic). Where amounts are joined in one
- * left-to-right line (`A → B`, a method's fees and limits), that would turn the text between two of them right to
- * left (`B → € A`); isolated, each reads as it is and the line keeps its order. Latin amounts are left as they are.
+ * `amount` (as Intl writes it in `locale`) isolated left to right where it would read right to left: amounts joined
+ * in one line (`A → B`, a method's fees and limits) keep its order. The language's code does it
+ * (../languages/languages.ts): an English page's amounts are Latin, left as they are.
  */
-export const isolated = (text: string): string =>
-  /[\u200f\u061c\u0660-\u0669\u06f0-\u06f9]/.test(text) ? `\u2066${text}\u2069` : text;
+export const isolated = (amount: string, locale: string): string =>
+  languageFor(locale)?.isolated(amount) ?? amount;
 
 /**
  * A crypto amount for reading, with its ticker: 4 significant digits, or the cents when that is more
@@ -51,13 +51,9 @@ export const toInputValue = (amount: string, locale: string): string =>
  * amount is told its maximum rather than called invalid. Arabic numerals and marks read as Latin ones.
  */
 export function parseAmount(input: string, locale: string): string | null {
-  // Arabic-Indic and Persian digits and Arabic marks (what an Arabic keyboard types, and what the field shows where
-  // Intl writes Arabic numerals: `1234٫5`) read as the Latin ones.
-  let s = input
-    .replace(/[\s\u00a0\u202f'’_]/g, '')
-    .replace(/[\u0660-\u0669\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) & 15))
-    .replace(/\u066b/g, '.')
-    .replace(/\u066c/g, ',');
+  // Arabic numerals and marks (an Arabic keyboard's, and an Arabic field's: `1234٫5`) as Latin ones: the language's
+  // code (../languages/languages.ts) knows them, an English page has none.
+  let s = (languageFor(locale)?.latin(input) ?? input).replace(/[\s\u00a0\u202f'’_]/g, '');
   const decimal = decimalSeparator(locale);
   const lastDot = s.lastIndexOf('.');
   const lastComma = s.lastIndexOf(',');
@@ -90,9 +86,13 @@ export function parseAmount(input: string, locale: string): string | null {
   return Number(s) > 0 ? s : null;
 }
 
-/** "5 s ago" in the locale, for how fresh a quote is. */
+/**
+ * "5 seconds ago" in the locale, for how fresh a quote is. The long style: the narrow one writes the past as a
+ * negative number in some languages ("-5 s" in French, Norwegian, Romanian, Swedish) and clips words in others
+ * (Hungarian "5 m.perce"); test/browser/quote-age.test.ts reads it in every language and engine.
+ */
 export const formatAgo = (seconds: number, locale: string): string =>
-  intl(`@${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'narrow' })).format(
+  intl(`@${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'long' })).format(
     -Math.max(0, Math.round(seconds)),
     'second',
   );

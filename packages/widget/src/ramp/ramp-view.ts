@@ -8,7 +8,6 @@ import { TaskStatus } from '@lit/task';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { type ApiError, createRampSession, toApiError } from '../api/client.ts';
 import type { Catalog, Crypto, Method, Quote, Side } from '../api/types.ts';
-import { CheckoutQuoteEvent } from '../events.ts';
 import type { FrameMessage } from '../frame/frame-controller.ts';
 import { loadOnce } from '../internal/load-once.ts';
 import type { Args, MessageKey } from '../internal/messages.ts';
@@ -27,9 +26,10 @@ import {
 } from './format.ts';
 import { checkLimits, type LimitBreach, limitRange, type Terms, termsOf } from './limits.ts';
 import { QuoteController, type QuoteRequest } from './quote-controller.ts';
+import { CheckoutQuoteEvent } from './quote-event.ts';
 import { type RampKey, rampMessages } from './ramp.messages.ts';
 import { rampStyles } from './ramp.styles.ts';
-import type { RampSession } from './session/ramp-session.ts';
+import type { RampSession, Summary } from './session/ramp-session.ts';
 
 /** The effective choices: what the shopper picked, else the catalog's defaults. */
 export interface Selection {
@@ -60,7 +60,7 @@ export abstract class RampView extends View {
 
   /** An amount, isolated where it would read right to left (`isolated`): the ramp joins amounts in one line. */
   protected override money(amount: string, currency: string): string {
-    return isolated(super.money(amount, currency));
+    return isolated(super.money(amount, currency), this.ctx.loc);
   }
 
   protected fiatText = '';
@@ -333,17 +333,22 @@ export abstract class RampView extends View {
   }
 
   /**
-   * `€100.00 → 0.00123 BTC · Card · Germany` (a sale the other way round): the amounts as the fields show them,
-   * left to right in every language (a right-to-left line would put `BTC` before its figure).
+   * What the ramp page is opened for (`€100.00 → 0.00123 BTC`, a sale the other way round; the method; the
+   * country): the amounts as the fields show them. The session's code makes the summary line of it.
    */
-  private _summaryOf(c: Catalog, fiat: string, method: Method | undefined): TemplateResult {
+  private _summaryOf(c: Catalog, fiat: string, method: Method | undefined): Summary {
     const loc = this.ctx.loc;
     const { crypto } = this.selection(c);
     const money = this.money(parseAmount(this.fiatText, loc) || '0', fiat);
-    const coins = isolated(formatCrypto(parseAmount(this.cryptoText, loc) || '0', crypto?.symbol ?? '', loc));
-    const country = this._regionName(c.country);
-    const amounts = this.side === 'sell' ? `${coins} → ${money}` : `${money} → ${coins}`;
-    return html`<bdi dir="ltr">${amounts}</bdi>${[method?.name, country].filter(Boolean).map((x) => ` · ${x}`)}`;
+    const coins = isolated(
+      formatCrypto(parseAmount(this.cryptoText, loc) || '0', crypto?.symbol ?? '', loc),
+      loc,
+    );
+    return [
+      this.side === 'sell' ? [coins, money] : [money, coins],
+      method?.name,
+      this._regionName(c.country),
+    ];
   }
 
   private _renderForm(c: Catalog): TemplateResult {
@@ -557,7 +562,7 @@ export abstract class RampView extends View {
     const money = (a: string, c: string) => this.money(a, c);
     const fee = `${t.converted ? '≈ ' : ''}${money(t.fixedFee, t.currency)}`;
     const limits = this._stated.get(`${m.id} ${fiat}`) ?? t;
-    return html`<bdi dir="ltr">${isolated(formatPercent(m.feePercent, this.ctx.loc))} + ${fee}${limitRange(limits, money)}</bdi>`;
+    return html`<bdi dir="ltr">${isolated(formatPercent(m.feePercent, this.ctx.loc), this.ctx.loc)} + ${fee}${limitRange(limits, money)}</bdi>`;
   }
 
   /**
@@ -620,7 +625,7 @@ export abstract class RampView extends View {
       html`<div><dt>${this.t(key)}</dt><dd><bdi dir="ltr">${value}</bdi></dd></div>`;
     const fee = (v: string) => (quote ? this.money(v, quote.fees.currency) : '');
     const symbol = crypto?.symbol ?? quote?.crypto.currency ?? '';
-    // "now" as it comes (the first quote does not wait for Intl's first RelativeTimeFormat), then "5s ago".
+    // "now" as it comes (the first quote does not wait for Intl's first RelativeTimeFormat), then "5 seconds ago".
     const age = (Date.now() - q.receivedAt) / 1000;
     return html`<div part="quote" class="quote" aria-busy=${String(q.pending)}>
       <dl aria-live="polite" aria-atomic="true">
@@ -645,7 +650,7 @@ export abstract class RampView extends View {
   /** What goes in and what comes out: buy pays fiat for crypto, sell sends crypto for fiat. */
   private _total(quote: Quote, symbol: string): string {
     const fiat = `${quote.estimate ? '≈ ' : ''}${this.money(quote.fiat.total, quote.fiat.currency)}`;
-    const crypto = isolated(formatCrypto(quote.crypto.amount, symbol, this.ctx.loc));
+    const crypto = isolated(formatCrypto(quote.crypto.amount, symbol, this.ctx.loc), this.ctx.loc);
     return quote.side === 'sell' ? `${crypto} → ${fiat}` : `${fiat} → ${crypto}`;
   }
 }

@@ -15,7 +15,7 @@ export const rampEn = {
   network: 'Network fee',
   markup: 'Markup',
   total: 'Total',
-  // `age`: `now`, or the quote's age as Intl.RelativeTimeFormat says it in the locale ("5s ago").
+  // `age`: `now`, or the quote's age as Intl.RelativeTimeFormat says it in the locale ("5 seconds ago").
   updated: 'Updated {age}',
   now: 'now',
   continue: 'Continue',

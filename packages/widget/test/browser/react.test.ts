@@ -4,7 +4,8 @@ import { expect } from '@open-wc/testing';
 import { createElement } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
-import { CheckoutCloseEvent, type CheckoutReadyEvent } from '../../src/events.ts';
+import type { CheckoutReadyEvent } from '../../src/events.ts';
+import { CheckoutCloseEvent } from '../../src/index.ts';
 import { CryptoCheckout, checkoutEventProps } from '../../src/react.ts';
 
 describe('React wrapper', () => {

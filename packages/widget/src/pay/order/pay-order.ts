@@ -6,8 +6,8 @@
  */
 import { html, nothing, type ReactiveController, type TemplateResult } from 'lit';
 import type { Order, OrderView } from '../../api/types.ts';
-import { CheckoutOrderEvent, CheckoutStatusEvent } from '../../events.ts';
 import type { FrameMessage } from '../../frame/frame-controller.ts';
+import { CheckoutOrderEvent, CheckoutStatusEvent } from '../../frame/outcome-events.ts';
 import { statusStyles } from '../../status/status.styles.ts';
 import type { CheckoutHost, ViewContext } from '../../view/view.ts';
 import { type OrderKey, orderMessages } from './order.messages.ts';

@@ -6,8 +6,8 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { RampSession as Session, Side } from '../../api/types.ts';
-import { CheckoutCloseEvent, CheckoutOrderEvent } from '../../events.ts';
 import type { FrameMessage } from '../../frame/frame-controller.ts';
+import { CheckoutCloseEvent, CheckoutOrderEvent } from '../../frame/outcome-events.ts';
 import { statusStyles } from '../../status/status.styles.ts';
 import type { CheckoutHost, ViewContext } from '../../view/view.ts';
 import type { RampKey } from '../ramp.messages.ts';
@@ -22,6 +22,9 @@ export interface SessionOwner {
   /** The amount field typed in last: focused when Change brings the form back. */
   input(): 'fiat' | 'crypto';
 }
+
+/** What a session's page was opened for: the amounts (what goes in, then what comes out), the method, the country. */
+export type Summary = [amounts: [string, string], method: string | undefined, country: string];
 
 export class RampSession {
   /** The ramp's page said the order went through. */
@@ -41,11 +44,15 @@ export class RampSession {
     return !!this._summary && !!f?.url && f.display === 'inline';
   }
 
-  /** Shows the page of session `s`, signed for what `summary` says (after `loadFrame`). */
-  open(s: Session, summary: TemplateResult): void {
+  /**
+   * Shows the page of session `s`, signed for what `summary` says (after `loadFrame`): its line reads
+   * `€100.00 → 0.00123 BTC · Card · Germany`, the amounts left to right in every language (a right-to-left line
+   * would put `BTC` before its figure).
+   */
+  open(s: Session, [[from, to], method, country]: Summary): void {
     const { host, ctx, side } = this._owner;
     this._orderId = undefined;
-    this._summary = summary;
+    this._summary = html`<bdi dir="ltr">${from} → ${to}</bdi>${[method, country].filter(Boolean).map((x) => ` · ${x}`)}`;
     host.dispatchEvent(new CheckoutOrderEvent({ kind: side, url: s.url, expiresAt: s.expiresAt }));
     ctx.open(s.url, [s.origin || new URL(s.url).origin]);
     // The button pressed is gone with the form: the shopper goes on in the ramp page, not at the page's top.

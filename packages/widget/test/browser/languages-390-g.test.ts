@@ -1,0 +1,5 @@
+// Every mode and state at 390 px in Thai, Turkish and Vietnamese:
+// nothing left in English, nothing cut (languages-at-390.ts).
+import { describeAt390 } from './languages-at-390.ts';
+
+describeAt390(['th', 'tr', 'vi']);

@@ -37,7 +37,10 @@ export function buildImage(dir = mkdtempSync(join(tmpdir(), 'cc-image-'))) {
   mkdirSync(join(context, 'app'), { recursive: true });
 
   // The previous build's images go first, with their layers: each build would otherwise leave ~340 MB behind.
-  run(podman, ['rmi', '--ignore', imageName(version), baseName], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // --force: with the build containers of an interrupted build (stopped mid-way, they still hold the base image).
+  run(podman, ['rmi', '--ignore', '--force', imageName(version), baseName], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const rootfs = join(context, 'rootfs.tar');
   step('mmdebstrap: a minimal Debian 12 (bookworm) root filesystem');
   run(mmdebstrap, ['--quiet', '--variant=minbase', '--include=ca-certificates', 'bookworm', rootfs]);

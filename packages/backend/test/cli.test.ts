@@ -61,7 +61,7 @@ function startCli(cwd: string, env: Record<string, string>, args: string[] = [])
     output += chunk;
     stderr += chunk;
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   return { child, output: () => readable(output), stderr: () => readable(stderr), raw: () => output, exited };
 }
 

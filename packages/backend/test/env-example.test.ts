@@ -89,7 +89,7 @@ function startCli(cwd: string, env: Record<string, string>, args: string[] = [])
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   return { child, output: () => output, exited };
 }
 

@@ -62,7 +62,7 @@ for (const runtime of ['node', 'bun', 'deno'] as const)
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
     try {
       await waitFor(async () => {
         if (child.exitCode !== null) throw new Error(`exited: ${output}`);
@@ -144,7 +144,7 @@ test('past SHUTDOWN_TIMEOUT_MS: exit 1, the last line naming the request and the
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const received = new Promise<void>((resolve) => hung.once('request', () => resolve()));
   try {
     await waitFor(async () => {

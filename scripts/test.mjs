@@ -5,7 +5,7 @@
 // end-to-end tests in WebKit only. The browser and end-to-end suites run once per engine (Chromium, Firefox,
 // WebKit: scripts/browsers.mjs), each with its own line of counts and its time.
 //
-// The jobs (a suite, or a suite in one engine) run four at a time (TEST_JOBS), longest first: each starts its
+// The jobs (a suite, or a suite in one engine) run three at a time (TEST_JOBS), longest first: each starts its
 // own servers and browsers on free ports and displays, and most of their time is waiting on them. Each job's
 // output is printed whole when it ends, and kept in test-results/<job>.log.
 import { spawn } from 'node:child_process';
@@ -157,11 +157,15 @@ const suites = {
     const files = findTests(join(root, 'packages'), /\.test\.ts$/).filter((f) => !f.includes('/browser/'));
     const fleet = files.filter((f) => fleetTests.test(f));
     const runtimes = files.filter((f) => runtimeTests.test(f));
-    // The rest in two jobs of every other file (the long pole was one job of them all, about 16 minutes).
-    const rest = files.filter((f) => !fleetTests.test(f) && !runtimeTests.test(f));
     return [
-      ['unit', () => nodeTests('unit', rest.filter((_, i) => i % 2 === 0))],
-      ['unit (2)', () => nodeTests('unit-2', rest.filter((_, i) => i % 2 === 1))],
+      [
+        'unit',
+        () =>
+          nodeTests(
+            'unit',
+            files.filter((f) => !fleetTests.test(f) && !runtimeTests.test(f)),
+          ),
+      ],
       ['unit (fleet)', () => nodeTests('unit-fleet', fleet)],
       ['unit (runtimes)', () => nodeTests('unit-runtimes', runtimes)],
     ];
@@ -200,8 +204,7 @@ const suites = {
  * by side end together.
  */
 const expected = {
-  unit: 480,
-  'unit (2)': 480,
+  unit: 475,
   'unit (fleet)': 450,
   'unit (runtimes)': 150,
   'e2e (webkit)': 360,
@@ -222,8 +225,8 @@ const picked = args.filter((name) => name in suites);
 const order = picked.length ? picked : Object.keys(suites);
 const pickedEngines = args.filter((name) => engines.includes(name));
 const perEngine = new Set(['browser', 'e2e']);
-/** Jobs at a time (TEST_JOBS): four by default; each is mostly waiting on browsers, servers and timers. */
-const jobs = Math.max(1, Number(process.env.TEST_JOBS) || 4);
+/** Jobs at a time (TEST_JOBS): three by default; each is mostly waiting on browsers, servers and timers. */
+const jobs = Math.max(1, Number(process.env.TEST_JOBS) || 3);
 
 let passed = 0;
 let failed = 0;

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Page as PlaywrightPage } from 'playwright-core';
+import { waitFor } from '../packages/backend/test/servers.ts';
 import { injectedInline } from './driver/proxy.ts';
 import { clickPay, cspViolations, demoSuite, engine, type Page, test } from './harness.ts';
 
@@ -25,15 +26,6 @@ async function reported(): Promise<Record<string, number>> {
     found[`${match[1]} ${match[2]}`] = Number(match[3]);
   }
   return found;
-}
-
-/** Waits (generously: the machine is loaded) for `check` to hold. */
-async function waitUntil(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 const noViolations = async (page: Page, where: string) =>
@@ -82,8 +74,10 @@ test('every mode renders under the strict CSP with no violation; the inline paym
   });
   assert.equal(trustedTypes, 'refused', `${engine} let a page create an unlisted policy`);
   // ...and reported, as any violation is (then the journey's pages are checked afresh).
-  await waitUntil('the refused policy in /metrics', async () =>
-    Object.keys(await reported()).some((key) => key === 'trusted-types trusted-types-policy'),
+  await waitFor(
+    async () => assert.ok('trusted-types trusted-types-policy' in (await reported())),
+    'the refused policy in /metrics',
+    60_000,
   );
 
   await context.close();
@@ -133,7 +127,11 @@ test('an inline script injected into a demo page does not run, and its report re
     Object.entries(counts)
       .filter(([key]) => /^script-src(-elem)? inline$/.test(key))
       .reduce((sum, [, n]) => sum + n, 0);
-  await waitUntil('the report in /metrics', async () => inlineCount(await reported()) > inlineCount(before));
+  await waitFor(
+    async () => assert.ok(inlineCount(await reported()) > inlineCount(before)),
+    'the report in /metrics',
+    60_000,
+  );
   const after = await reported();
   assert.deepEqual(
     Object.keys(after).filter((key) => !/^script-src(-elem)? inline$/.test(key)),

@@ -6,7 +6,7 @@
  * `allow-forms` it does not.
  */
 import assert from 'node:assert/strict';
-import { demoSuite, test } from './harness.ts';
+import { demoSuite, engine, test } from './harness.ts';
 import { simulatePayment } from './pay-page.ts';
 
 const demo = demoSuite('payment-frame');
@@ -70,7 +70,7 @@ test("with the element's sandbox tokens the payment page pays and its return pag
 
 // Each token's need is measured in one engine (each case waits out the payment that cannot happen: about 30 s
 // a case): the tokens are the frame's, not the engine's, and the positive case above runs in all three.
-const measuring = (process.env.E2E_BROWSER ?? 'chromium') === 'chromium';
+const measuring = engine === 'chromium';
 for (const needed of measuring ? ['allow-scripts', 'allow-same-origin', 'allow-forms'] : []) {
   test(`without ${needed} the payment does not reach the shop`, async () => {
     const outcome = await payInFrame(elementTokens.filter((token) => token !== needed));

@@ -13,7 +13,7 @@ import { ConfigError, envFileSource, loadConfig, readEnvFile, startWarnings } fr
 import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { storageWords } from './health/checks.ts';
 import { runtimeNote } from './host-runtime.ts';
-import { configureLogging, flushLogs, logger } from './logger.ts';
+import { configureLogging, flushLogs, logger, logsWritten } from './logger.ts';
 import { createRuntime, loadSandbox, openStore, SandboxMissing, sandboxNotice } from './runtime.ts';
 import { SharedStateUnavailable } from './shared/redis.ts';
 import type { SqlStore } from './store/sql-store.ts';
@@ -318,6 +318,7 @@ const shutdown = async (signal: string) => {
   step('delivery worker stopped after its current delivery; store, Redis and upstream pools closed');
   dataDirLock?.release();
   step('exiting 0');
+  await logsWritten();
   process.exit(0);
 };
 process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -14,6 +14,7 @@
  * INSTANCE_NAME); until then lines go out as JSON at `info`. Tests pass a `destination` to read the lines.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import type { Writable } from 'node:stream';
@@ -172,17 +173,35 @@ function build(options: LoggingOptions): Pino {
  */
 const GATHER_BYTES = 32 * 1024;
 const GATHER_MS = 250;
-let stdoutStream: { write(line: string): boolean; flush(): void; flushSync(): void } | undefined;
+let stdoutStream:
+  | { write(line: string): boolean; flush(): void; flushSync(): void; written(): Promise<void> }
+  | undefined;
 const stdout = () => {
   if (stdoutStream) return stdoutStream;
   const out = pino.destination({ dest: 1, sync: false });
   let lines: string[] = [];
   let length = 0;
-  const send = () => {
-    if (length === 0) return;
+  // Bytes handed to sonic-boom's asynchronous writes and not yet written: a process that exits while some are
+  // still on their way loses them on Bun (its writes are not done at exit as Node's thread pool's are).
+  let unwritten = 0;
+  let onWritten: (() => void)[] = [];
+  out.on('write', (n: number) => {
+    unwritten = Math.max(0, unwritten - n);
+    if (unwritten > 0) return;
+    const waiting = onWritten;
+    onWritten = [];
+    for (const resolve of waiting) resolve();
+  });
+  const take = () => {
     const text = lines.join('');
     lines = [];
     length = 0;
+    return text;
+  };
+  const send = () => {
+    if (length === 0) return;
+    const text = take();
+    unwritten += Buffer.byteLength(text);
     out.write(text);
   };
   setInterval(send, GATHER_MS).unref();
@@ -197,12 +216,39 @@ const stdout = () => {
       send();
       out.flush();
     },
-    flushSync() {
+    written() {
       send();
+      if (unwritten === 0) return Promise.resolve();
+      // At most a second: a reader that stopped reading must not hold the exit up.
+      return new Promise((resolve) => {
+        onWritten.push(resolve);
+        setTimeout(resolve, 1000).unref();
+      });
+    },
+    flushSync() {
+      // What sonic-boom holds first, then what is gathered here, both written now: handed to sonic-boom, the
+      // gathered lines would start an asynchronous write that its flushSync leaves to finish after the exit.
+      const text = take();
       out.flushSync();
+      writeAllSync(text);
     },
   };
   return stdoutStream;
+};
+
+/** `text` written to stdout before this returns, a pipe that is full for a moment waited for. */
+const writeAllSync = (text: string) => {
+  let rest = Buffer.from(text);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let tries = 0; rest.length > 0 && tries < 1000; ) {
+    try {
+      rest = rest.subarray(writeSync(1, rest));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      tries += 1;
+      Atomics.wait(pause, 0, 0, 10);
+    }
+  }
 };
 
 /** What the access log says of a request (every field but `requestId` read off the request, the path masked). */
@@ -248,6 +294,11 @@ export function logRequest(line: string, fields: RequestLine): void {
 /** Sends the lines gathered so far on their way (the start banner: before the first request is answered). */
 export function flushLogs(): void {
   stdoutStream?.flush();
+}
+
+/** Once every line logged so far is written to stdout (a graceful exit waits for it: nothing said is lost). */
+export function logsWritten(): Promise<void> {
+  return stdoutStream?.written() ?? Promise.resolve();
 }
 
 // At exit, what waits (gathered lines, sonic-boom's own) is written before the process ends.

@@ -2,8 +2,9 @@
 import type { Plugin } from 'vite';
 
 /**
- * Our own members named `_x` (private by the house convention) get short names in the bundle: the names repeat
- * in every method and weigh (the size test, test/package.test.ts, counts what they cost). Lit's own internals
+ * Our own members named `_x` (private by the house convention, or shared only between a view and its base class,
+ * such as `View._host` and `RampView._fiatText`) get short names in the bundle: the names repeat in every method
+ * and weigh (the size test, test/package.test.ts, counts what they cost). Lit's own internals
  * (`_$x`, `_`) do not match; nothing outside the bundle reaches a `_x` member (the tests that steer one import
  * the sources).
  *

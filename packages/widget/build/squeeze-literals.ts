@@ -3,7 +3,8 @@ import { type Plugin, parseAst } from 'vite';
 
 /** Squeezes the whitespace of our html`` and css`` literals in the bundle; the minifier keeps template text as is.
  *  html: a whitespace run holding a line break becomes one space, except inside a quoted attribute value or
- *  the content of a <pre> or <textarea> (left alone), so the page renders and reads the same. css: comments go,
+ *  the content of a <pre> or <textarea> (left alone), so the page renders and reads the same; a static attribute
+ *  value that needs no quotes loses them (the parser reads the same attribute). css: comments go,
  *  and spaces around punctuation.
  *  `sources`: the folder whose TypeScript files are squeezed (the widget's src/, not Lit's). */
 export function squeezeLiterals(sources: string): Plugin {
@@ -28,8 +29,23 @@ export function squeezeLiterals(sources: string): Plugin {
         } else if (state === 'text' && ch === '<' && /[a-z/]/i.test(raw[i + 1] ?? '')) {
           state = 'tag';
           tagName = /^[a-z][\w-]*/i.exec(raw.slice(i + 1))?.[0]?.toLowerCase() ?? '';
-        } else if (state === 'tag' && (ch === '"' || ch === "'")) state = ch;
-        else if (state === 'tag' && ch === '>') {
+        } else if (state === 'tag' && (ch === '"' || ch === "'")) {
+          // A static value that needs no quotes loses them (`class="row"` → `class=row`): the same attribute
+          // for the HTML parser, when the value has none of space " ' = < > ` / and a space or `>` follows it.
+          const end = raw.indexOf(ch, i + 1);
+          const value = raw.slice(i + 1, end);
+          if (
+            raw[i - 1] === '=' &&
+            end > i + 1 &&
+            /^[\w.:;#%+,-]+$/.test(value) &&
+            /[\s>]/.test(raw[end + 1] ?? '')
+          ) {
+            out += value;
+            i = end;
+            continue;
+          }
+          state = ch;
+        } else if (state === 'tag' && ch === '>') {
           state = tagName === 'pre' || tagName === 'textarea' ? 'verbatim' : 'text';
           verbatim = tagName;
           tagName = '';

@@ -14,32 +14,32 @@ export class DepositView extends View {
   static override styles = depositStyles;
 
   protected override t(key: DepositKey | MessageKey, args?: Args): string {
-    return depositMessages(this.ctx.loc, key, args);
+    return depositMessages(this._ctx.loc, key, args);
   }
 
   /** The network picked, or '' for the catalog's first. */
   private _chain = '';
   private _copied = false;
-  private _picker = new Picker(this.host, 'chain');
+  private _picker = new Picker(this._host, 'chain');
 
   private _address = this.own(
-    new Task(this.host, {
+    new Task(this._host, {
       task: async ([api, token, chain], { signal }) => {
         if (!chain) return undefined;
         if (!token) throw new ApiError('TOKEN_INVALID'); // no customer-token
         return createDepositAddress(api, token, chain, signal);
       },
-      args: () => [this.host.api, this.host.customerToken, this._chainId] as const,
-      onError: (e) => this.ctx.emitError(e),
+      args: () => [this._host.api, this._host.customerToken, this._chainId] as const,
+      onError: (e) => this._ctx.emitError(e),
     }),
   );
 
   private get _chainId(): string {
-    return this._chain || this.ctx.catalog.value?.chains[0]?.id || '';
+    return this._chain || this._ctx.catalog.value?.chains[0]?.id || '';
   }
 
   override render(): TemplateResult {
-    return this.loaded(this.ctx.catalog, (c) => this._renderAddress(c));
+    return this.loaded(this._ctx.catalog, (c) => this._renderAddress(c));
   }
 
   private async _copy(address: string): Promise<void> {
@@ -47,15 +47,15 @@ export class DepositView extends View {
       await navigator.clipboard.writeText(address);
     } catch {
       // No Clipboard API (insecure context, permissions): copy from the selected field instead.
-      const input = this.host.renderRoot.querySelector<HTMLTextAreaElement>('#address');
+      const input = this._host.renderRoot.querySelector<HTMLTextAreaElement>('#address');
       input?.select();
       document.execCommand('copy');
     }
     this._copied = true;
-    this.host.requestUpdate();
+    this._host.requestUpdate();
     setTimeout(() => {
       this._copied = false;
-      this.host.requestUpdate();
+      this._host.requestUpdate();
     }, 2500);
   }
 
@@ -75,7 +75,7 @@ export class DepositView extends View {
         chains.find((x) => x.code === this._chainId),
         (v) => {
           this._chain = v;
-          this.host.requestUpdate();
+          this._host.requestUpdate();
         },
         '',
         chains.length,
@@ -83,7 +83,7 @@ export class DepositView extends View {
       ${
         this.failed(this._address) ??
         (!a || this._address.status === TaskStatus.PENDING
-          ? skeleton(this.ctx.loc)
+          ? skeleton(this._ctx.loc)
           : html`<div class="deposit">
               ${
                 /^\s*<svg[\s>]/.test(a.qrSvg)

@@ -19,7 +19,7 @@ export class PayView extends View {
   static override styles = payStyles;
 
   protected override t(key: PayKey | MessageKey, args?: Args): string {
-    return payMessages(this.ctx.loc, key, args);
+    return payMessages(this._ctx.loc, key, args);
   }
 
   private _busy = false;
@@ -28,17 +28,17 @@ export class PayView extends View {
   private _payInFlight?: Promise<void>;
 
   private _product = this.own(
-    new Task(this.host, {
+    new Task(this._host, {
       task: async ([api, id, token], { signal }): Promise<Product> => {
         if (token) return (await verifyToken(api, token, signal)).product;
         if (id) return getProduct(api, id, signal);
         throw new ApiError('NOT_FOUND'); // no product or checkout-token
       },
-      args: () => [this.host.api, this.host.product, this.host.checkoutToken] as const,
+      args: () => [this._host.api, this._host.product, this._host.checkoutToken] as const,
       onComplete: ({ name, price, currency }) => {
-        this.ctx.ready({ mode: 'pay', product: { name, price, currency } });
+        this._ctx.ready({ mode: 'pay', product: { name, price, currency } });
       },
-      onError: (e) => this.ctx.emitError(e),
+      onError: (e) => this._ctx.emitError(e),
     }),
   );
 
@@ -52,8 +52,8 @@ export class PayView extends View {
   private _loadOrder = loadOnce(() =>
     import('./order/pay-order.ts').then(({ PayOrder }) => {
       this._order ??= new PayOrder({
-        host: this.host,
-        ctx: this.ctx,
+        host: this._host,
+        ctx: this._ctx,
         storeKey: this._storeKey,
         own: (c) => this.own(c),
         onStartOver: () => {
@@ -79,7 +79,7 @@ export class PayView extends View {
    * (inline, or coming back from a redirect) shows that order and its status instead of a fresh form.
    */
   private get _storeKey(): string {
-    const h = this.host;
+    const h = this._host;
     return `crypto-checkout:pay:${new URL(h.api, location.href).href}:${h.checkoutToken || h.product}`;
   }
 
@@ -102,8 +102,8 @@ export class PayView extends View {
       (e) => {
         // Offline: the Pay button comes back (the order is still kept for the next visit).
         this._restoring = false;
-        this.ctx.emitError(e);
-        this.host.requestUpdate();
+        this._ctx.emitError(e);
+        this._host.requestUpdate();
       },
     );
   }
@@ -122,16 +122,16 @@ export class PayView extends View {
   }
 
   private async _createOrder(): Promise<void> {
-    const host = this.host;
+    const host = this._host;
     // Name and e-mail are asked once, on the payment page (which asks anyway: docs/upstream.md#payment-orders), not
     // here as well.
     const body = {
       ...(host.checkoutToken ? { checkoutToken: host.checkoutToken } : { product: host.product }),
       customer: {
         ...(host.country ? { country: host.country } : {}),
-        lang: this.ctx.loc.slice(0, 2),
+        lang: this._ctx.loc.slice(0, 2),
       },
-      ...this.ctx.returnTo(),
+      ...this._ctx.returnTo(),
     };
     const json = JSON.stringify(body);
     // Retrying the same body after a failure reuses the key, so a lost answer cannot make a second order.
@@ -141,7 +141,7 @@ export class PayView extends View {
     this._actionError = undefined;
     host.requestUpdate();
     // The payment page's code, and the order's, load beside the order.
-    const loaded = Promise.all([this.ctx.loadFrame(), this._loadOrder()]);
+    const loaded = Promise.all([this._ctx.loadFrame(), this._loadOrder()]);
     loaded.catch(() => {}); // awaited once the order is in
     try {
       const order = await createOrder(host.api, body, key);
@@ -149,7 +149,7 @@ export class PayView extends View {
       payOrder.opened(order);
     } catch (err) {
       this._actionError = toApiError(err);
-      this.ctx.emitError(err);
+      this._ctx.emitError(err);
     } finally {
       this._busy = false;
       host.requestUpdate();
@@ -181,7 +181,7 @@ export class PayView extends View {
         this._order?.order
           ? this._order.render()
           : this._restoring
-            ? skeleton(this.ctx.loc)
+            ? skeleton(this._ctx.loc)
             : html`${this._actionError ? this.error(this._actionError) : nothing}
               <button part="button" class="primary" ?disabled=${this._busy}>${this.t('payCrypto')}</button>`
       }

@@ -12,24 +12,24 @@ export class BuyView extends RampView {
   /** Continue was pressed without a wallet address. */
   private _walletMissing = false;
 
-  protected methodsOf(c: Catalog): Method[] {
+  protected _methodsOf(c: Catalog): Method[] {
     return c.paymentMethods;
   }
 
-  protected get pickedMethod(): string {
-    return this.host.paymentMethod;
+  protected get _pickedMethod(): string {
+    return this._host.paymentMethod;
   }
 
-  protected set pickedMethod(id: string) {
-    this.host.paymentMethod = id;
+  protected set _pickedMethod(id: string) {
+    this._host.paymentMethod = id;
   }
 
-  protected defaultMethod(c: Catalog): string | null {
+  protected _defaultMethod(c: Catalog): string | null {
     return c.defaults.paymentMethod;
   }
 
-  protected override extraFields(): TemplateResult | typeof nothing {
-    if (this.host.walletAddress) return nothing;
+  protected override _extraFields(): TemplateResult | typeof nothing {
+    if (this._host.walletAddress) return nothing;
     return field(
       'wallet',
       this.t('wallet'),
@@ -47,19 +47,19 @@ export class BuyView extends RampView {
         @input=${(e: Event) => {
           this._wallet = (e.target as HTMLTextAreaElement).value;
           this._walletMissing = false;
-          this.host.requestUpdate();
+          this._host.requestUpdate();
         }}></textarea></div>
       <p id="wallet-msg" class="msg" role="alert">${this._walletMissing ? this.t('walletMissing') : ''}</p>`,
     );
   }
 
   /** The ramp needs somewhere to send what is bought: ask here rather than send a request bound to fail. */
-  protected override sessionExtras(): Record<string, string> | undefined {
-    const wallet = this.host.walletAddress || this._wallet.trim();
+  protected override _sessionExtras(): Record<string, string> | undefined {
+    const wallet = this._host.walletAddress || this._wallet.trim();
     if (wallet) return { walletAddress: wallet };
     this._walletMissing = true;
-    this.host.requestUpdate();
-    this.host.renderRoot.querySelector<HTMLTextAreaElement>('#wallet')?.focus();
+    this._host.requestUpdate();
+    this._host.renderRoot.querySelector<HTMLTextAreaElement>('#wallet')?.focus();
     return undefined;
   }
 }

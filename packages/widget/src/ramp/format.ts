@@ -17,24 +17,34 @@ export const isolated = (amount: string, locale: string): string =>
  * A crypto amount for reading, with its ticker: 4 significant digits, or the cents when that is more
  * (`64.884077` → `64.88 USDC`, `0.000123456789` → `0.0001235 BTC`, `12345.678` → `12,345.68 USDC`). Rounding
  * only drops digits: never more precision than the amount has (`50` → `50 USDC`). The fields keep every digit.
+ * Isolated (`isolated`): it is always read beside another amount.
  */
 export const formatCrypto = (amount: string, symbol: string, locale: string): string =>
-  `${intl(
-    `~${locale}`,
-    () =>
-      new Intl.NumberFormat(locale, {
-        maximumSignificantDigits: 4,
-        maximumFractionDigits: 2,
-        roundingPriority: 'morePrecision',
-      }),
-  ).format(amount as Decimal)} ${symbol}`;
+  isolated(
+    `${intl(
+      `~${locale}`,
+      () =>
+        new Intl.NumberFormat(locale, {
+          maximumSignificantDigits: 4,
+          maximumFractionDigits: 2,
+          roundingPriority: 'morePrecision',
+        }),
+    ).format(amount as Decimal)} ${symbol}`,
+    locale,
+  );
 
-/** A fee percentage from the backend (`'1.75'`) in the locale's way: `1.75%`, `1,75 %`. */
+/**
+ * A fee percentage from the backend (`'1.75'`) in the locale's way: `1.75%`, `1,75 %`; isolated (`isolated`), as it
+ * is read in a line of amounts.
+ */
 export const formatPercent = (percent: string, locale: string): string =>
-  intl(
-    `%${locale}`,
-    () => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 4 }),
-  ).format(Number(percent) / 100);
+  isolated(
+    intl(
+      `%${locale}`,
+      () => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 4 }),
+    ).format(Number(percent) / 100),
+    locale,
+  );
 
 /**
  * A backend decimal shown in an input in the locale's way, without grouping (`0.5` → `0,5` in `fr`). A whole

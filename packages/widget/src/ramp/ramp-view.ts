@@ -55,23 +55,23 @@ export abstract class RampView extends View {
   abstract readonly side: Side;
 
   protected override t(key: RampKey | MessageKey, args?: Args): string {
-    return rampMessages(this.ctx.loc, key, args);
+    return rampMessages(this._ctx.loc, key, args);
   }
 
   /** An amount, isolated where it would read right to left (`isolated`): the ramp joins amounts in one line. */
   protected override money(amount: string, currency: string): string {
-    return isolated(super.money(amount, currency), this.ctx.loc);
+    return isolated(super.money(amount, currency), this._ctx.loc);
   }
 
-  protected fiatText = '';
-  protected cryptoText = '';
-  protected input: 'fiat' | 'crypto' = 'fiat';
+  protected _fiatText = '';
+  protected _cryptoText = '';
+  protected _input: 'fiat' | 'crypto' = 'fiat';
   /** The shopper typed an amount since the last update: only typing waits for a pause. */
   private _typed = false;
   /** The limit breach or invalid amount found before any request. */
   private _amountIssue?: LimitBreach | 'invalid';
-  protected busy = false;
-  protected actionError?: ApiError;
+  protected _busy = false;
+  protected _actionError?: ApiError;
   /** After Continue (ramp-session.ts, loaded with the frame's code): the session's page, summary and outcome. */
   private _session?: RampSession;
   /** The locale the amount fields' texts are written in. */
@@ -86,56 +86,56 @@ export abstract class RampView extends View {
   /** The pickers' entries (countries, currencies, cryptos) for the catalog and locale they were made for. */
   private _items?: [Catalog, string, PickerItem[], PickerItem[], PickerItem[]];
 
-  private _country = new Picker(this.host, 'country');
-  private _currency = new Picker(this.host, 'currency');
-  private _crypto = new Picker(this.host, 'crypto-search');
-  private _methodPicker = new Picker(this.host, 'method');
+  private _country = new Picker(this._host, 'country');
+  private _currency = new Picker(this._host, 'currency');
+  private _crypto = new Picker(this._host, 'crypto-search');
+  private _methodPicker = new Picker(this._host, 'method');
 
-  readonly quotes = this.ctx.quotes(QuoteController);
+  readonly quotes = this._ctx.quotes(QuoteController);
 
   constructor(host: CheckoutHost, ctx: ViewContext) {
     super(host, ctx);
-    if (host.amount) this.fiatText = toInputValue(host.amount, ctx.loc);
+    if (host.amount) this._fiatText = toInputValue(host.amount, ctx.loc);
   }
 
   /** The methods of this side in the catalog. */
-  protected abstract methodsOf(c: Catalog): Method[];
+  protected abstract _methodsOf(c: Catalog): Method[];
   /** The method the shopper or the page picked (the `payment-method` or `payout-method` property). */
-  protected abstract get pickedMethod(): string;
-  protected abstract set pickedMethod(id: string);
+  protected abstract get _pickedMethod(): string;
+  protected abstract set _pickedMethod(id: string);
   /** The catalog's default method of this side. */
-  protected abstract defaultMethod(c: Catalog): string | null;
+  protected abstract _defaultMethod(c: Catalog): string | null;
   /** What the side asks for beyond the amounts (buy: the wallet address). */
-  protected extraFields(): TemplateResult | typeof nothing {
+  protected _extraFields(): TemplateResult | typeof nothing {
     return nothing;
   }
   /** What the side adds to the ramp session, or undefined to stop (it said why). */
-  protected sessionExtras(): Record<string, string> | undefined {
+  protected _sessionExtras(): Record<string, string> | undefined {
     return {};
   }
 
-  protected get catalog() {
-    return this.ctx.catalog;
+  protected get _catalog() {
+    return this._ctx.catalog;
   }
 
-  selection(c: Catalog): Selection {
-    const fiat = c.fiats.some((f) => f.code === this.host.fiat) ? this.host.fiat : c.defaults.fiat;
+  _selection(c: Catalog): Selection {
+    const fiat = c.fiats.some((f) => f.code === this._host.fiat) ? this._host.fiat : c.defaults.fiat;
     const find = (code: string) => c.cryptos.find((x) => x.code === code || x.symbol === code);
-    const crypto = find(this.host.crypto) ?? find(c.defaults.crypto) ?? c.cryptos[0];
-    const methods = this.methodsOf(c).filter((m) => !m.currencies.length || m.currencies.includes(fiat));
+    const crypto = find(this._host.crypto) ?? find(c.defaults.crypto) ?? c.cryptos[0];
+    const methods = this._methodsOf(c).filter((m) => !m.currencies.length || m.currencies.includes(fiat));
     const byId = (id: string | null) => methods.find((m) => m.id === id);
     const method =
-      byId(this.pickedMethod) ??
-      byId(this.defaultMethod(c)) ??
+      byId(this._pickedMethod) ??
+      byId(this._defaultMethod(c)) ??
       methods.find((m) => m.isDefault) ??
       methods[0];
     return { fiat, crypto, methods, method };
   }
 
   override willUpdate(changed: PropertyValues): void {
-    const host = this.host;
+    const host = this._host;
     // After a locale switch the amounts are shown in the new locale's way, except the one being typed in.
-    const loc = this.ctx.loc;
+    const loc = this._ctx.loc;
     const from = this._textLoc;
     if (from && loc !== from) {
       const typing = (host.renderRoot as ShadowRoot).activeElement?.id;
@@ -143,13 +143,13 @@ export abstract class RampView extends View {
         const v = id !== typing && parseAmount(text, from);
         return v ? toInputValue(v, loc) : text;
       };
-      this.fiatText = again('fiat', this.fiatText);
-      this.cryptoText = again('crypto', this.cryptoText);
+      this._fiatText = again('fiat', this._fiatText);
+      this._cryptoText = again('crypto', this._cryptoText);
     }
     this._textLoc = loc;
     if (changed.has('amount') && host.hasUpdated) {
-      this.fiatText = host.amount ? toInputValue(host.amount, loc) : '';
-      this.input = 'fiat';
+      this._fiatText = host.amount ? toInputValue(host.amount, loc) : '';
+      this._input = 'fiat';
     }
     // The ramp page has its own quote: none is asked (nor announced) here while it is open inline.
     if (this._session?.collapsed) {
@@ -162,32 +162,32 @@ export abstract class RampView extends View {
     const request = this._quoteRequest();
     // No quote for what was typed (empty, invalid, out of limits): the other field must not show an old one.
     if (!request) {
-      if (this.input === 'fiat') this.cryptoText = '';
-      else this.fiatText = '';
+      if (this._input === 'fiat') this._cryptoText = '';
+      else this._fiatText = '';
     }
-    this.quotes.set(request, this._typed, !this.catalog.value);
+    this.quotes.set(request, this._typed, !this._catalog.value);
     // Continue's refusal of the amount is about the amount typed then.
-    if (this._typed && isLimit(this.actionError)) this.actionError = undefined;
+    if (this._typed && isLimit(this._actionError)) this._actionError = undefined;
     this._typed = false;
     // The quote failed (offline, server down, the amount outside the limits): the other field must not keep the
     // amount of an older quote.
     if (this.quotes.error) {
-      if (this.input === 'fiat') this.cryptoText = '';
-      else this.fiatText = '';
+      if (this._input === 'fiat') this._cryptoText = '';
+      else this._fiatText = '';
     }
     this._noteLimits();
   }
 
   /** Keeps the limits of the backend's latest refusal for the method line (see `_stated`). */
   private _noteLimits(): void {
-    const c = this.catalog.value;
+    const c = this._catalog.value;
     if (!c) return;
     if (this._statedFor !== c) {
       this._stated.clear();
       this._statedFor = c;
     }
     const d = this._limitError()?.details;
-    const { method, fiat } = this.selection(c);
+    const { method, fiat } = this._selection(c);
     if (method && d?.currency === fiat)
       this._stated.set(`${method.id} ${fiat}`, {
         min: d.min ?? null,
@@ -198,20 +198,20 @@ export abstract class RampView extends View {
   }
 
   private _quoteRequest(): QuoteRequest | undefined {
-    const host = this.host;
-    const c = this.catalog.value;
+    const host = this._host;
+    const c = this._catalog.value;
     const sell = this.side === 'sell';
     // The catalog held is the previous country's, or its country is not served: no quote leaves for it.
-    if (c && (this.catalog.isStale || !isServed(c))) return undefined;
+    if (c && (this._catalog.isStale || !isServed(c))) return undefined;
     // With the catalog: the shopper's effective choices (checked against its limits); without: the attributes.
-    const s = c && this.selection(c);
+    const s = c && this._selection(c);
     const fiat = s ? s.fiat : host.fiat;
     const crypto = s ? s.crypto?.code : host.crypto;
-    const method = s ? s.method?.id : this.pickedMethod;
+    const method = s ? s.method?.id : this._pickedMethod;
     const country = c ? c.country : host.country;
-    const byFiat = this.input === 'fiat';
-    const text = byFiat ? this.fiatText : this.cryptoText;
-    const amount = parseAmount(text, this.ctx.loc);
+    const byFiat = this._input === 'fiat';
+    const text = byFiat ? this._fiatText : this._cryptoText;
+    const amount = parseAmount(text, this._ctx.loc);
     if (!amount || !crypto || !method || !fiat || !country) {
       if (text.trim() && !amount) this._amountIssue = 'invalid';
       return undefined;
@@ -237,27 +237,27 @@ export abstract class RampView extends View {
   }
 
   override onQuote(q: Quote): void {
-    if (q.input === 'fiat') this.cryptoText = toInputValue(q.crypto.amount, this.ctx.loc);
+    if (q.input === 'fiat') this._cryptoText = toInputValue(q.crypto.amount, this._ctx.loc);
     // The fiat field says what is paid (buy) or received (sell), fees inside: the quote's total.
-    else this.fiatText = toInputValue(q.fiat.total, this.ctx.loc);
-    this.host.dispatchEvent(new CheckoutQuoteEvent(q));
+    else this._fiatText = toInputValue(q.fiat.total, this._ctx.loc);
+    this._host.dispatchEvent(new CheckoutQuoteEvent(q));
   }
 
   /** Continue: the backend signs a ramp session and its page is shown. */
   private async _continue(e: Event): Promise<void> {
     e.preventDefault();
-    const host = this.host;
-    const c = this.catalog.value;
+    const host = this._host;
+    const c = this._catalog.value;
     const q = this.quotes.quote;
-    if (!c || !q || this.busy) return;
-    const { method } = this.selection(c);
-    const extras = this.sessionExtras();
+    if (!c || !q || this._busy) return;
+    const { method } = this._selection(c);
+    const extras = this._sessionExtras();
     if (!extras) return;
-    this.busy = true;
-    this.actionError = undefined;
+    this._busy = true;
+    this._actionError = undefined;
     host.requestUpdate();
     // The ramp page's code, and what shows it, load beside the session.
-    const framed = Promise.all([this.ctx.loadFrame(), this._loadSession()]);
+    const framed = Promise.all([this._ctx.loadFrame(), this._loadSession()]);
     framed.catch(() => {}); // awaited once the session is in
     try {
       const s = await createRampSession(host.api, {
@@ -266,26 +266,26 @@ export abstract class RampView extends View {
         country: c.country,
         fiat: q.fiat.currency,
         crypto: q.crypto.currency,
-        language: this.ctx.loc,
+        language: this._ctx.loc,
         // Fees inside: the total the shopper saw; the backend hands the ramp page the amount that gives it.
         ...(q.input === 'fiat' ? { fiatAmount: q.fiat.total } : { cryptoAmount: q.crypto.amount }),
         ...extras,
-        ...this.ctx.returnTo(),
+        ...this._ctx.returnTo(),
       });
       const [, code] = await framed;
       this._session ??= new code.RampSession({
         host,
-        ctx: this.ctx,
+        ctx: this._ctx,
         side: this.side,
         t: (key) => this.t(key),
-        input: () => this.input,
+        input: () => this._input,
       });
       this._session.open(s, this._summaryOf(c, q.fiat.currency, method));
     } catch (err) {
-      this.actionError = toApiError(err);
-      this.ctx.emitError(err);
+      this._actionError = toApiError(err);
+      this._ctx.emitError(err);
     } finally {
-      this.busy = false;
+      this._busy = false;
       host.requestUpdate();
     }
   }
@@ -308,7 +308,7 @@ export abstract class RampView extends View {
    */
   private _limitError(): ApiError | undefined {
     const e = this.quotes.error;
-    return isLimit(e) ? e : isLimit(this.actionError) ? this.actionError : undefined;
+    return isLimit(e) ? e : isLimit(this._actionError) ? this._actionError : undefined;
   }
 
   /** What is wrong with the amount typed (invalid, or outside the method's limits), or ''. */
@@ -329,7 +329,7 @@ export abstract class RampView extends View {
   override render(): TemplateResult {
     return this._session?.collapsed
       ? this._session.render()
-      : this.loaded(this.catalog, (c) => this._renderForm(c));
+      : this.loaded(this._catalog, (c) => this._renderForm(c));
   }
 
   /**
@@ -337,13 +337,10 @@ export abstract class RampView extends View {
    * country): the amounts as the fields show them. The session's code makes the summary line of it.
    */
   private _summaryOf(c: Catalog, fiat: string, method: Method | undefined): Summary {
-    const loc = this.ctx.loc;
-    const { crypto } = this.selection(c);
-    const money = this.money(parseAmount(this.fiatText, loc) || '0', fiat);
-    const coins = isolated(
-      formatCrypto(parseAmount(this.cryptoText, loc) || '0', crypto?.symbol ?? '', loc),
-      loc,
-    );
+    const loc = this._ctx.loc;
+    const { crypto } = this._selection(c);
+    const money = this.money(parseAmount(this._fiatText, loc) || '0', fiat);
+    const coins = formatCrypto(parseAmount(this._cryptoText, loc) || '0', crypto?.symbol ?? '', loc);
     return [
       this.side === 'sell' ? [coins, money] : [money, coins],
       method?.name,
@@ -352,21 +349,21 @@ export abstract class RampView extends View {
   }
 
   private _renderForm(c: Catalog): TemplateResult {
-    const host = this.host;
+    const host = this._host;
     const sell = this.side === 'sell';
-    const stale = this.catalog.isStale;
-    const { fiat, crypto, methods, method } = this.selection(c);
+    const stale = this._catalog.isStale;
+    const { fiat, crypto, methods, method } = this._selection(c);
     const q = this.quotes;
     const message = this._amountMessage();
     // Nothing typed yet: say what Continue waits for (it is off, and the fields only show a placeholder).
-    const hint = !message && !this.fiatText.trim() && !this.cryptoText.trim() ? this.t('enterAmount') : '';
+    const hint = !message && !this._fiatText.trim() && !this._cryptoText.trim() ? this.t('enterAmount') : '';
     // What the closed fields show; the lists are made when one opens. A country that is not served is still
     // named in its field (the message below says so), not left blank, and never offered in the list.
     const country = stale ? host.country : c.country;
     const lists = () => this._pickerItems(c);
     const [named] = localNames(
       c.fiats.filter((f) => f.code === fiat),
-      this.ctx.loc,
+      this._ctx.loc,
       'currency',
     );
     const amount = (which: 'fiat' | 'crypto', key: RampKey, unit: string, value: string) =>
@@ -379,23 +376,23 @@ export abstract class RampView extends View {
           autocomplete="off"
           placeholder="0"
           .value=${value}
-          aria-invalid=${String(this.input === which && !!message)}
+          aria-invalid=${String(this._input === which && !!message)}
           aria-describedby="amount-msg"
           @input=${(e: Event) => {
             const v = (e.target as HTMLInputElement).value;
-            this.input = which;
+            this._input = which;
             this._typed = true;
-            if (which === 'fiat') this.fiatText = v;
-            else this.cryptoText = v;
+            if (which === 'fiat') this._fiatText = v;
+            else this._cryptoText = v;
             host.requestUpdate();
           }}
         />`,
       );
-    const fiatField = amount('fiat', sell ? 'get' : 'pay', fiat, this.fiatText);
-    const cryptoField = amount('crypto', sell ? 'sell' : 'get', crypto?.symbol ?? '', this.cryptoText);
+    const fiatField = amount('fiat', sell ? 'get' : 'pay', fiat, this._fiatText);
+    const cryptoField = amount('crypto', sell ? 'sell' : 'get', crypto?.symbol ?? '', this._cryptoText);
     const none = this.t('noResults');
-    return html`<form part="form" novalidate @submit=${(e: Event) => this._continue(e)} aria-busy=${String(this.catalog.status === TaskStatus.PENDING || stale)}>
-      ${this.failed(this.catalog)}
+    return html`<form part="form" novalidate @submit=${(e: Event) => this._continue(e)} aria-busy=${String(this._catalog.status === TaskStatus.PENDING || stale)}>
+      ${this.failed(this._catalog)}
       <div class="row pickers">
         ${this._country.render(
           this.t('country'),
@@ -433,9 +430,9 @@ export abstract class RampView extends View {
             <div class="row">${sell ? [cryptoField, fiatField] : [fiatField, cryptoField]}</div>
             <p id="amount-msg" class=${hint ? 'hint' : 'msg'} role="alert">${message || hint}</p>
             ${this._renderQuote(crypto)}
-            ${this.extraFields()}
-            ${this.actionError && this._limitError() !== this.actionError ? this.error(this.actionError) : nothing}
-            <button part="button" class="primary" ?disabled=${!q.quote || this.busy} aria-describedby=${hint ? 'amount-msg' : nothing}>${this.t('continue')}</button>
+            ${this._extraFields()}
+            ${this._actionError && this._limitError() !== this._actionError ? this.error(this._actionError) : nothing}
+            <button part="button" class="primary" ?disabled=${!q.quote || this._busy} aria-describedby=${hint ? 'amount-msg' : nothing}>${this.t('continue')}</button>
             ${this._session?.status()}`
             : this._renderNoMethod(c, fiat)
       }
@@ -448,7 +445,7 @@ export abstract class RampView extends View {
    */
   private _renderNotServed(c: Catalog): TemplateResult {
     const served = new Set(c.countries.map((x) => x.code));
-    const regions = [this.ctx.loc, ...navigator.languages].map((l) => {
+    const regions = [this._ctx.loc, ...navigator.languages].map((l) => {
       try {
         return new Intl.Locale(l).maximize().region;
       } catch {
@@ -456,7 +453,7 @@ export abstract class RampView extends View {
       }
     });
     const near = [...regions, c.defaults.country].find((r) => r && served.has(r));
-    const line = this.catalog.refused
+    const line = this._catalog.refused
       ? this.t('unknownCountry', { country: c.country })
       : this.t('notServed', { country: this._regionName(c.country) });
     return html`<p class="empty" role="status">${line}</p>
@@ -465,7 +462,7 @@ export abstract class RampView extends View {
 
   /** A country's name in the element's locale. */
   private _regionName(code: string): string {
-    return localNames([{ code, name: code }], this.ctx.loc, 'region')[0]?.name ?? code;
+    return localNames([{ code, name: code }], this._ctx.loc, 'region')[0]?.name ?? code;
   }
 
   /** A one-click way out of a dead end. */
@@ -475,7 +472,7 @@ export abstract class RampView extends View {
 
   /** Another country: its catalog's currency and methods, not the last country's. */
   private _pickCountry(code: string): void {
-    const host = this.host;
+    const host = this._host;
     host.country = code;
     host.fiat = '';
     host.paymentMethod = '';
@@ -487,7 +484,7 @@ export abstract class RampView extends View {
    * (the country's default first), so the shopper is never left without a way on.
    */
   private _renderNoMethod(c: Catalog, fiat: string): TemplateResult {
-    const all = this.methodsOf(c);
+    const all = this._methodsOf(c);
     const works = (code: string) => all.some((m) => !m.currencies.length || m.currencies.includes(code));
     const codes = [c.defaults.fiat, ...c.fiats.map((f) => f.code)];
     const other = codes.find((code) => code && code !== fiat && works(code));
@@ -495,7 +492,7 @@ export abstract class RampView extends View {
       ${
         other
           ? this._wayOut(this.t('useInstead', { choice: other }), () => {
-              this.host.fiat = other;
+              this._host.fiat = other;
             })
           : nothing
       }`;
@@ -509,7 +506,7 @@ export abstract class RampView extends View {
   ): TemplateResult {
     const legend = this.t(this.side === 'sell' ? 'payoutMethod' : 'paymentMethod');
     const pick = (id: string) => {
-      this.pickedMethod = id;
+      this._pickedMethod = id;
     };
     if (methods.length <= MAX_METHOD_RADIOS)
       return html`<fieldset class="methods">
@@ -517,7 +514,7 @@ export abstract class RampView extends View {
         ${methods.map((m) => this._method(m, m === method, pick, fiat))}
       </fieldset>`;
     // A long list is a picker, the default first: the amount, the quote and Continue stay in sight on a phone.
-    const first = this.defaultMethod(c) ?? methods.find((m) => m.isDefault)?.id;
+    const first = this._defaultMethod(c) ?? methods.find((m) => m.isDefault)?.id;
     const sorted = [...methods].sort((a, b) => Number(b.id === first) - Number(a.id === first));
     const item = (m: Method): PickerItem => ({
       code: m.id,
@@ -562,7 +559,7 @@ export abstract class RampView extends View {
     const money = (a: string, c: string) => this.money(a, c);
     const fee = `${t.converted ? '≈ ' : ''}${money(t.fixedFee, t.currency)}`;
     const limits = this._stated.get(`${m.id} ${fiat}`) ?? t;
-    return html`<bdi dir="ltr">${isolated(formatPercent(m.feePercent, this.ctx.loc), this.ctx.loc)} + ${fee}${limitRange(limits, money)}</bdi>`;
+    return html`<bdi dir="ltr">${formatPercent(m.feePercent, this._ctx.loc)} + ${fee}${limitRange(limits, money)}</bdi>`;
   }
 
   /**
@@ -570,7 +567,7 @@ export abstract class RampView extends View {
    * some 250 countries is not free, and neither the first quote nor the render each second should pay for it.
    */
   private _pickerItems(c: Catalog): [PickerItem[], PickerItem[], PickerItem[]] {
-    const loc = this.ctx.loc;
+    const loc = this._ctx.loc;
     if (this._items?.[0] !== c || this._items[1] !== loc)
       this._items = [
         c,
@@ -585,7 +582,7 @@ export abstract class RampView extends View {
 
   /** A country named in the locale, with its flag (named too beside the closed field, where no text says it). */
   private _countryItem(code: string, name: string): PickerItem {
-    const api = this.host.api;
+    const api = this._host.api;
     return {
       code,
       text: name,
@@ -641,7 +638,7 @@ export abstract class RampView extends View {
             : nothing
         }
       </dl>
-      ${quote ? html`<p class="fresh">${this.t('updated', { age: age < 0.5 ? this.t('now') : formatAgo(age, this.ctx.loc) })}</p>` : nothing}
+      ${quote ? html`<p class="fresh">${this.t('updated', { age: age < 0.5 ? this.t('now') : formatAgo(age, this._ctx.loc) })}</p>` : nothing}
       ${!quote && q.pending ? html`<div class="skeleton"><i></i><i></i></div>` : nothing}
       ${err ? this.error(err, () => q.retry()) : nothing}
     </div>`;
@@ -650,7 +647,7 @@ export abstract class RampView extends View {
   /** What goes in and what comes out: buy pays fiat for crypto, sell sends crypto for fiat. */
   private _total(quote: Quote, symbol: string): string {
     const fiat = `${quote.estimate ? '≈ ' : ''}${this.money(quote.fiat.total, quote.fiat.currency)}`;
-    const crypto = isolated(formatCrypto(quote.crypto.amount, symbol, this.ctx.loc), this.ctx.loc);
+    const crypto = formatCrypto(quote.crypto.amount, symbol, this._ctx.loc);
     return quote.side === 'sell' ? `${crypto} → ${fiat}` : `${fiat} → ${crypto}`;
   }
 }

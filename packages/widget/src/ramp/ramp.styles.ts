@@ -18,15 +18,9 @@ export const rampStyles = css`
   .grow::after { content: attr(data-v) ' '; visibility: hidden; border: 1px solid; padding: 8px 10px; }
   .grow > *, .grow::after { grid-area: 1 / 1; font: 16px/1.5 ui-monospace, monospace; white-space: pre-wrap; word-break: break-all; resize: none; overflow: hidden; }
   fieldset { border: 0; padding: 0; gap: 6px; }
-  .method { display: flex; align-items: center; gap: 8px; padding: 8px 10px; border-radius: var(--_r); min-height: 44px; box-sizing: border-box; }
+  .method { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; padding: 8px 10px; border: 1px solid var(--_line); border-radius: var(--_r); min-height: 44px; box-sizing: border-box; font-weight: 400; }
   .method:has(:checked) { outline: 2px solid var(--_accent); }
-  .net, dd { margin-inline-start: auto; }
-  .method { flex-wrap: wrap; border: 1px solid var(--_line); font-weight: 400; }
-  /* A narrow element (a phone) shows only the picked method's fees and limits, on a line of their own. */
-  @container (width<=400px) {
-    .method small { flex-basis: 100%; padding-inline-start: 21px; }
-    .method:not(:has(:checked)) small { display: none; }
-  }
+  .net, dd, .method small { margin-inline-start: auto; }
   .method input { width: auto; min-height: 0; margin: 0; accent-color: var(--_accent); }
   /* The focus ring on a method's radio whenever it has focus: WebKit does not count a radio an arrow key moved to
      as :focus-visible, and a mouse user sees the picked method outlined anyway. */
@@ -40,14 +34,21 @@ export const rampStyles = css`
   /* An amount too long for its row goes on a line of its own, to the right. */
   dl div { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 0 8px; }
   dd { font-variant-numeric: tabular-nums; }
-  .method small { margin-inline-start: auto; }
   .terms { padding-inline-start: 2px; }
   dl div:last-child { font-weight: 700; }
-  /* A phone: country and currency each take the whole width, so a name is read whole and its list is wide; and
-     the rows closer, so that with fields a finger can hit (44px) the amount, the quote and Continue stay in sight. */
-  @container (width<=400px) { .pickers { grid-template-columns: 1fr; } form, .row { gap: 8px; } }
   /* The ramp page's usual height until it posts its own (SWAPPED_RESIZE: docs/upstream.md#postmessage), so the
      frame barely moves when it does; a page that never posts it keeps this one. */
   .frame iframe { height: 540px; }
-  @container (width<=400px) { .frame iframe { height: 600px; } }
+  /* A narrow element (a phone), last so that it wins: */
+  @container (width<=400px) {
+    /* only the picked method's fees and limits, on a line of their own; */
+    .method small { flex-basis: 100%; padding-inline-start: 21px; }
+    .method:not(:has(:checked)) small { display: none; }
+    /* country and currency each take the whole width, so a name is read whole and its list is wide; the rows
+       closer, so that with fields a finger can hit (44px) the amount, the quote and Continue stay in sight; */
+    .pickers { grid-template-columns: 1fr; }
+    form, .row { gap: 8px; }
+    /* the ramp page's usual height there. */
+    .frame iframe { height: 600px; }
+  }
 `;

@@ -5,19 +5,19 @@ import { RampView } from './ramp-view.ts';
 export class SellView extends RampView {
   readonly side = 'sell';
 
-  protected methodsOf(c: Catalog): Method[] {
+  protected _methodsOf(c: Catalog): Method[] {
     return c.payoutMethods;
   }
 
-  protected get pickedMethod(): string {
-    return this.host.payoutMethod;
+  protected get _pickedMethod(): string {
+    return this._host.payoutMethod;
   }
 
-  protected set pickedMethod(id: string) {
-    this.host.payoutMethod = id;
+  protected set _pickedMethod(id: string) {
+    this._host.payoutMethod = id;
   }
 
-  protected defaultMethod(c: Catalog): string | null {
+  protected _defaultMethod(c: Catalog): string | null {
     return c.defaults.payoutMethod;
   }
 }

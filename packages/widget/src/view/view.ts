@@ -89,8 +89,8 @@ export abstract class View {
   private _controllers: ReactiveController[] = [];
 
   constructor(
-    protected host: CheckoutHost,
-    protected ctx: ViewContext,
+    protected _host: CheckoutHost,
+    protected _ctx: ViewContext,
   ) {}
 
   /** Adds a controller for the view's lifetime (a Task or controller calls `host.addController` itself). */
@@ -124,32 +124,32 @@ export abstract class View {
       // A Task still running is aborted, so nothing of this view settles after it is gone.
       (c as { abort?: () => void }).abort?.();
       c.hostDisconnected?.();
-      this.host.removeController(c);
+      this._host.removeController(c);
     }
     this._controllers = [];
   }
 
   protected t(key: MessageKey, args?: Args): string {
-    return msg(this.ctx.loc, key, args);
+    return msg(this._ctx.loc, key, args);
   }
 
   protected money(amount: string, currency: string): string {
-    return formatMoney(amount, currency, this.ctx.loc);
+    return formatMoney(amount, currency, this._ctx.loc);
   }
 
   /** A task's content once it has a value (kept while it reloads), else its error or a skeleton. */
   protected loaded<T>(task: Loadable<T>, ready: (value: T) => TemplateResult): TemplateResult {
-    return task.value ? ready(task.value) : (this.failed(task) ?? skeleton(this.ctx.loc));
+    return task.value ? ready(task.value) : (this.failed(task) ?? skeleton(this._ctx.loc));
   }
 
   /** The task's error with a retry, if its last run failed. */
   protected failed(task: Loadable<unknown>): TemplateResult | undefined {
     return task.status === TaskStatus.ERROR
-      ? errorBox(this.ctx.loc, task.error, () => task.run(), task.alwaysRetry)
+      ? errorBox(this._ctx.loc, task.error, () => task.run(), task.alwaysRetry)
       : undefined;
   }
 
   protected error(e: unknown, retry?: () => void): TemplateResult {
-    return errorBox(this.ctx.loc, e, retry);
+    return errorBox(this._ctx.loc, e, retry);
   }
 }

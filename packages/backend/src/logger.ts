@@ -14,7 +14,6 @@
  * INSTANCE_NAME); until then lines go out as JSON at `info`. Tests pass a `destination` to read the lines.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import type { Writable } from 'node:stream';
@@ -228,27 +227,13 @@ const stdout = () => {
     flushSync() {
       // What sonic-boom holds first, then what is gathered here, both written now: handed to sonic-boom, the
       // gathered lines would start an asynchronous write that its flushSync leaves to finish after the exit.
+      // A synchronous sonic-boom on the same descriptor writes them, waiting out a pipe that is full for a moment.
       const text = take();
       out.flushSync();
-      writeAllSync(text);
+      if (text) pino.destination({ dest: 1, sync: true }).write(text);
     },
   };
   return stdoutStream;
-};
-
-/** `text` written to stdout before this returns, a pipe that is full for a moment waited for. */
-const writeAllSync = (text: string) => {
-  let rest = Buffer.from(text);
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (let tries = 0; rest.length > 0 && tries < 1000; ) {
-    try {
-      rest = rest.subarray(writeSync(1, rest));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-      tries += 1;
-      Atomics.wait(pause, 0, 0, 10);
-    }
-  }
 };
 
 /** What the access log says of a request (every field but `requestId` read off the request, the path masked). */

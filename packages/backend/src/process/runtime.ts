@@ -5,29 +5,29 @@
  * `createDeps` with a memory store.
  */
 import type { Hono } from 'hono';
-import { createApp } from './app.ts';
-import { type Clock, systemClock } from './clock.ts';
-import { type Config, checkConfig, loadConfig } from './config.ts';
+import { createApp } from '../app.ts';
+import { type Clock, systemClock } from '../clock.ts';
+import { type Config, checkConfig, loadConfig } from '../config.ts';
+import type { AppDeps, AppEnv } from '../deps.ts';
+import { handleError, handleNotFound } from '../errors.ts';
+import { createDeliveryWorker } from '../events/delivery-worker.ts';
+import type { OnEvent } from '../events/fulfilment-events.ts';
+import { createOutbox, hookTarget } from '../events/outbox.ts';
+import { createReadinessChecks, environmentLine } from '../health/checks.ts';
+import { Lifecycle } from '../lifecycle.ts';
+import { configureLogging, flushLogs, logger } from '../logger.ts';
+import { metricsOf, startObservability, watchSources } from '../metrics/wiring.ts';
+import { claimOwners } from '../middleware/claim-owners.ts';
+import { createQuoteEngine } from '../quotes/engine.ts';
+import { singleKey } from '../secrets/keyring.ts';
+import { connectShared, type SharedState } from '../shared/redis.ts';
+import { createSqlStore } from '../store/sql-store.ts';
+import type { Store } from '../store/store.ts';
+import { type Budget, UpstreamBudget } from '../upstream/budget.ts';
+import { createPaymentsClient } from '../upstream/payments-client.ts';
+import { createRampClient } from '../upstream/ramp-client.ts';
+import { RedisBudget } from '../upstream/redis-budget.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import type { AppDeps, AppEnv } from './deps.ts';
-import { handleError, handleNotFound } from './errors.ts';
-import { createDeliveryWorker } from './events/delivery-worker.ts';
-import type { OnEvent } from './events/fulfilment-events.ts';
-import { createOutbox, hookTarget } from './events/outbox.ts';
-import { createReadinessChecks, environmentLine } from './health/checks.ts';
-import { Lifecycle } from './lifecycle.ts';
-import { configureLogging, flushLogs, logger } from './logger.ts';
-import { metricsOf, startObservability, watchSources } from './metrics/wiring.ts';
-import { claimOwners } from './middleware/claim-owners.ts';
-import { createQuoteEngine } from './quotes/engine.ts';
-import { singleKey } from './secrets/keyring.ts';
-import { connectShared, type SharedState } from './shared/redis.ts';
-import { createSqlStore } from './store/sql-store.ts';
-import type { Store } from './store/store.ts';
-import { type Budget, UpstreamBudget } from './upstream/budget.ts';
-import { createPaymentsClient } from './upstream/payments-client.ts';
-import { createRampClient } from './upstream/ramp-client.ts';
-import { RedisBudget } from './upstream/redis-budget.ts';
 
 export interface DepsOverrides {
   store: Store;

@@ -1,10 +1,10 @@
 /** What `createApp` is given: everything with a side effect is injected, so tests swap it. */
 
 import type { AdminCredential } from './admin/credentials.ts';
+import type { ReadinessChecks } from './checks/readiness.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Outbox } from './events/outbox.ts';
-import type { ReadinessChecks } from './health/checks.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { ClaimOwners } from './middleware/idempotency.ts';

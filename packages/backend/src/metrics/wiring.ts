@@ -3,9 +3,10 @@
  * (the budget, the quote engine, the outbox, the store's pool, readiness), and /metrics's own listener.
  * `createDeps` and `createRuntime` call these; `createApp` mounts the route and the request middleware.
  */
+
+import { describeStorage } from '../checks/environment.ts';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
-import { describeStorage } from '../health/checks.ts';
 import type { SqlStore } from '../store/sql-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Budget } from '../upstream/budget.ts';

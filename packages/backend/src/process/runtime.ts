@@ -6,6 +6,8 @@
  */
 import type { Hono } from 'hono';
 import { createApp } from '../app.ts';
+import { environmentLine } from '../checks/environment.ts';
+import { createReadinessChecks } from '../checks/readiness.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { type Config, checkConfig, loadConfig } from '../config.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
@@ -13,7 +15,6 @@ import { handleError, handleNotFound } from '../errors.ts';
 import { createDeliveryWorker } from '../events/delivery-worker.ts';
 import type { OnEvent } from '../events/fulfilment-events.ts';
 import { createOutbox, hookTarget } from '../events/outbox.ts';
-import { createReadinessChecks, environmentLine } from '../health/checks.ts';
 import { Lifecycle } from '../lifecycle.ts';
 import { configureLogging, flushLogs, logger } from '../logger.ts';
 import { metricsOf, startObservability, watchSources } from '../metrics/wiring.ts';

@@ -8,7 +8,7 @@ import type { Outbox } from './events/outbox.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { ClaimOwners } from './middleware/idempotency.ts';
-import type { QuoteEngine } from './quotes/engine.ts';
+import type { QuoteEngine } from './quotes/engine/types.ts';
 import type { SharedState } from './shared/redis.ts';
 import type { Store } from './store/store.ts';
 import type { PaymentsClient } from './upstream/payments-client.ts';

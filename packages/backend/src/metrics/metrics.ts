@@ -11,7 +11,7 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ReadinessReport } from '../checks/readiness.ts';
-import type { EngineStats } from '../quotes/engine.ts';
+import type { EngineStats } from '../quotes/engine/types.ts';
 import type { BudgetStats } from '../upstream/budget.ts';
 import type { UpstreamOutcome } from '../upstream/http.ts';
 

@@ -19,7 +19,7 @@ import { Lifecycle } from '../lifecycle.ts';
 import { configureLogging, flushLogs, logger } from '../logger.ts';
 import { metricsOf, startObservability, watchSources } from '../metrics/wiring.ts';
 import { claimOwners } from '../middleware/claim-owners.ts';
-import { createQuoteEngine } from '../quotes/engine.ts';
+import { createQuoteEngine } from '../quotes/engine/quote-engine.ts';
 import { singleKey } from '../secrets/keyring.ts';
 import { connectShared, type SharedState } from '../shared/redis.ts';
 import { createSqlStore } from '../store/sql-store.ts';

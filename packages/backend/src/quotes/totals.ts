@@ -19,7 +19,7 @@ import type { RampBuyQuote, RampMethod, RampSellQuote } from '../schemas/upstrea
 import type { BuyQuoteRequest, SellQuoteRequest } from '../upstream/ramp-client.ts';
 import { sellBreakdown } from './breakdown.ts';
 import { basisFor, catalogTerms, type FeeTerms, OutsideLimits, type Side, totalOf } from './derive.ts';
-import type { EngineQuote, QuoteEngine } from './engine.ts';
+import type { EngineQuote, QuoteEngine } from './engine/types.ts';
 import { type FeeObservation, learnFrom } from './learn.ts';
 
 type Request<S extends Side> = (S extends 'buy' ? BuyQuoteRequest : SellQuoteRequest) & {

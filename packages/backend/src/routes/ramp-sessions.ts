@@ -14,7 +14,7 @@ import { AppError } from '../errors.ts';
 import { amountString, positiveDecimal } from '../money.ts';
 import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../openapi.ts';
 import { isAllowedUrl } from '../origins.ts';
-import { OutsideLimits } from '../quotes/derive.ts';
+import { OutsideLimits } from '../quotes/fee-model/derive.ts';
 import { priceTotal } from '../quotes/totals.ts';
 import { countryCode, cryptoCode, currencyCode, methodId } from '../schemas/codes.ts';
 import { isOffered, type RampMethod } from '../schemas/upstream-ramp.ts';

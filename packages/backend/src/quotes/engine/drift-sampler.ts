@@ -2,7 +2,7 @@
  * The drift sampler: spends `samplerShare` of the budget pricing amounts the engine derived, compares, and records
  * the drift; past `driftThreshold` a combination is priced by the upstream only until a sample agrees again.
  */
-import { type Amount, relativeDifference } from '../derive.ts';
+import { type Amount, relativeDifference } from '../fee-model/derive.ts';
 import type { References } from './references.ts';
 import { roomIn } from './refresher.ts';
 import type {

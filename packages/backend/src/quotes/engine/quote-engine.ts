@@ -1,6 +1,6 @@
 /**
  * The quote engine: keeps, per (side, method, country, fiat, crypto), the latest upstream quote and derives quotes
- * for any other amount from it (quotes/derive.ts), so shoppers are answered however many there are while the
+ * for any other amount from it (quotes/fee-model/derive.ts), so shoppers are answered however many there are while the
  * upstream sees a bounded number of calls:
  *
  * - a fresh reference (younger than `freshMs`) prices every amount at once (`source: 'derived'`);
@@ -20,8 +20,8 @@
 import { AppError } from '../../errors.ts';
 import { decimal } from '../../money.ts';
 import type { RampBuyQuote, RampMethod, RampSellQuote } from '../../schemas/upstream-ramp.ts';
-import { basisFor, type Reference, type Side } from '../derive.ts';
-import { unanimousAt } from '../learn.ts';
+import { basisFor, type Reference, type Side } from '../fee-model/derive.ts';
+import { unanimousAt } from '../fee-model/learn.ts';
 import { createDriftSampler } from './drift-sampler.ts';
 import { amountOf, createReferences, isUpstreamDown, keyOf } from './references.ts';
 import { createRefresher } from './refresher.ts';

@@ -1,6 +1,6 @@
 /**
  * The references: per combination (side, method, country, fiat, crypto, markup) the latest upstream quote, the fee
- * model fitted to it (quotes/learn.ts), and what it derives for other amounts (quotes/derive.ts), with the answers
+ * model fitted to it (quotes/fee-model/learn.ts), and what it derives for other amounts (quotes/fee-model/derive.ts), with the answers
  * a reference already gave kept beside it. One upstream call per combination at a time (`flights`); the counts the
  * engine reports (`totals`).
  */
@@ -9,8 +9,8 @@ import { AppError } from '../../errors.ts';
 import { decimal } from '../../money.ts';
 import type { RampBuyQuote, RampMethod, RampSellQuote } from '../../schemas/upstream-ramp.ts';
 import type { BuyQuoteRequest, SellQuoteRequest } from '../../upstream/ramp-client.ts';
-import { type Amount, deriveBuy, deriveSell, type Reference, type Side } from '../derive.ts';
-import { learnFrom, unanimousAt } from '../learn.ts';
+import { type Amount, deriveBuy, deriveSell, type Reference, type Side } from '../fee-model/derive.ts';
+import { learnFrom, unanimousAt } from '../fee-model/learn.ts';
 import type {
   AnyQuote,
   AnyRequest,

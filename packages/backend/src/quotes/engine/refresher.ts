@@ -2,7 +2,7 @@
  * The refresher: re-prices references about to age out, busiest first, with at most `refreshShare` of the
  * budget and only while the budget has room (`hasRoom`: the last calls are left to shoppers' first quotes).
  */
-import type { Reference } from '../derive.ts';
+import type { Reference } from '../fee-model/derive.ts';
 import type { References } from './references.ts';
 import type { AnyQuote, QuoteEngineOptions } from './types.ts';
 

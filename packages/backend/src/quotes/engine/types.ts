@@ -5,8 +5,8 @@
 import type { Clock } from '../../clock.ts';
 import type { RampBuyQuote, RampMethod, RampSellQuote } from '../../schemas/upstream-ramp.ts';
 import type { BuyQuoteRequest, RampClient, SellQuoteRequest } from '../../upstream/ramp-client.ts';
-import type { Amount, Reference, Side } from '../derive.ts';
-import type { FeeObservation } from '../learn.ts';
+import type { Amount, Reference, Side } from '../fee-model/derive.ts';
+import type { FeeObservation } from '../fee-model/learn.ts';
 
 export type AnyQuote = RampBuyQuote | RampSellQuote;
 export type AnyRequest = BuyQuoteRequest | SellQuoteRequest;
@@ -60,7 +60,7 @@ export interface Combination {
   drift: { last: number | null; max: number; samples: number };
   /** Recent amounts the engine derived (what the sampler checks). */
   recent: Amount[];
-  /** The upstream's answers at different amounts the fee model is fitted to (quotes/learn.ts), newest first. */
+  /** The upstream's answers at different amounts the fee model is fitted to (quotes/fee-model/learn.ts), newest first. */
   observations: FeeObservation[];
   /** Until when a combination whose answers no model fits is not fitted again (fitting every answer costs CPU). */
   unfitUntil: number;

@@ -12,8 +12,8 @@
  * are kept as its `rivals`: where any rival gives other fees for an amount, nothing is derived for it; the
  * upstream prices it, and its answer rules the wrong ones out (quotes/engine/, quotes/totals.ts).
  */
-import { type Decimal, decimal, digitsOf, toNumber } from '../money.ts';
-import type { RampBuyQuote, RampMethod, RampSellQuote } from '../schemas/upstream-ramp.ts';
+import { type Decimal, decimal, digitsOf, toNumber } from '../../money.ts';
+import type { RampBuyQuote, RampMethod, RampSellQuote } from '../../schemas/upstream-ramp.ts';
 import {
   type Amount,
   catalogTerms,

@@ -9,6 +9,7 @@ import type { Lifecycle } from './lifecycle.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { ClaimOwners } from './middleware/idempotency.ts';
 import type { QuoteEngine } from './quotes/engine/types.ts';
+import type { FxRates } from './quotes/fx.ts';
 import type { SharedState } from './shared/redis.ts';
 import type { Store } from './store/store.ts';
 import type { PaymentsClient } from './upstream/payments-client.ts';
@@ -19,6 +20,8 @@ export interface AppDeps {
   ramp: RampClient;
   /** Derives quotes from each combination's latest upstream quote (its timers run once `start()`ed). */
   quotes: QuoteEngine;
+  /** The FX book: what the ramp's answers told of exchange rates (quotes/fx.ts). */
+  fx: FxRates;
   payments: PaymentsClient;
   store: Store;
   /** Fulfilment events waiting for (or done with) delivery, in the store. */

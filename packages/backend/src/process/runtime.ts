@@ -20,6 +20,7 @@ import { configureLogging, flushLogs, logger } from '../logger.ts';
 import { metricsOf, startObservability, watchSources } from '../metrics/wiring.ts';
 import { claimOwners } from '../middleware/claim-owners.ts';
 import { createQuoteEngine } from '../quotes/engine/quote-engine.ts';
+import { createFxRates } from '../quotes/fx.ts';
 import { singleKey } from '../secrets/keyring.ts';
 import { connectShared, type SharedState } from '../shared/redis.ts';
 import { createSqlStore } from '../store/sql-store.ts';
@@ -76,6 +77,7 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
       })
     : new UpstreamBudget({ perSecond: config.upstreamBudget });
   const metrics = metricsOf(config, overrides.store);
+  const fx = createFxRates();
   const ramp = createRampClient({
     apiUrl: config.ramp.apiUrl,
     widgetUrl: config.ramp.widgetUrl,
@@ -86,6 +88,7 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
     clock,
     sharedCache: shared?.cache,
     observe: metrics.enabled ? metrics.upstreamCall : undefined,
+    reports: fx,
     ...(overrides.rampFetch ? { fetch: overrides.rampFetch } : {}),
   });
   const readiness = createReadinessChecks({
@@ -110,6 +113,7 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
       ...(overrides.onEvent ? [hookTarget] : []),
     ]),
     ramp,
+    fx,
     // The engine's references stay in this process; the budget it reads is the shared one with REDIS_URL.
     quotes: createQuoteEngine({ ramp, budget, clock, settings: config.quoteEngine }),
     // The payments API has no documented rate limit, so it does not spend the ramp budget.

@@ -59,10 +59,10 @@ const sellRoute = createRoute({
 });
 
 export function quoteRoutes(deps: AppDeps) {
-  const { ramp, config, clock, quotes, metrics } = deps;
-  const limits = createLimits((fiat) => ramp.fx(fiat), config.markup);
+  const { ramp, fx, config, clock, quotes, metrics } = deps;
+  const limits = createLimits((fiat) => fx.fx(fiat), config.markup);
   const checkCrypto = createCryptoCheck(() => ramp.supported());
-  const answers = createAnswers({ clock, quotes, fxVersion: () => ramp.fxVersion() });
+  const answers = createAnswers({ clock, quotes, fxVersion: () => fx.version() });
   /** Counts the answer by where it came from (a repeat given from `answers` is `cached`). */
   const counted = <Q extends Quote>(side: 'buy' | 'sell', quote: Q, source: QuoteSource = quote.source) => {
     metrics.quoteAnswered(side, source);
@@ -99,7 +99,7 @@ export function quoteRoutes(deps: AppDeps) {
         limits.check('buy', method, body.fiat, fiatAmount);
         const quote = await priceTotal('buy', { ...request, fiatAmount }, method, {
           quotes,
-          eurPerUnit: ramp.fx(body.fiat)?.eurPerUnit,
+          eurPerUnit: fx.fx(body.fiat)?.eurPerUnit,
         }).catch(refused);
         return c.json(
           counted(
@@ -129,7 +129,7 @@ export function quoteRoutes(deps: AppDeps) {
         limits.check('sell', method, body.fiat, body.fiatAmount);
         const quote = await priceTotal('sell', { ...request, fiatAmount: body.fiatAmount }, method, {
           quotes,
-          eurPerUnit: ramp.fx(body.fiat)?.eurPerUnit,
+          eurPerUnit: fx.fx(body.fiat)?.eurPerUnit,
         }).catch(refused);
         const view = sellView(quote, quote.basis, method, body.fiat, body.crypto, 'fiat');
         return c.json(counted('sell', answers.give(method, key, quote, view)), 200);
@@ -140,7 +140,7 @@ export function quoteRoutes(deps: AppDeps) {
         request,
         method,
         cryptoAmount,
-        fx: ramp.fx(body.fiat),
+        fx: fx.fx(body.fiat),
         refused,
         tooLow: () => limits.tooLow('sell', method, body.fiat),
       });

@@ -110,7 +110,7 @@ const rampSessionRoute = createRoute({
 });
 
 export function rampSessionRoutes(deps: AppDeps) {
-  const { config, ramp, quotes } = deps;
+  const { config, ramp, fx, quotes } = deps;
   const responseUrl = `${config.publicUrl}/api/webhooks/ramp`;
   // The ramp widget may also send the shopper back to this backend (e.g. its own pages).
   const returnOrigins = [...config.allowedOrigins, new URL(config.publicUrl).origin];
@@ -129,7 +129,7 @@ export function rampSessionRoutes(deps: AppDeps) {
       markup: config.markup,
       fiatAmount: body.fiatAmount,
     };
-    const pricing = { quotes, eurPerUnit: ramp.fx(body.fiat)?.eurPerUnit };
+    const pricing = { quotes, eurPerUnit: fx.fx(body.fiat)?.eurPerUnit };
     try {
       const { basis } = await priceTotal(body.side, request, method, pricing);
       return amountString(basis, body.fiat);

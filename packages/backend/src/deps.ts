@@ -10,6 +10,7 @@ import type { Metrics } from './metrics/metrics.ts';
 import type { ClaimOwners } from './middleware/idempotency.ts';
 import type { QuoteEngine } from './quotes/engine/types.ts';
 import type { FxRates } from './quotes/fx.ts';
+import type { Pricing } from './quotes/pricing.ts';
 import type { SharedState } from './shared/redis.ts';
 import type { Store } from './store/store.ts';
 import type { PaymentsClient } from './upstream/payments-client.ts';
@@ -22,6 +23,8 @@ export interface AppDeps {
   quotes: QuoteEngine;
   /** The FX book: what the ramp's answers told of exchange rates (quotes/fx.ts). */
   fx: FxRates;
+  /** The pricing pipeline the quote and ramp-session routes ask (quotes/pricing.ts). */
+  pricing: Pricing;
   payments: PaymentsClient;
   store: Store;
   /** Fulfilment events waiting for (or done with) delivery, in the store. */

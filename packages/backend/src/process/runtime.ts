@@ -21,6 +21,7 @@ import { metricsOf, startObservability, watchSources } from '../metrics/wiring.t
 import { claimOwners } from '../middleware/claim-owners.ts';
 import { createQuoteEngine } from '../quotes/engine/quote-engine.ts';
 import { createFxRates } from '../quotes/fx.ts';
+import { createPricing } from '../quotes/pricing.ts';
 import { singleKey } from '../secrets/keyring.ts';
 import { connectShared, type SharedState } from '../shared/redis.ts';
 import { createSqlStore } from '../store/sql-store.ts';
@@ -91,6 +92,8 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
     reports: fx,
     ...(overrides.rampFetch ? { fetch: overrides.rampFetch } : {}),
   });
+  // The engine's references stay in this process; the budget it reads is the shared one with REDIS_URL.
+  const quotes = createQuoteEngine({ ramp, budget, clock, settings: config.quoteEngine });
   const readiness = createReadinessChecks({
     config,
     store: overrides.store,
@@ -114,8 +117,8 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
     ]),
     ramp,
     fx,
-    // The engine's references stay in this process; the budget it reads is the shared one with REDIS_URL.
-    quotes: createQuoteEngine({ ramp, budget, clock, settings: config.quoteEngine }),
+    quotes,
+    pricing: createPricing({ ramp, fx, quotes, clock, markup: config.markup }),
     // The payments API has no documented rate limit, so it does not spend the ramp budget.
     payments: createPaymentsClient({
       apiUrl: config.payments.apiUrl,

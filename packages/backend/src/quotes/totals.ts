@@ -33,7 +33,9 @@ type Request<S extends Side> = (S extends 'buy' ? BuyQuoteRequest : SellQuoteReq
   fiatAmount: string;
 };
 /** The quote, and the request amount it priced (its basis). */
-type Answer<S extends Side> = EngineQuote<S extends 'buy' ? RampBuyQuote : RampSellQuote> & { basis: string };
+export type Answer<S extends Side> = EngineQuote<S extends 'buy' ? RampBuyQuote : RampSellQuote> & {
+  basis: string;
+};
 
 /** Upstream calls a typed total may take after the first, while the combination's fee model is not confirmed. */
 export const MAX_CORRECTIONS = 3;

@@ -6,11 +6,11 @@ import { createAuditLog } from './admin/audit.ts';
 import { createLockouts } from './admin/lockouts.ts';
 import { cspReportPath } from './csp/storefront-csp.ts';
 import type { AppDeps } from './deps.ts';
-import { handleError, handleNotFound } from './errors.ts';
 import { inRequest, logRequest } from './logger.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { accessLog } from './middleware/access-log.ts';
 import { resolveClientAddress } from './middleware/client-address.ts';
+import { handleError, handleNotFound } from './middleware/error-handler.ts';
 import { hostBodyGuard } from './middleware/host-body.ts';
 import { clientRateLimit } from './middleware/rate-limit.ts';
 import {

@@ -138,7 +138,7 @@ try {
 }
 // The headers alone on stdout, to be copied or piped: no log line before them.
 if (command === 'csp') {
-  const { printStorefrontCsp } = await import('../csp/csp-command.ts');
+  const { printStorefrontCsp } = await import('./csp-command.ts');
   process.exit(printStorefrontCsp(config, payPageOrigins, (text) => process.stdout.write(text), refuse));
 }
 

@@ -11,14 +11,13 @@ import { createReadinessChecks } from '../checks/readiness.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { type Config, checkConfig, loadConfig } from '../config.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
-import { handleError, handleNotFound } from '../errors.ts';
 import { createDeliveryWorker } from '../events/delivery-worker.ts';
 import type { OnEvent } from '../events/fulfilment-events.ts';
 import { createOutbox, hookTarget } from '../events/outbox.ts';
 import { Lifecycle } from '../lifecycle.ts';
 import { configureLogging, flushLogs, logger } from '../logger.ts';
-import { metricsOf, startObservability, watchSources } from '../metrics/wiring.ts';
 import { claimOwners } from '../middleware/claim-owners.ts';
+import { handleError, handleNotFound } from '../middleware/error-handler.ts';
 import { createQuoteEngine } from '../quotes/engine/quote-engine.ts';
 import { createFxRates } from '../quotes/fx.ts';
 import { createPricing } from '../quotes/pricing.ts';
@@ -31,6 +30,7 @@ import { createPaymentsClient } from '../upstream/payments-client.ts';
 import { createRampClient } from '../upstream/ramp-client.ts';
 import { RedisBudget } from '../upstream/redis-budget.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { metricsOf, startObservability, watchSources } from './observability.ts';
 
 export interface DepsOverrides {
   store: Store;

@@ -9,7 +9,7 @@
  * Prints `{"url": …}` once it listens. Keys, secrets, upstream URLs and limits come from the parent
  * (`BENCH_LIVE_ENV`: bench/lib.ts `liveEnv`, the same the CLI role runs with).
  */
-// As the CLI does: V8's young generation kept at its first size (packages/backend/src/young-generation.ts) before
+// As the CLI does: V8's young generation kept at its first size (packages/backend/src/process/young-generation.ts) before
 // the backend's modules load, so those come by dynamic import.
 import '@crypto-checkout/backend/young-generation';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -33,7 +33,7 @@ const page = `<!doctype html>
 
 let handler = () => new Response(null, { status: 503 });
 const url = await new Promise((resolve) => {
-  // As the CLI listens (packages/backend/src/command.ts): a longer accept queue than Node's default.
+  // As the CLI listens (packages/backend/src/process/command.ts): a longer accept queue than Node's default.
   const server = createAdaptorServer({ fetch: (request, env) => handler(request, env) });
   server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () =>
     resolve(`http://127.0.0.1:${server.address().port}`),

@@ -150,7 +150,21 @@ const suites = {
     ],
   ],
   typecheck: () => [['typecheck', () => once('typecheck', bin('tsc'), ['-p', 'tsconfig.json'])]],
-  lint: () => [['lint', () => once('lint', bin('biome'), ['ci', '.'])]],
+  lint: () => [
+    ['lint', () => once('lint', bin('biome'), ['ci', '.'])],
+    // The backend's floors (.dependency-cruiser.cjs), as `npm run lint` checks them.
+    [
+      'floors',
+      () =>
+        once('floors', bin('depcruise'), [
+          '--config',
+          '.dependency-cruiser.cjs',
+          '--output-type',
+          'err',
+          'packages/backend/src',
+        ]),
+    ],
+  ],
   // Three jobs side by side: the files that run a fleet behind HAProxy (minutes each, mostly waiting on it), the
   // HTTP contract on each runtime, and the rest; Node runs one job's files one at a time.
   unit: () => {
@@ -216,6 +230,7 @@ const expected = {
   'browser (chromium)': 100,
   typecheck: 30,
   lint: 10,
+  floors: 5,
   lockfile: 5,
   image: 300,
 };

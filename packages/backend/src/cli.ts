@@ -5,7 +5,7 @@
  * that parsing alone would grow the young generation to its cap; and its old generation's growth is bounded
  * (old-generation.ts). Then the command line itself (command.ts).
  */
-import './young-generation.ts';
-import './old-generation.ts';
+import './process/young-generation.ts';
+import './process/old-generation.ts';
 
-await import('./command.ts');
+await import('./process/command.ts');

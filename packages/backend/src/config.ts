@@ -8,7 +8,7 @@ import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { instanceName } from './logger.ts';
 import { loadProductsSync } from './products.ts';
-import type { EngineSettings } from './quotes/engine.ts';
+import type { EngineSettings } from './quotes/engine/types.ts';
 import {
   type AdminConfig,
   adminConfig,
@@ -278,7 +278,7 @@ export interface Config {
   upstreamTimeoutMs: number;
   /** The command's graceful shutdown (SHUTDOWN_DRAIN_MS, SHUTDOWN_TIMEOUT_MS); a mounted checkout's host decides its own. */
   shutdown?: { drainMs: number; timeoutMs: number } | undefined;
-  /** The quote engine (quotes/engine.ts). */
+  /** The quote engine (quotes/engine/). */
   quoteEngine: EngineSettings;
   rateLimitPerMinute: number;
   /** TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client; none (undefined): the connection's peer. */

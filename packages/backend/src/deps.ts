@@ -1,14 +1,16 @@
 /** What `createApp` is given: everything with a side effect is injected, so tests swap it. */
 
 import type { AdminCredential } from './admin/credentials.ts';
+import type { ReadinessChecks } from './checks/readiness.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Outbox } from './events/outbox.ts';
-import type { ReadinessChecks } from './health/checks.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { ClaimOwners } from './middleware/idempotency.ts';
-import type { QuoteEngine } from './quotes/engine.ts';
+import type { QuoteEngine } from './quotes/engine/types.ts';
+import type { FxRates } from './quotes/fx.ts';
+import type { Pricing } from './quotes/pricing.ts';
 import type { SharedState } from './shared/redis.ts';
 import type { Store } from './store/store.ts';
 import type { PaymentsClient } from './upstream/payments-client.ts';
@@ -19,6 +21,10 @@ export interface AppDeps {
   ramp: RampClient;
   /** Derives quotes from each combination's latest upstream quote (its timers run once `start()`ed). */
   quotes: QuoteEngine;
+  /** The FX book: what the ramp's answers told of exchange rates (quotes/fx.ts). */
+  fx: FxRates;
+  /** The pricing pipeline the quote and ramp-session routes ask (quotes/pricing.ts). */
+  pricing: Pricing;
   payments: PaymentsClient;
   store: Store;
   /** Fulfilment events waiting for (or done with) delivery, in the store. */

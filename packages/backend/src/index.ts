@@ -12,11 +12,11 @@ export {
   storefrontCsp,
   trustedTypePolicies,
 } from './csp/storefront-csp.ts';
-export { DataDirInUse } from './data-dir-lock.ts';
 export type { AppDeps } from './deps.ts';
 export type { FulfilmentEvent, FulfilmentEventType, OnEvent } from './events/fulfilment-events.ts';
 export type { OrderView } from './orders/order.ts';
 export type { OrderStatus } from './orders/status.ts';
+export { DataDirInUse } from './process/data-dir-lock.ts';
 export {
   type Checkout,
   type CheckoutFetchClient,
@@ -25,7 +25,7 @@ export {
   createDeps,
   type DepsOverrides,
   type LegacyCheckoutConfig,
-} from './runtime.ts';
+} from './process/runtime.ts';
 export { createMemoryStore } from './store/memory-store.ts';
 export { createSqlStore, type SqlStoreOptions } from './store/sql-store.ts';
 export { type Collection, StorageUnavailable, type Store } from './store/store.ts';

@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 // @ts-expect-error: plain JavaScript shared with scripts/test.mjs (no types).
 import { ensurePackagesBuilt } from '../../../scripts/ensure.mjs';
 import { tokenSha256 } from '../src/admin/credentials.ts';
-import type { Verdict } from '../src/checks/checks.ts';
 import { runChecks } from '../src/checks/run-check.ts';
+import type { Verdict } from '../src/checks/verdicts.ts';
 import { createSqlStore } from '../src/store/sql-store.ts';
 import { productsFile } from './order-fixtures.ts';
 import { startUpstream, type Upstream } from './restartable.ts';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { createDeliveryWorker } from '../src/events/delivery-worker.ts';
-import { createRuntime } from '../src/runtime.ts';
+import { createRuntime } from '../src/process/runtime.ts';
 import { createOrder, productsFile, statusEvents, upstreamIdOf } from './order-fixtures.ts';
 import { freePort } from './servers.ts';
 import { startStack, testSecrets } from './support.ts';

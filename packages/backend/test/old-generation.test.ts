@@ -1,6 +1,6 @@
 /**
  * The CLI's process lets V8's old generation grow only OLD_GROWTH_PERCENT past what is alive in it
- * (src/old-generation.ts); an operator's own `--heap-growing-percent` stays. A child process imports the module,
+ * (src/process/old-generation.ts); an operator's own `--heap-growing-percent` stays. A child process imports the module,
  * keeps 20 MB alive as a server's caches are, then makes the same 3,000 batches of short-lived objects, each kept
  * long enough to reach the old generation (as requests in flight do), and reports the largest the old generation
  * got against what was alive in it at the end. The child collects on its main thread (`--single-threaded-gc`): with
@@ -11,9 +11,9 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { OLD_GROWTH_PERCENT } from '../src/old-generation.ts';
+import { OLD_GROWTH_PERCENT } from '../src/process/old-generation.ts';
 
-const moduleUrl = new URL('../src/old-generation.ts', import.meta.url).href;
+const moduleUrl = new URL('../src/process/old-generation.ts', import.meta.url).href;
 
 const script = `
 import(${JSON.stringify(moduleUrl)}).then(async () => {

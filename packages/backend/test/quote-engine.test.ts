@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { EngineQuote } from '../src/quotes/engine.ts';
+import type { EngineQuote } from '../src/quotes/engine/types.ts';
 import type { RampBuyQuote, RampMethod, RampSellQuote } from '../src/schemas/upstream-ramp.ts';
 import { json, type Stack, startStack, testSecrets } from './support.ts';
 

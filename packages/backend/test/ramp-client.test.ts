@@ -1,6 +1,7 @@
 /** Unit tests of the ramp client: URL signing, lenient parsing of both documented shapes, and its caches. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { createFxRates } from '../src/quotes/fx.ts';
 import { buyQuoteData, methodsData, supportedData } from '../src/schemas/upstream-ramp.ts';
 import { UpstreamBudget } from '../src/upstream/budget.ts';
 import type { UpstreamHttp } from '../src/upstream/http.ts';
@@ -137,6 +138,7 @@ describe("the client's caches, on a settable clock", () => {
         return answer(path, calls.length);
       },
     } as unknown as UpstreamHttp;
+    const fx = createFxRates();
     const ramp = createRampClient({
       apiUrl: 'https://ramp.example',
       widgetUrl: 'https://widget.example',
@@ -150,9 +152,11 @@ describe("the client's caches, on a settable clock", () => {
       catalogMaxStaleMs: 600_000,
       quoteTtlMs: 5000,
       log: (line) => logged.push(line),
+      reports: fx,
     });
     return {
       ramp,
+      fx,
       calls,
       logged,
       advance: (ms: number) => {
@@ -222,7 +226,7 @@ describe("the client's caches, on a settable clock", () => {
     c.advance(1500);
     await c.ramp.buyQuote(buy);
     assert.equal(c.calls.length, 4, 'past the TTL the upstream is asked again');
-    // Each priced quote teaches the fiat's exact rate.
-    assert.deepEqual(c.ramp.fx('EUR'), { eurPerUnit: 1, exact: true });
+    // Each priced quote teaches the fiat's exact rate (the FX book the client reports to).
+    assert.deepEqual(c.fx.fx('EUR'), { eurPerUnit: 1, exact: true });
   });
 });

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createSandbox, type SandboxState } from '@crypto-checkout/sandbox';
 import { type ServerType, serve } from '@hono/node-server';
 import { type Config, loadConfig } from '../src/config.ts';
-import { createRuntime, type Runtime } from '../src/runtime.ts';
+import { createRuntime, type Runtime } from '../src/process/runtime.ts';
 import { productsFile } from './order-fixtures.ts';
 import { freePort } from './servers.ts';
 import { allowedOrigin, sandboxUpstreamEnv } from './support.ts';

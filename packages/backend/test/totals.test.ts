@@ -16,7 +16,7 @@ import {
   type FeeTerms,
   type Reference,
   totalOf,
-} from '../src/quotes/derive.ts';
+} from '../src/quotes/fee-model/derive.ts';
 import { totalLimits } from '../src/quotes/totals.ts';
 import type { RampBuyQuote, RampMethod, RampSellQuote } from '../src/schemas/upstream-ramp.ts';
 

@@ -11,7 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { ReadinessReport } from '../src/health/checks.ts';
+import type { ReadinessReport } from '../src/checks/readiness.ts';
 import { type PrometheusServer, startPrometheus } from './prometheus-server.ts';
 import { type Deployment, startDeployment } from './rolling.ts';
 import { waitFor } from './servers.ts';

@@ -1,5 +1,5 @@
 /**
- * The CLI's process keeps V8's young generation at its first size (src/young-generation.ts) unless its event loop
+ * The CLI's process keeps V8's young generation at its first size (src/process/young-generation.ts) unless its event loop
  * stays busy, and then lets it grow only so far; an operator who sized it keeps theirs. A child process imports
  * the module, allocates as a server does (quietly, or with its loop always busy), and reports the young
  * generation's size.
@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { mayGrow, SUSTAINED, YOUNG_CAP } from '../src/young-generation.ts';
+import { mayGrow, SUSTAINED, YOUNG_CAP } from '../src/process/young-generation.ts';
 
 const MB = 2 ** 20;
-const moduleUrl = new URL('../src/young-generation.ts', import.meta.url).href;
+const moduleUrl = new URL('../src/process/young-generation.ts', import.meta.url).href;
 
 /**
  * The child's work: `quiet`, a batch of allocations every 100 ms, or after four times as long as the batch took if

@@ -4,8 +4,9 @@
  * `state.deliveries.send()`, retries wait as the state's background work, and a reset drops the log.
  */
 import { randomUUID } from 'node:crypto';
+import type { Background } from './background.ts';
 import { hmacBase64 } from './keys.ts';
-import type { SandboxState } from './state.ts';
+import type { SandboxSettings } from './settings.ts';
 
 export interface Delivery {
   id: string;
@@ -30,10 +31,18 @@ export interface DeliverOptions {
   signatureHeader: string;
 }
 
+/** What deliveries read of the sandbox's state (state.ts `SandboxState`). */
+export interface DeliverySource {
+  readonly settings: Pick<SandboxSettings, 'retryDelaysMs'>;
+  readonly fetch: typeof fetch | undefined;
+  now(): number;
+  readonly background: Pick<Background, 'later'>;
+}
+
 export class Deliveries {
   #log: Delivery[] = [];
 
-  constructor(private readonly state: SandboxState) {}
+  constructor(private readonly state: DeliverySource) {}
 
   /**
    * Sends now and retries on a non-2xx answer or a network error, after each of the `retryDelaysMs` setting's

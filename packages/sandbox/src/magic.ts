@@ -3,7 +3,7 @@
  * or an underpayment on purpose, as stripe-mock's magic card numbers do. The rooms read them from here only, and
  * README.md ("Magic values") lists each with its effect: change both together.
  */
-import type { RampMerchantProfile } from './ramp/merchants.ts';
+import type { RampMerchantProfile } from './ramp/merchant-profile.ts';
 
 interface RampMagic {
   readonly failingAmount: number;

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type Precompressed, precompress } from '../precompressed.ts';
+import type { FxRates } from '../quotes/fx.ts';
 import type { RampClient } from '../upstream/ramp-client.ts';
 import { assembleCatalog, type CatalogSources, type Pricing } from './assemble.ts';
 
@@ -35,11 +36,12 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
 
 /** The catalogs of one backend: `render(country)` answers the one kept while its sources are the same. */
 export function createRenderedCatalogs(
-  ramp: Pick<RampClient, 'supported' | 'paymentMethods' | 'payoutMethods' | 'fx' | 'fxVersion'>,
+  ramp: Pick<RampClient, 'supported' | 'paymentMethods' | 'payoutMethods'>,
+  fx: Pick<FxRates, 'fx' | 'version'>,
   markup: number,
 ) {
   const rendered = new Map<string, RenderedCatalog>();
-  const pricing: Pricing = { fx: (fiat) => ramp.fx(fiat), markup };
+  const pricing: Pricing = { fx: (fiat) => fx.fx(fiat), markup };
   return async function render(country: string): Promise<RenderedCatalog> {
     const sources: CatalogSources = await Promise.all([
       ramp.supported(),
@@ -49,7 +51,7 @@ export function createRenderedCatalogs(
     const hit = rendered.get(country);
     // Quotes reveal exact rates after the fee tables' rough ones, and rates move: the terms are converted again
     // when the ramp client says its rates have moved enough to show (a counter, so each request only compares).
-    const fxVersion = ramp.fxVersion();
+    const fxVersion = fx.version();
     if (hit?.fxVersion === fxVersion && hit.sources.every((source, index) => source === sources[index]))
       return hit;
     const catalog = assembleCatalog(country, sources, pricing);

@@ -1,8 +1,8 @@
 /**
  * The one place that asks what a backend depends on whether it answers: the store (a read), Redis (PING), and each
  * upstream API with the configured keys (an authenticated read through the backend's own upstream HTTP layer).
- * `crypto-checkout-backend check` (checks.ts) turns each outcome into a verdict with its fix, once; readiness
- * (health/checks.ts, `GET /readyz`) into a check result, again and again, its upstream probes within the shared
+ * `crypto-checkout-backend check` (verdicts.ts) turns each outcome into a verdict with its fix, once; readiness
+ * (readiness.ts, `GET /readyz`) into a check result, again and again, its upstream probes within the shared
  * budget. None writes anything, creates an order or moves money.
  */
 import type { Redis } from 'ioredis';

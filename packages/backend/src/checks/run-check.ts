@@ -1,5 +1,5 @@
 /**
- * `crypto-checkout-backend check`: every check of checks.ts once, against the configuration in the environment,
+ * `crypto-checkout-backend check`: every check of verdicts.ts once, against the configuration in the environment,
  * printed one verdict per line with the fix under each failure or warning; the exit code is 1 when anything
  * failed. It opens the store without migrating it, writes nothing, creates no order and moves no money.
  */
@@ -18,7 +18,7 @@ import {
   checkRedis,
   checkStorage,
   type Verdict,
-} from './checks.ts';
+} from './verdicts.ts';
 
 /** The nearest directory of `dir` that exists (where SQLite's directory would be made). */
 function existingParent(dir: string): string {

@@ -10,8 +10,8 @@
  * scrapes, so it costs nothing between scrapes. With METRICS=off every method is a no-op (`noMetrics`).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { ReadinessReport } from '../health/checks.ts';
-import type { EngineStats } from '../quotes/engine.ts';
+import type { ReadinessReport } from '../checks/readiness.ts';
+import type { EngineStats } from '../quotes/engine/types.ts';
 import type { BudgetStats } from '../upstream/budget.ts';
 import type { UpstreamOutcome } from '../upstream/http.ts';
 

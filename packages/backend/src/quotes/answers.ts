@@ -13,7 +13,7 @@ import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock.ts';
 import type { RampMethod } from '../schemas/upstream-ramp.ts';
 import type { BuyQuoteRequest, SellQuoteRequest } from '../upstream/ramp-client.ts';
-import type { EngineQuote, QuoteEngine } from './engine.ts';
+import type { EngineQuote, QuoteEngine } from './engine/types.ts';
 import type { Quote } from './schemas.ts';
 import type { QuoteView } from './views.ts';
 

@@ -4,7 +4,8 @@
  * so each says the rate lies in an interval; the rate is the shortest decimal all of them allow, and a figure
  * outside them means the rate moved: it starts again from that one), else rough from the first method
  * list's fee tables (a method's fixed fee listed per currency next to EUR). Method limits are EUR, so this is
- * what turns them into totals in the shopper's fiat (quotes/limits.ts, the catalog's terms).
+ * what turns them into totals in the shopper's fiat (quotes/limits.ts, the catalog's terms). It observes the ramp
+ * client: `priced` and `listed` are what the client reports (upstream/ramp-client.ts `RampReports`).
  */
 import type { RampMethod } from '../schemas/upstream-ramp.ts';
 
@@ -29,7 +30,7 @@ export function createFxRates() {
 
   return {
     /** Learns `fiat`'s exact rate from the EUR and local amounts of one figure of a priced quote. */
-    learn(fiat: string, eur: number | null | undefined, local: number | null | undefined): void {
+    priced(fiat: string, eur: number | null | undefined, local: number | null | undefined): void {
       if (!(eur && local && eur > 0 && local > 0)) return;
       const code = fiat.toUpperCase();
       let seen = { low: (eur - 0.005) / local, high: (eur + 0.005) / local };
@@ -47,7 +48,7 @@ export function createFxRates() {
     },
 
     /** Learns rough rates from a method list's fee tables, once (the first list the ramp gave). */
-    learnRough(methods: () => Iterable<RampMethod>): void {
+    listed(methods: () => Iterable<RampMethod>): void {
       if (rough) return;
       rough = roughRates(methods());
       version += 1;

@@ -10,7 +10,7 @@ import { AppError } from '../errors.ts';
 import { amountString, decimal } from '../money.ts';
 import type { RampMethod } from '../schemas/upstream-ramp.ts';
 import { refusalKind, UpstreamRefusal } from '../upstream/http.ts';
-import { OutsideLimits } from './derive.ts';
+import { OutsideLimits } from './fee-model/derive.ts';
 import type { FxRate } from './fx.ts';
 import { totalLimits } from './totals.ts';
 

@@ -8,7 +8,7 @@
 import { amountString, decimal } from '../money.ts';
 import type { RampMethod, RampSellQuote } from '../schemas/upstream-ramp.ts';
 import type { SellQuoteRequest } from '../upstream/ramp-client.ts';
-import type { EngineQuote, QuoteEngine } from './engine.ts';
+import type { EngineQuote, QuoteEngine } from './engine/types.ts';
 import type { FxRate } from './fx.ts';
 
 /** The fiat value a crypto-amount sell is first priced at, to learn the rate (EUR). */

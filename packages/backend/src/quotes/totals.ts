@@ -7,7 +7,7 @@
  * checked, never assumed: the upstream prices a first amount (the combination's fee model's solution, else the
  * catalog's estimate), and while the total it answers is not what was typed, the amount is corrected (the model,
  * now fitted to that answer too, solves it again; else a secant step through the totals seen) and priced again,
- * at most MAX_CORRECTIONS more times. Each answer teaches the combination's model (quotes/learn.ts); once two
+ * at most MAX_CORRECTIONS more times. Each answer teaches the combination's model (quotes/fee-model/learn.ts); once two
  * answers at different amounts confirm it, totals are solved with it and derived without any upstream call.
  *
  * The rule a merchant relies on (API.md "Totals"): a buy never pays more than typed, a sell never receives less;
@@ -18,15 +18,24 @@ import { type Decimal, decimal, decimalOrUndefined } from '../money.ts';
 import type { RampBuyQuote, RampMethod, RampSellQuote } from '../schemas/upstream-ramp.ts';
 import type { BuyQuoteRequest, SellQuoteRequest } from '../upstream/ramp-client.ts';
 import { sellBreakdown } from './breakdown.ts';
-import { basisFor, catalogTerms, type FeeTerms, OutsideLimits, type Side, totalOf } from './derive.ts';
-import type { EngineQuote, QuoteEngine } from './engine.ts';
-import { type FeeObservation, learnFrom } from './learn.ts';
+import type { EngineQuote, QuoteEngine } from './engine/types.ts';
+import {
+  basisFor,
+  catalogTerms,
+  type FeeTerms,
+  OutsideLimits,
+  type Side,
+  totalOf,
+} from './fee-model/derive.ts';
+import { type FeeObservation, learnFrom } from './fee-model/learn.ts';
 
 type Request<S extends Side> = (S extends 'buy' ? BuyQuoteRequest : SellQuoteRequest) & {
   fiatAmount: string;
 };
 /** The quote, and the request amount it priced (its basis). */
-type Answer<S extends Side> = EngineQuote<S extends 'buy' ? RampBuyQuote : RampSellQuote> & { basis: string };
+export type Answer<S extends Side> = EngineQuote<S extends 'buy' ? RampBuyQuote : RampSellQuote> & {
+  basis: string;
+};
 
 /** Upstream calls a typed total may take after the first, while the combination's fee model is not confirmed. */
 export const MAX_CORRECTIONS = 3;

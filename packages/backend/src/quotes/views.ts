@@ -7,7 +7,7 @@ import { AppError } from '../errors.ts';
 import { amountString, ratioString } from '../money.ts';
 import type { RampBuyQuote, RampMethod, RampSellQuote } from '../schemas/upstream-ramp.ts';
 import { buyBreakdown, sellBreakdown } from './breakdown.ts';
-import type { EngineQuote } from './engine.ts';
+import type { EngineQuote } from './engine/types.ts';
 import type { Quote } from './schemas.ts';
 
 /** A quote but for where it came from and how long it holds (its stamps). */

@@ -25,7 +25,7 @@ const catalogRoute = createRoute({
 });
 
 export function catalogRoutes(deps: AppDeps) {
-  const render = createRenderedCatalogs(deps.ramp, deps.config.markup);
+  const render = createRenderedCatalogs(deps.ramp, deps.fx, deps.config.markup);
   // The body is the catalog serialised once (catalog/rendered.ts), sent as it is.
   return openApiRoutes().openapi(catalogRoute, async (c) => {
     const asked = c.req.valid('query').country;

@@ -4,7 +4,8 @@
  *
  * `fiatAmount` means what it means in a quote: what the shopper pays (buy) or receives (sell), fees inside. The
  * ramp page takes the amount it prices (buy: before fees; sell: the crypto's value), so with a method the URL
- * carries the amount solved from it (quotes/totals.ts), and the page's total is the one the shopper saw.
+ * carries the amount solved from it (quotes/pricing.ts `sessionAmount`), and the page's total is the one the
+ * shopper saw.
  */
 import { createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
@@ -14,10 +15,7 @@ import { AppError } from '../errors.ts';
 import { amountString, positiveDecimal } from '../money.ts';
 import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../openapi.ts';
 import { isAllowedUrl } from '../origins.ts';
-import { OutsideLimits } from '../quotes/derive.ts';
-import { priceTotal } from '../quotes/totals.ts';
 import { countryCode, cryptoCode, currencyCode, methodId } from '../schemas/codes.ts';
-import { isOffered, type RampMethod } from '../schemas/upstream-ramp.ts';
 
 /**
  * The shopper's language as the ramp page takes it (docs/upstream.md#ramp-widget-url, `language`): an ISO 639-1
@@ -77,8 +75,6 @@ export const rampSessionBody = z
   })
   .meta({ id: 'RampSessionBody' });
 
-type RampSessionBody = z.infer<typeof rampSessionBody>;
-
 export const rampSessionSchema = z
   .object({
     url: z.string().describe('The signed widget URL to load in an iframe'),
@@ -110,38 +106,10 @@ const rampSessionRoute = createRoute({
 });
 
 export function rampSessionRoutes(deps: AppDeps) {
-  const { config, ramp, quotes } = deps;
+  const { config, ramp, pricing } = deps;
   const responseUrl = `${config.publicUrl}/api/webhooks/ramp`;
   // The ramp widget may also send the shopper back to this backend (e.g. its own pages).
   const returnOrigins = [...config.allowedOrigins, new URL(config.publicUrl).origin];
-
-  /** The amount the ramp page prices so that its total is the shopper's `fiatAmount` (fees inside). */
-  async function rampAmount(
-    body: RampSessionBody & { fiatAmount: string },
-    method: RampMethod,
-    country: string,
-  ) {
-    const request = {
-      method: body.side === 'buy' ? method.group : method.slug,
-      region: country,
-      fiat: body.fiat,
-      crypto: body.crypto,
-      markup: config.markup,
-      fiatAmount: body.fiatAmount,
-    };
-    const pricing = { quotes, eurPerUnit: ramp.fx(body.fiat)?.eurPerUnit };
-    try {
-      const { basis } = await priceTotal(body.side, request, method, pricing);
-      return amountString(basis, body.fiat);
-    } catch (error) {
-      if (error instanceof OutsideLimits)
-        throw new AppError(
-          error.side === 'low' ? 'AMOUNT_TOO_LOW' : 'AMOUNT_TOO_HIGH',
-          `The amount is outside this method's limits; ask for a quote to see them.`,
-        );
-      throw error;
-    }
-  }
 
   return openApiRoutes().openapi(rampSessionRoute, async (c) => {
     const body = c.req.valid('json');
@@ -150,20 +118,12 @@ export function rampSessionRoutes(deps: AppDeps) {
     }
     const country = body.country ?? countryFromHeaders(c) ?? config.defaultCountry;
     const wanted = body.method;
-    let method: RampMethod | undefined;
-    if (wanted) {
-      const methods =
-        body.side === 'buy' ? await ramp.paymentMethods(country) : await ramp.payoutMethods(country);
-      method = methods.find((m) => isOffered(m, wanted) && m.currencies.includes(body.fiat));
-      if (!method) {
-        throw new AppError('METHOD_UNAVAILABLE', 'This method is not offered for that country and currency.');
-      }
-    }
+    const method = wanted ? await pricing.sessionMethod(body.side, country, wanted, body.fiat) : undefined;
     const fiatAmount =
       body.fiatAmount === undefined || body.cryptoAmount !== undefined
         ? undefined
         : method
-          ? await rampAmount({ ...body, fiatAmount: body.fiatAmount }, method, country)
+          ? await pricing.sessionAmount({ ...body, country, fiatAmount: body.fiatAmount }, method)
           : // Without a method the page picks one and adds its fees: the amount goes as it came.
             amountString(body.fiatAmount, body.fiat);
     const url =

@@ -1,7 +1,7 @@
 /**
  * The ramp API client (docs/upstream.md#ramp-api): its calls, each through the shared upstream budget (upstream/http.ts),
  * with the catalog reads cached and refreshed in the background and identical quotes joined and kept a few
- * seconds (both in `lru-cache`). What the answers teach about exchange rates is learned in quotes/fx.ts; a
+ * seconds (both in `lru-cache`). What the answers report is told to `reports` (quotes/fx.ts learns exchange rates from it); a
  * country's methods are read from the lists in upstream/ramp-methods.ts; widget URLs are signed in
  * upstream/widget-url.ts with the secret key, which goes no further than this client.
  */
@@ -12,7 +12,6 @@ import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import { type LogLine, logger } from '../logger.ts';
 import { toNumber } from '../money.ts';
-import { createFxRates, type FxRate } from '../quotes/fx.ts';
 import {
   buyQuoteData,
   type MethodsByCountry,
@@ -31,7 +30,6 @@ import { createUpstreamHttp, envelope, type UpstreamHttp, type UpstreamObserver 
 import { createCountryMethods, NO_COUNTRY, sameMethods, uniqueBySlug } from './ramp-methods.ts';
 import { signedWidgetUrl, type WidgetParams, type WidgetSide } from './widget-url.ts';
 
-export type { FxRate } from '../quotes/fx.ts';
 export type { WidgetSide } from './widget-url.ts';
 
 export interface BuyQuoteRequest {
@@ -67,10 +65,6 @@ export interface RampClient {
   payoutMethods(country?: string): Promise<readonly RampMethod[]>;
   buyQuote(request: BuyQuoteRequest): Promise<RampBuyQuote>;
   sellQuote(request: SellQuoteRequest): Promise<RampSellQuote>;
-  /** The EUR value of one unit of `fiat`, as far as the quotes and catalog seen so far tell. */
-  fx(fiat: string): FxRate | undefined;
-  /** Goes up when what `fx` tells has moved enough to show (quotes/fx.ts). */
-  fxVersion(): number;
   /** A signed widget URL (upstream/widget-url.ts): `params` in order, `apiKey` first, `signature` last. */
   signWidgetUrl(side: WidgetSide, params: WidgetParams): string;
   /** Where the widget is served from (for postMessage origin checks). */
@@ -105,6 +99,16 @@ export interface RampClientOptions {
   log?: LogLine;
   /** Told of every upstream attempt (the metrics). */
   observe?: UpstreamObserver | undefined;
+  /** Told what the answers report (the FX book, quotes/fx.ts). */
+  reports?: RampReports | undefined;
+}
+
+/** What the ramp's answers report, for whoever learns from them (quotes/fx.ts: the exchange rates). */
+export interface RampReports {
+  /** A priced quote in `fiat`: the EUR and local amounts of one of its figures. */
+  priced(fiat: string, eur: number | null | undefined, local: number | null | undefined): void;
+  /** A method list the ramp gave, each method once (read only when wanted). */
+  listed(methods: () => Iterable<RampMethod>): void;
 }
 
 const MERCHANT = '/api/v1/merchant';
@@ -146,7 +150,7 @@ export function createRampClient(options: RampClientOptions): RampClient {
   const ttl = options.catalogTtlMs ?? 5 * 60_000;
   const maxStale = options.catalogMaxStaleMs ?? 60 * 60_000;
   const drift = createDriftLog(log, () => options.clock.now());
-  const rates = createFxRates();
+  const reports = options.reports;
 
   /**
    * The catalog's lists, by path and query: fresh for `ttl` → served; stale → served while one refresh runs (a
@@ -281,7 +285,7 @@ export function createRampClient(options: RampClientOptions): RampClient {
             load,
           )
         : await load();
-      rates.learn(call.body.fiat_currency, ...call.rateOf(quote as never));
+      reports?.priced(call.body.fiat_currency, ...call.rateOf(quote as never));
       return quote as object;
     },
   });
@@ -322,7 +326,7 @@ export function createRampClient(options: RampClientOptions): RampClient {
     paymentMethods: async (country) => {
       const byCountry = await paymentMethods();
       // A fee table per currency (base_fee {EUR: 0.35, USD: 0.4}) gives rough FX until a quote gives exact.
-      rates.learnRough(() => uniqueBySlug(byCountry));
+      reports?.listed(() => uniqueBySlug(byCountry));
       if (!country || countryMethods.keyedByCountry(byCountry)) return countryMethods.of(byCountry, country);
       return askCountry('get_payment_methods', 'country', byCountry, country);
     },
@@ -352,9 +356,6 @@ export function createRampClient(options: RampClientOptions): RampClient {
         (quote) => [quote.fiat_amount_incl_fees, quote.fiat_amount_incl_fees_local],
         { payout_method: request.method, ...amounts(request) },
       ),
-
-    fx: rates.fx,
-    fxVersion: rates.version,
 
     signWidgetUrl: (side, params) => signedWidgetUrl(options.widgetUrl, side, params, options.secretKey),
 

@@ -22,7 +22,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import type { AppEnv } from '../deps.ts';
 import type { ErrorCode } from '../errors.ts';
 import { configureLogging, logger } from '../logger.ts';
-import { createDeps, loadSandbox, sandboxNotice, startBackground, withSandbox } from '../runtime.ts';
+import { createDeps, loadSandbox, sandboxNotice, startBackground, withSandbox } from '../process/runtime.ts';
 import type { DurableObjectSqlStorage } from './durable-sql.ts';
 import { createDurableStore } from './durable-store.ts';
 

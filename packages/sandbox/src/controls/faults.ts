@@ -9,8 +9,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
+import type { SettableClock } from '../clock.ts';
 import { drawFrom } from '../random.ts';
-import type { SandboxState } from '../state.ts';
 
 const challengePage = `<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>
 <div id="challenge">Checking your browser before accessing the API.</div>
@@ -116,7 +116,13 @@ export class FaultBook {
 }
 
 /** `mountPath` is stripped from the request path so rules read the same mounted or standalone. */
-export function faultInjection(state: SandboxState, mountPath = ''): MiddlewareHandler {
+/** What the fault middleware reads of the sandbox's state (state.ts `SandboxState`). */
+export interface FaultSource {
+  readonly faults: FaultBook;
+  readonly clock: Pick<SettableClock, 'sleep'>;
+}
+
+export function faultInjection(state: FaultSource, mountPath = ''): MiddlewareHandler {
   return async (c, next) => {
     const path = c.req.path.slice(mountPath.length) || '/';
     if (path.startsWith('/control')) return next();

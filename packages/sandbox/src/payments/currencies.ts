@@ -5,7 +5,7 @@
  */
 import { type Crypto, cryptos, type Fiat, findFiat } from '../ramp/catalog.ts';
 import { priceIn } from '../ramp/price-feed.ts';
-import { stableUuid } from './ids.ts';
+import { stableUuid } from './stable-uuid.ts';
 
 export interface Blockchain {
   id: string;

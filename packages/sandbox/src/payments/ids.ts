@@ -2,9 +2,12 @@
  * Identifiers of the payments side: order ids, UUIDs, and realistic-looking addresses and transaction hashes.
  * Addresses are derived from a seed (merchant + customer + chain) so a payment route is permanent across resets.
  */
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { bytesFrom } from '../random.ts';
 import type { Chain } from './currencies.ts';
+import { stableUuid } from './stable-uuid.ts';
+
+export { stableUuid };
 
 const UPPER_ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -29,13 +32,6 @@ export const cryptoRandom: RandomSource = {
 
 function charsFrom(seed: string, alphabet: string, length: number): string {
   return Array.from(bytesFrom(seed, length), (byte) => alphabet[byte % alphabet.length]).join('');
-}
-
-/** A UUID (v4 layout) that is always the same for the same seed, e.g. a merchant's id from its sandbox key. */
-export function stableUuid(seed: string): string {
-  const hex = createHash('sha256').update(seed).digest('hex');
-  const variant = HEX[8 + (Number.parseInt(hex[16] ?? '0', 16) % 4)];
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** An address of the chain's usual shape. Only the shape is real; nothing checks these on a network. */

@@ -4,16 +4,9 @@
  */
 import { RAMP_MAGIC } from '../magic.ts';
 
-export interface RampMerchantProfile {
-  /** Payment groups enabled for the merchant; undefined means all. */
-  paymentGroups?: readonly string[];
-  /** Payout slugs enabled for the merchant; undefined means all. */
-  payoutSlugs?: readonly string[];
-  /** The dashboard's markup (Settings, Affiliate Fee), percent; a request's `markup` overrides it. */
-  defaultMarkup: number;
-  /** Every ramp API call of this merchant is throttled. */
-  alwaysRateLimited: boolean;
-}
+import type { RampMerchantProfile } from './merchant-profile.ts';
+
+export type { RampMerchantProfile };
 
 const defaults: RampMerchantProfile = { defaultMarkup: 0, alwaysRateLimited: false };
 

@@ -1,6 +1,6 @@
 /**
  * `GET /healthz`: liveness (the process answers; nothing else is asked, so it stays cheap). `GET /readyz`:
- * readiness, every check of health/checks.ts run once: 200 when each required check passes (with the upstream's
+ * readiness, every check of checks/readiness.ts run once: 200 when each required check passes (with the upstream's
  * failures named in `degraded`), 503 otherwise, the same JSON either way (for a load balancer's health check, an
  * orchestrator's readiness probe; people and uptime checks read `degraded` too).
  */

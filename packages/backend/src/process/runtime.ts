@@ -5,29 +5,32 @@
  * `createDeps` with a memory store.
  */
 import type { Hono } from 'hono';
-import { createApp } from './app.ts';
-import { type Clock, systemClock } from './clock.ts';
-import { type Config, checkConfig, loadConfig } from './config.ts';
+import { createApp } from '../app.ts';
+import { environmentLine } from '../checks/environment.ts';
+import { createReadinessChecks } from '../checks/readiness.ts';
+import { type Clock, systemClock } from '../clock.ts';
+import { type Config, checkConfig, loadConfig } from '../config.ts';
+import type { AppDeps, AppEnv } from '../deps.ts';
+import { createDeliveryWorker } from '../events/delivery-worker.ts';
+import type { OnEvent } from '../events/fulfilment-events.ts';
+import { createOutbox, hookTarget } from '../events/outbox.ts';
+import { Lifecycle } from '../lifecycle.ts';
+import { configureLogging, flushLogs, logger } from '../logger.ts';
+import { claimOwners } from '../middleware/claim-owners.ts';
+import { handleError, handleNotFound } from '../middleware/error-handler.ts';
+import { createQuoteEngine } from '../quotes/engine/quote-engine.ts';
+import { createFxRates } from '../quotes/fx.ts';
+import { createPricing } from '../quotes/pricing.ts';
+import { singleKey } from '../secrets/keyring.ts';
+import { connectShared, type SharedState } from '../shared/redis.ts';
+import { createSqlStore } from '../store/sql-store.ts';
+import type { Store } from '../store/store.ts';
+import { type Budget, UpstreamBudget } from '../upstream/budget.ts';
+import { createPaymentsClient } from '../upstream/payments-client.ts';
+import { createRampClient } from '../upstream/ramp-client.ts';
+import { RedisBudget } from '../upstream/redis-budget.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import type { AppDeps, AppEnv } from './deps.ts';
-import { handleError, handleNotFound } from './errors.ts';
-import { createDeliveryWorker } from './events/delivery-worker.ts';
-import type { OnEvent } from './events/fulfilment-events.ts';
-import { createOutbox, hookTarget } from './events/outbox.ts';
-import { createReadinessChecks, environmentLine } from './health/checks.ts';
-import { Lifecycle } from './lifecycle.ts';
-import { configureLogging, flushLogs, logger } from './logger.ts';
-import { metricsOf, startObservability, watchSources } from './metrics/wiring.ts';
-import { claimOwners } from './middleware/claim-owners.ts';
-import { createQuoteEngine } from './quotes/engine.ts';
-import { singleKey } from './secrets/keyring.ts';
-import { connectShared, type SharedState } from './shared/redis.ts';
-import { createSqlStore } from './store/sql-store.ts';
-import type { Store } from './store/store.ts';
-import { type Budget, UpstreamBudget } from './upstream/budget.ts';
-import { createPaymentsClient } from './upstream/payments-client.ts';
-import { createRampClient } from './upstream/ramp-client.ts';
-import { RedisBudget } from './upstream/redis-budget.ts';
+import { metricsOf, startObservability, watchSources } from './observability.ts';
 
 export interface DepsOverrides {
   store: Store;
@@ -75,6 +78,7 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
       })
     : new UpstreamBudget({ perSecond: config.upstreamBudget });
   const metrics = metricsOf(config, overrides.store);
+  const fx = createFxRates();
   const ramp = createRampClient({
     apiUrl: config.ramp.apiUrl,
     widgetUrl: config.ramp.widgetUrl,
@@ -85,8 +89,11 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
     clock,
     sharedCache: shared?.cache,
     observe: metrics.enabled ? metrics.upstreamCall : undefined,
+    reports: fx,
     ...(overrides.rampFetch ? { fetch: overrides.rampFetch } : {}),
   });
+  // The engine's references stay in this process; the budget it reads is the shared one with REDIS_URL.
+  const quotes = createQuoteEngine({ ramp, budget, clock, settings: config.quoteEngine });
   const readiness = createReadinessChecks({
     config,
     store: overrides.store,
@@ -109,8 +116,9 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
       ...(overrides.onEvent ? [hookTarget] : []),
     ]),
     ramp,
-    // The engine's references stay in this process; the budget it reads is the shared one with REDIS_URL.
-    quotes: createQuoteEngine({ ramp, budget, clock, settings: config.quoteEngine }),
+    fx,
+    quotes,
+    pricing: createPricing({ ramp, fx, quotes, clock, markup: config.markup }),
     // The payments API has no documented rate limit, so it does not spend the ramp budget.
     payments: createPaymentsClient({
       apiUrl: config.payments.apiUrl,

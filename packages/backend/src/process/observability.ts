@@ -3,14 +3,15 @@
  * (the budget, the quote engine, the outbox, the store's pool, readiness), and /metrics's own listener.
  * `createDeps` and `createRuntime` call these; `createApp` mounts the route and the request middleware.
  */
+
+import { describeStorage } from '../checks/environment.ts';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
-import { describeStorage } from '../health/checks.ts';
+import { createMetrics, type Metrics, noMetrics } from '../metrics/metrics.ts';
+import { serveMetrics } from '../metrics/server.ts';
 import type { SqlStore } from '../store/sql-store.ts';
 import type { Store } from '../store/store.ts';
 import type { Budget } from '../upstream/budget.ts';
-import { createMetrics, type Metrics, noMetrics } from './metrics.ts';
-import { serveMetrics } from './server.ts';
 
 /** The deliveries read for the backlog gauges at most (beyond, the count says "at least"). */
 const BACKLOG_READ = 10_000;

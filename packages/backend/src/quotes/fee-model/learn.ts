@@ -10,10 +10,10 @@
  * Fitted answers rarely tell the models apart (rounding up and to the nearest agree on many amounts), so a model
  * is `confirmedBy` the answers at new amounts it gave before seeing them, and the other models the answers fit
  * are kept as its `rivals`: where any rival gives other fees for an amount, nothing is derived for it; the
- * upstream prices it, and its answer rules the wrong ones out (quotes/engine.ts, quotes/totals.ts).
+ * upstream prices it, and its answer rules the wrong ones out (quotes/engine/, quotes/totals.ts).
  */
-import { type Decimal, decimal, digitsOf, toNumber } from '../money.ts';
-import type { RampBuyQuote, RampMethod, RampSellQuote } from '../schemas/upstream-ramp.ts';
+import { type Decimal, decimal, digitsOf, toNumber } from '../../money.ts';
+import type { RampBuyQuote, RampMethod, RampSellQuote } from '../../schemas/upstream-ramp.ts';
 import {
   type Amount,
   catalogTerms,

@@ -9,14 +9,14 @@
  *   sell: paid out = value − processing − markup;  crypto to send = ⌈value ÷ unit price + network fee⌉
  *
  * The upstream does not document on which amount the percentage applies, in which currency the fee is reckoned
- * or how it rounds, so a `FeeModel` says which (quotes/learn.ts fits it to the upstream's own answers).
+ * or how it rounds, so a `FeeModel` says which (quotes/fee-model/learn.ts fits it to the upstream's own answers).
  *
  * `amount` is what the method's limits apply to (buy: before fees; sell: the value of the crypto). What a quote
  * carries that does not depend on the amount (unit price, network fee, the fiat's EUR rate) is read from the
  * reference. Pure, and exact (big.js via money.ts): never a float.
  */
-import { type Decimal, decimal, toNumber } from '../money.ts';
-import type { RampBuyQuote, RampMethod, RampSellQuote } from '../schemas/upstream-ramp.ts';
+import { type Decimal, decimal, toNumber } from '../../money.ts';
+import type { RampBuyQuote, RampMethod, RampSellQuote } from '../../schemas/upstream-ramp.ts';
 
 const DOWN = 0;
 const HALF_UP = 1;
@@ -78,7 +78,7 @@ export interface Reference<Q> extends FeeTerms {
   /** Digits the crypto is counted in. */
   cryptoDigits: number;
   /**
-   * How many upstream answers at amounts not seen before the fee model gave before seeing them (quotes/learn.ts):
+   * How many upstream answers at amounts not seen before the fee model gave before seeing them (quotes/fee-model/learn.ts):
    * until one did, a model that merely fits may be the wrong one, so a total the shopper typed is checked with
    * the upstream.
    */

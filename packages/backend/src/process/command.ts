@@ -9,15 +9,15 @@ import { readFileSync } from 'node:fs';
 import type { Server as HttpServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { createAdaptorServer } from '@hono/node-server';
-import { ConfigError, envFileSource, loadConfig, readEnvFile, startWarnings } from './config.ts';
+import { storageWords } from '../checks/environment.ts';
+import { ConfigError, envFileSource, loadConfig, readEnvFile, startWarnings } from '../config.ts';
+import { configureLogging, flushLogs, logger, logsWritten } from '../logger.ts';
+import { SharedStateUnavailable } from '../shared/redis.ts';
+import type { SqlStore } from '../store/sql-store.ts';
+import { StorageUnavailable } from '../store/store.ts';
 import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
-import { storageWords } from './health/checks.ts';
 import { runtimeNote } from './host-runtime.ts';
-import { configureLogging, flushLogs, logger, logsWritten } from './logger.ts';
 import { createRuntime, loadSandbox, openStore, SandboxMissing, sandboxNotice } from './runtime.ts';
-import { SharedStateUnavailable } from './shared/redis.ts';
-import type { SqlStore } from './store/sql-store.ts';
-import { StorageUnavailable } from './store/store.ts';
 
 const usage = `Usage: crypto-checkout-backend [migrate | check | csp [--pay-page-origin <origin>…] | unlock <address> | unlock --all
                                | widget-tag] [--help] [--version]
@@ -65,12 +65,12 @@ try {
 const [command, ...extra] = args.positionals;
 
 if (args.values.version) {
-  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${manifest.version}\n`);
   process.exit(0);
 }
 if (args.values.help) {
-  const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
+  const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
   process.stdout.write(`${usage}\nEvery variable (.env.example):\n\n${example}`);
   process.exit(0);
 }
@@ -100,7 +100,7 @@ if (command === 'widget-tag') {
     refuse(error instanceof ConfigError ? error.message : String(error));
     process.exit(1);
   }
-  const { readWidgetManifest, widgetTag } = await import('./routes/widget-bundle.ts');
+  const { readWidgetManifest, widgetTag } = await import('../routes/widget-bundle.ts');
   const manifest = await readWidgetManifest().catch((error: Error) => {
     refuse(
       `The widget's manifest cannot be read (build the widget: npm run build -w packages/widget): ${error.message}`,
@@ -121,7 +121,7 @@ if (command === 'check') {
     refuse(error instanceof ConfigError ? error.message : String(error));
     process.exit(1);
   }
-  const { runCheck } = await import('./checks/run-check.ts');
+  const { runCheck } = await import('../checks/run-check.ts');
   const source = file ? envFileSource(file, process.env) : undefined;
   process.exit(await runCheck(process.env, (text) => process.stdout.write(text), source));
 }
@@ -138,7 +138,7 @@ try {
 }
 // The headers alone on stdout, to be copied or piped: no log line before them.
 if (command === 'csp') {
-  const { printStorefrontCsp } = await import('./csp/csp-command.ts');
+  const { printStorefrontCsp } = await import('./csp-command.ts');
   process.exit(printStorefrontCsp(config, payPageOrigins, (text) => process.stdout.write(text), refuse));
 }
 
@@ -151,7 +151,7 @@ configureLogging({
 if (envFile) logger.info(`Read ${envFile} (variables set in the environment win over it).`);
 
 if (command === 'unlock') {
-  const { runUnlock } = await import('./admin/unlock-command.ts');
+  const { runUnlock } = await import('../admin/unlock-command.ts');
   const code = await runUnlock(config, { address: extra[0], all: args.values.all === true }, refuse);
   flushLogs();
   process.exit(code);

@@ -20,7 +20,7 @@
  *   runs, as in an app built with `createApp` alone);
  * - `shutdown`: the instance has not been marked as draining (`markDraining`, on the way to a graceful stop).
  */
-import { probeFailure, probeRedis, probeStorage, upstreamProbes } from '../checks/dependencies.ts';
+
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
@@ -28,6 +28,8 @@ import type { SharedState } from '../shared/redis.ts';
 import type { Store } from '../store/store.ts';
 import type { Budget } from '../upstream/budget.ts';
 import type { UpstreamObserver } from '../upstream/http.ts';
+import { probeFailure, probeRedis, probeStorage, upstreamProbes } from './dependencies.ts';
+import { describeEnvironment, type Environment } from './environment.ts';
 
 export type CheckName =
   | 'storage'
@@ -51,21 +53,6 @@ export interface CheckResult {
   /** Upstream checks: when the probe answered was made, and how old it is. */
   checkedAt?: string;
   ageMs?: number;
-}
-
-export interface StorageDescription {
-  kind: 'postgresql' | 'sqlite' | 'memory';
-  /** `host:port` for PostgreSQL; absent for SQLite and memory. */
-  host?: string;
-  /** The database name (PostgreSQL) or the file (SQLite). */
-  database?: string;
-}
-
-export interface Environment {
-  storage: StorageDescription;
-  /** `host:port`, or null without REDIS_URL. */
-  redis: { host: string } | null;
-  upstream: { mode: 'sandbox' | 'live'; ramp: string; payments: string };
 }
 
 export interface ReadinessReport extends Environment {
@@ -123,55 +110,6 @@ export interface ReadinessChecks {
   draining(): boolean;
   /** The delivery worker to watch (createRuntime starts one). */
   watchWorker(worker: { liveness(): WorkerLiveness }): void;
-}
-
-/** Where the store is, from the config: never the password. */
-export function describeStorage(config: Config, store?: Store): StorageDescription {
-  if (store && !('database' in store)) return { kind: 'memory' };
-  // On Workers: SQLite too, the Durable Object's own (workers/durable-store.ts), not a file under DATA_DIR.
-  if (store && 'durableObject' in store) return { kind: 'sqlite', database: String(store.database) };
-  if (!config.databaseUrl) return { kind: 'sqlite', database: `${config.dataDir}/crypto-checkout.sqlite` };
-  try {
-    const url = new URL(config.databaseUrl);
-    return {
-      kind: 'postgresql',
-      host: `${url.hostname || 'localhost'}:${url.port || 5432}`,
-      database: decodeURIComponent(url.pathname.replace(/^\//, '')) || 'postgres',
-    };
-  } catch {
-    return { kind: 'postgresql' };
-  }
-}
-
-export function describeEnvironment(config: Config, store?: Store): Environment {
-  let redis: Environment['redis'] = null;
-  if (config.redisUrl) {
-    try {
-      const url = new URL(config.redisUrl);
-      redis = { host: `${url.hostname}:${url.port || 6379}` };
-    } catch {
-      redis = { host: '(REDIS_URL is not a URL)' };
-    }
-  }
-  return {
-    storage: describeStorage(config, store),
-    redis,
-    upstream: { mode: config.mode, ramp: config.ramp.apiUrl, payments: config.payments.apiUrl },
-  };
-}
-
-/** `PostgreSQL at host:5432/db`, `SQLite at .data/crypto-checkout.sqlite`, `memory`. */
-export const storageWords = (storage: StorageDescription) =>
-  storage.kind === 'postgresql'
-    ? `PostgreSQL at ${storage.host}/${storage.database}`
-    : storage.kind === 'sqlite'
-      ? `SQLite at ${storage.database}`
-      : 'memory';
-
-/** One line naming the same, for the banner and the mounted app's start. */
-export function environmentLine(environment: Environment): string {
-  const { storage, redis, upstream } = environment;
-  return `storage ${storageWords(storage)}; Redis ${redis ? `at ${redis.host}` : 'none'}; upstream ${upstream.mode} (ramp ${upstream.ramp}, payments ${upstream.payments})`;
 }
 
 /** A failure as /readyz words it: `unreachable: connection refused (ECONNREFUSED)`, `the credentials were refused (401: …)`. */

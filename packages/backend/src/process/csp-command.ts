@@ -1,6 +1,6 @@
 /** `crypto-checkout-backend csp`: the storefront's headers (storefront-csp.ts), printed as they are to be sent. */
 import type { Config } from '../config.ts';
-import { storefrontCsp } from './storefront-csp.ts';
+import { storefrontCsp } from '../csp/storefront-csp.ts';
 
 /** Prints both headers (one `Name: value` line each) and returns the exit code: 1 for an origin that is not one. */
 export function printStorefrontCsp(

@@ -58,6 +58,12 @@ export function derive(collection: Collection, value: unknown, now: number, rete
       // The upstream retries a webhook for 24 h at most: past the retention a duplicate cannot come.
       derived.expiresAt = now + retentionMs;
       break;
+    case 'console-sessions': {
+      // A sign-in lasts until the time it was given (CONSOLE_SESSION_MINUTES), whatever the retention.
+      const until = Date.parse(text(record['expiresAt']) ?? '');
+      derived.expiresAt = Number.isNaN(until) ? now : until;
+      break;
+    }
     default:
       break;
   }

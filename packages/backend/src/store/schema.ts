@@ -39,6 +39,7 @@ export interface Database {
   ramp_orders: RecordRow;
   outbox: OutboxRow;
   admin_audit: AuditRow;
+  console_sessions: RecordRow;
 }
 
 export const tableOf: Record<Collection, keyof Database> = {
@@ -49,6 +50,7 @@ export const tableOf: Record<Collection, keyof Database> = {
   'ramp-orders': 'ramp_orders',
   outbox: 'outbox',
   audit: 'admin_audit',
+  'console-sessions': 'console_sessions',
 };
 
 /** The tables of the first migration (a released migration never changes, whatever tables come later). */
@@ -154,6 +156,28 @@ const migrations: Record<string, Migration> = {
     },
     async down(db: AnyDb) {
       await db.schema.dropTable('admin_audit').ifExists().execute();
+    },
+  },
+  // Console sign-ins (admin/console-sessions.ts): by the SHA-256 of the cookie's value, each until it expires.
+  '2026-12-07-003-console-sessions': {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('console_sessions')
+        .ifNotExists()
+        .addColumn('key', 'text', (column) => column.primaryKey())
+        .addColumn('value', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'text')
+        .addColumn('expires_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('console_sessions_expires_at')
+        .ifNotExists()
+        .on('console_sessions')
+        .column('expires_at')
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable('console_sessions').ifExists().execute();
     },
   },
 };

@@ -11,7 +11,8 @@
  * - `transaction` runs its work atomically, and a `get` inside it holds the row until the end (PostgreSQL
  *   `FOR UPDATE`; SQLite has one writer), so a read-change-write on one record is safe across instances;
  * - finished idempotency records and webhook dedupe records expire `retention` after they were written: they
- *   then read as absent and `prune` deletes them. Orders, routes, ramp orders, events and the audit log are kept.
+ *   then read as absent and `prune` deletes them; so do console sessions, at the time each carries
+ *   (`expiresAt`). Orders, routes, ramp orders, events and the audit log are kept.
  */
 export type Collection =
   | 'idempotency'
@@ -20,7 +21,8 @@ export type Collection =
   | 'webhooks'
   | 'ramp-orders'
   | 'outbox'
-  | 'audit';
+  | 'audit'
+  | 'console-sessions';
 
 /** The indexed fields a `find` can filter on (see `indexes.ts` for how each is read from a record). */
 export interface IndexedFields {

@@ -1,4 +1,5 @@
-// Builds the merchant console into the backend's dist/console (routes/console.ts serves it, compressed once):
+// Builds the merchant console into the backend's dist/console (routes/console.ts serves it, compressed once; the
+// backend's own build runs this one too, so a rebuilt backend always has it):
 // one entry, console.js, and a chunk per page, loaded when the page is first opened.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';

@@ -3,7 +3,7 @@ import { $ } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
 import { adminAccess, wrongCredentialCount } from './admin/access.ts';
 import { createAuditLog } from './admin/audit.ts';
-import { createConsoleSessions } from './admin/console-sessions.ts';
+import { createConsoleSessions, mountOf } from './admin/console-sessions.ts';
 import { createLockouts } from './admin/lockouts.ts';
 import { cspReportPath } from './csp/storefront-csp.ts';
 import type { AppDeps } from './deps.ts';
@@ -171,8 +171,11 @@ export function createApp(deps: AppDeps) {
     .route('/widget', widgetBundleRoutes(deps))
     .route('/api', api);
   // The merchant console (CONSOLE=off: nothing at /console).
-  if (sessions)
+  if (sessions) {
     app.route('/console', consoleRoutes(deps, audit, sessions, wrongCredentialCount(deps, lockouts)));
+    // A route of the mounted sub-app cannot end in a slash: `/console/` is sent to the page.
+    app.get('/console/', (c) => c.redirect(`${mountOf(c)}/console`, 301));
+  }
   // /metrics on the app's port, behind METRICS_TOKEN (with METRICS_PORT it has a listener of its own instead).
   const { metrics: metricsSettings } = config.observability;
   if (deps.metrics.registry && metricsSettings.port === undefined)

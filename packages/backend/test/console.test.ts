@@ -54,10 +54,18 @@ describe('the console', () => {
     assert.ok((scripts[0]?.[1] ?? '').includes(`nonce="${nonce}"`));
     assert.equal(scripts[0]?.[2], '', 'no inline script');
     const src = /src="([^"]+)"/.exec(scripts[0]?.[1] ?? '')?.[1] ?? '';
+    const slash = await stack.api('/console/', { redirect: 'manual' });
+    assert.equal(slash.status, 301);
+    assert.equal(slash.headers.get('location'), '/console');
     const asset = await stack.api(src, { headers: { 'accept-encoding': 'br' } });
     assert.equal(asset.status, 200);
     assert.equal(asset.headers.get('content-encoding'), 'br');
-    assert.match(asset.headers.get('cache-control') ?? '', /immutable/);
+    assert.equal(asset.headers.get('cache-control'), 'no-cache');
+    const chunk = /console-orders-page-[\w-]+\.js/.exec(await asset.text())?.[0];
+    assert.ok(chunk, 'the entry loads the orders page as a chunk of its own');
+    const loaded = await stack.api(`/console/assets/${chunk}`);
+    assert.equal(loaded.status, 200);
+    assert.match(loaded.headers.get('cache-control') ?? '', /immutable/);
   });
 
   test('a read credential signs in to a session that reads the admin routes and is refused writes', async () => {

@@ -127,11 +127,11 @@ export function consoleRoutes(
         'The console is not built (npm run build -w packages/console), or this install ships without it.',
       );
     c.header('Cache-Control', 'no-store');
-    const src = `${base}/console/assets/${entryFile}?v=${entry.etag.slice(1, 8)}`;
+    // No `?v=`: the chunks import the entry by its bare name, and one URL keeps it one module (revalidated).
+    const src = `${base}/console/assets/${entryFile}`;
     return c.html(consolePage(c.get('secureHeadersNonce') ?? '', base, src));
   };
   app.get('/', page);
-  app.get('', page);
 
   app.get('/assets/:file', async (c) => {
     const name = c.req.param('file');
@@ -140,9 +140,8 @@ export function consoleRoutes(
     const headers: Record<string, string> = {
       'Content-Type': name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8',
       ETag: asset.etag,
-      // Chunks are named by their content; the entry is asked for with `?v=` of its own hash.
-      'Cache-Control':
-        name === entryFile && !c.req.query('v') ? 'no-cache' : 'public, max-age=31536000, immutable',
+      // Chunks are named by their content; the entry is revalidated by its ETag.
+      'Cache-Control': name === entryFile ? 'no-cache' : 'public, max-age=31536000, immutable',
     };
     if (c.req.header('if-none-match') === asset.etag) return c.body(null, 304, headers);
     return sendPrecompressed(c, asset, headers);

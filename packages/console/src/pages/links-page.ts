@@ -90,7 +90,7 @@ export class LinksPageElement extends LitElement {
       ${
         this.created
           ? html`<div class="panel" role="status">
-            <p>Made: <a href=${this.created.link} rel="noreferrer" class="mono">${this.created.link}</a></p>
+            <p>Made: <a href=${this.created.link} rel="noreferrer" class="mono made-link">${this.created.link}</a></p>
             <div class="row"><button type="button" @click=${() => this.copy(this.created?.link ?? '')}>Copy link</button>
               <span>${this.copied}</span></div>
           </div>`

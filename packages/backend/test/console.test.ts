@@ -46,7 +46,8 @@ describe('the console', () => {
     assert.ok(nonce, policy);
     assert.match(policy, /script-src 'nonce-[^']+' 'strict-dynamic'/);
     assert.match(policy, /default-src 'none'/);
-    assert.match(policy, /frame-ancestors 'none'/);
+    assert.match(policy, /frame-ancestors 'self'/);
+    assert.equal(response.headers.get('x-frame-options'), 'SAMEORIGIN');
     assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval/);
     const page = await response.text();
     const scripts = [...page.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];

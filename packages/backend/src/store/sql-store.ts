@@ -284,7 +284,7 @@ export function storeOverKysely(db: AnyDb, options: KyselyStoreOptions): Store {
       prune: () =>
         guard(async () => {
           let removed = 0;
-          for (const table of [tableOf.idempotency, tableOf.webhooks]) {
+          for (const table of [tableOf.idempotency, tableOf.webhooks, tableOf['console-sessions']]) {
             const result = await q
               .deleteFrom(table)
               .where('expires_at', 'is not', null)

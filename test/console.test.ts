@@ -162,7 +162,11 @@ test('a write credential finds a paid order by its transaction hash and e-mail, 
 test('a read credential at 390 px sees the order with re-sending disabled and why, and the backend refuses it', async () => {
   const order = await paidOrder();
   const { context, page } = await demo.open('/console', { mobile: true });
-  await signIn(page, tokens.desk, 'desk');
+  // By keyboard: the credential typed, Enter signs in.
+  const field = page.getByLabel('Admin credential');
+  await field.fill(tokens.desk);
+  await field.press('Enter');
+  await page.getByText('Signed in as desk').waitFor();
   await page
     .getByText(/“desk”, a read credential: you can see everything/)
     .first()

@@ -70,6 +70,7 @@ export function createApp(deps: AppDeps) {
         clock: deps.clock,
         sessionMinutes: consoleSettings.sessionMinutes,
         credentials: deps.config.admin.credentials,
+        publicUrl: deps.config.publicUrl,
       })
     : undefined;
   // The reference is read from the routes once every one of them is mounted (on first request).

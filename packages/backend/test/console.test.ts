@@ -131,6 +131,16 @@ describe('the console', () => {
     assert.equal(audit.entries[0]?.status, 200);
   });
 
+  test('behind a proxy that ends TLS the cookie is Secure', async () => {
+    const response = await stack.api('/console/session', {
+      method: 'POST',
+      headers: { 'x-forwarded-proto': 'https' },
+      json: { token: tokens.owner },
+    });
+    assert.equal(response.status, 201);
+    assert.match(response.headers.get('set-cookie') ?? '', /; Secure/);
+  });
+
   test('a form another site posts is refused by its Origin', async () => {
     const response = await stack.api('/console/session', {
       method: 'POST',

@@ -50,8 +50,10 @@ export function createConsoleSessions(options: {
   clock: Clock;
   sessionMinutes: number;
   credentials: readonly AdminCredential[];
+  /** PUBLIC_URL: an https one makes the cookie Secure. */
+  publicUrl: string;
 }) {
-  const { store, clock, sessionMinutes, credentials } = options;
+  const { store, clock, sessionMinutes, credentials, publicUrl } = options;
   const now = () => clock.now();
 
   const read = async (c: Context<AppEnv>): Promise<ConsoleSession | undefined> => {
@@ -84,7 +86,11 @@ export function createConsoleSessions(options: {
       setCookie(c, sessionCookie, token, {
         httpOnly: true,
         sameSite: 'Strict',
-        secure: new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https',
+        // Over https: the public URL says so, or the request came so (directly, or by a TLS-ending proxy).
+        secure:
+          publicUrl.startsWith('https:') ||
+          new URL(c.req.url).protocol === 'https:' ||
+          c.req.header('x-forwarded-proto') === 'https',
         path: `${mountOf(c)}/`,
         maxAge: sessionMinutes * 60,
       });

@@ -64,11 +64,13 @@ async function paidOrder(): Promise<Paid> {
     eventId = event?.id ?? '';
   }, 'the order paid and its event delivered');
   const detail = (await (await admin(`/orders/${orderId}`)).json()) as {
-    order: { payments: Array<{ txHash: string | null }>; customer: { email: string | null } };
+    order: { txHashes: string[]; customerEmail: string | null };
   };
-  const txHash = detail.order.payments.find((p) => p.txHash)?.txHash;
+  const txHash = detail.order.txHashes[0];
   assert.ok(txHash, 'the payment has a transaction hash');
-  paid = { orderId, txHash, email: detail.order.customer.email ?? 'ada@example.com', eventId };
+  const email = detail.order.customerEmail;
+  assert.ok(email, 'the payer gave an e-mail');
+  paid = { orderId, txHash, email, eventId };
   return paid;
 }
 

@@ -13,8 +13,13 @@ export interface AdminPayment {
 }
 
 export interface AdminOrder {
+  /** Ours (`ord_…`) in the ledger's list; the upstream's in the upstream's list. */
   id: string;
   externalId?: string | null;
+  /** The upstream's id (the ledger's list). */
+  upstreamId?: string | null;
+  customerEmail?: string | null;
+  txHashes?: string[];
   status?: string | null;
   upstreamStatus?: string | null;
   link?: string | null;
@@ -29,7 +34,9 @@ export interface AdminOrder {
 
 export interface StatusChange {
   status?: string;
+  upstreamStatus?: string;
   at?: string;
+  source?: string;
   [key: string]: unknown;
 }
 

@@ -10,11 +10,18 @@ import type { ConsoleApi } from '../api.ts';
 import { dayBound, readOnlyReason, when } from '../format.ts';
 import { pageStyles } from '../styles.ts';
 
+interface Attempt {
+  at: string;
+  status: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+}
+
 interface Delivery {
   eventId?: string;
   type?: string;
   state?: string;
-  attempts?: number | Array<unknown>;
+  attempts?: number | Attempt[];
   lastStatus?: number | null;
   lastError?: string | null;
   createdAt?: string;
@@ -153,6 +160,14 @@ export class EndpointsPageElement extends LitElement {
     </section>`;
   }
 
+  /** The last attempt's status and error, or its excerpt. */
+  private lastAnswer(d: Delivery): string {
+    const last = Array.isArray(d.attempts) ? (d.attempts.at(-1) as Attempt | undefined) : undefined;
+    if (last)
+      return [last.status ?? 'no answer', last.error, last.responseExcerpt].filter(Boolean).join(' · ');
+    return String(d.lastError ?? d.lastStatus ?? '—');
+  }
+
   private renderDeliveries(list: Delivery[]) {
     if (list.length === 0) return html`<p class="muted">No deliveries yet.</p>`;
     return html`<table class="stack">
@@ -162,7 +177,7 @@ export class EndpointsPageElement extends LitElement {
           <td data-label="Event" class="mono">${d.type ?? ''} ${d.eventId ?? ''}</td>
           <td data-label="State">${d.state ?? '—'}</td>
           <td data-label="Attempts">${Array.isArray(d.attempts) ? d.attempts.length : (d.attempts ?? '—')}</td>
-          <td data-label="Last answer">${d.lastError ?? d.lastStatus ?? '—'}</td>
+          <td data-label="Last answer">${this.lastAnswer(d)}</td>
           <td data-label="When">${when(d.createdAt)}</td>
         </tr>`,
       )}</tbody>

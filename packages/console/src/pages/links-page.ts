@@ -1,6 +1,6 @@
 /**
  * Payment links: make one (a name, an internal note, a display amount: `POST /api/admin/payment-links`), copy it,
- * and the links made so far with what was paid (the orders whose reference is a link's, `link_…`).
+ * and the links made so far with what was paid (the upstream's orders whose reference is a link's, `link_…`).
  */
 import { html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
@@ -35,7 +35,8 @@ export class LinksPageElement extends LitElement {
 
   private async fetchLinks() {
     try {
-      const page = await this.api.get<OrdersPage>('/orders', { q: 'link_', limit: 100 });
+      // Links are orders of the upstream's (the ledger holds the orders shoppers made through the widget).
+      const page = await this.api.get<OrdersPage>('/upstream-orders', { limit: 100 });
       this.links = page.orders.filter((order) =>
         [order.externalId, order.reference].some((ref) => ref?.startsWith('link_')),
       );

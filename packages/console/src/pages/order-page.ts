@@ -96,8 +96,9 @@ export class OrderPageElement extends LitElement {
       <div class="panel">
         <dl>
           <dt>Status</dt><dd class="status">${order.status ?? order.upstreamStatus ?? '—'}</dd>
-          <dt>Our id</dt><dd class="mono">${order.externalId ?? '—'}</dd>
-          <dt>Upstream id</dt><dd class="mono">${order.id}</dd>
+          <dt>Our id</dt><dd class="mono">${order.externalId ?? order.id}</dd>
+          <dt>Upstream id</dt><dd class="mono">${order.upstreamId ?? order.id}</dd>
+          ${order.reference ? html`<dt>Reference</dt><dd class="mono">${order.reference}</dd>` : nothing}
           <dt>Created</dt><dd>${when(order.createdAt)}</dd>
           <dt>Expires</dt><dd>${when(order.expiresAt)}</dd>
           <dt>Paid</dt><dd>${order.paid ? amount(order.paid.amount, order.paid.currency) : 'nothing yet'}</dd>
@@ -107,7 +108,7 @@ export class OrderPageElement extends LitElement {
       <h2>Customer</h2>
       <div class="panel"><dl>
         <dt>Name</dt><dd>${order.customer?.name ?? '—'}</dd>
-        <dt>E-mail</dt><dd>${order.customer?.email ?? '—'}</dd>
+        <dt>E-mail</dt><dd>${order.customer?.email ?? order.customerEmail ?? '—'}</dd>
         <dt>Country</dt><dd>${order.customer?.country ?? '—'}</dd>
         <dt>Customer id</dt><dd class="mono">${order.customer?.id ?? '—'}</dd>
       </dl></div>
@@ -120,7 +121,11 @@ export class OrderPageElement extends LitElement {
       <h2>Status history</h2>
       ${
         history.length
-          ? html`<ol>${history.map((change) => html`<li>${change.status ?? JSON.stringify(change)} <span class="muted">${when(change.at)}</span></li>`)}</ol>`
+          ? html`<ol>${history.map(
+              (change) => html`<li><span class="status">${change.status ?? '—'}</span>
+                ${change.upstreamStatus ? html`<span class="muted">(${change.upstreamStatus})</span>` : nothing}
+                · ${when(change.at)}${change.source ? html` · <span class="muted">${change.source}</span>` : nothing}</li>`,
+            )}</ol>`
           : html`<p class="muted">No changes recorded.</p>`
       }
       <h2>Payments</h2>

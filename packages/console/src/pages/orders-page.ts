@@ -92,7 +92,7 @@ export class OrdersPageElement extends LitElement {
 
   private renderRow(order: AdminOrder) {
     const key = orderKey(order);
-    const tx = order.payments?.find((payment) => payment.txHash)?.txHash;
+    const tx = order.txHashes?.[0] ?? order.payments?.find((payment) => payment.txHash)?.txHash;
     return html`<tr data-order=${key}>
       <td data-label="Order"><a href="#/orders/${encodeURIComponent(key)}" class="mono">${short(key)}</a></td>
       <td data-label="Created">${when(order.createdAt)}</td>
@@ -100,7 +100,7 @@ export class OrdersPageElement extends LitElement {
       <td data-label="Product">${order.purchase?.name ?? '—'}</td>
       <td data-label="Price">${amount(order.purchase?.price, order.purchase?.currency)}</td>
       <td data-label="Paid">${order.paid ? amount(order.paid.amount, order.paid.currency) : '—'}</td>
-      <td data-label="Payer">${order.customer?.email ?? '—'}</td>
+      <td data-label="Payer">${order.customerEmail ?? order.customer?.email ?? '—'}</td>
       <td data-label="Transaction" class="mono" title=${tx ?? nothing}>${short(tx, 8)}</td>
     </tr>`;
   }

@@ -67,7 +67,7 @@ const eventOf = (entry: OutboxEntry): z.output<typeof eventView> => ({
   orderId: entry.orderId,
   createdAt: entry.createdAt,
   payload: { ...entry.event },
-  deliveries: entry.deliveries.map(({ leaseUntil: _lease, ...delivery }) => delivery),
+  deliveries: entry.deliveries.map(({ leaseUntil: _lease, history: _history, ...delivery }) => delivery),
 });
 
 export const adminDriftResponse = z.object({

@@ -48,7 +48,9 @@ export const replayBody = z
   .strictObject({ from: dateParam, to: dateParam })
   .refine((body) => body.to > body.from, { message: 'must be after from', path: ['to'] });
 
-const secretResponse = z.object({ secret: z.string().describe('The Standard Webhooks secret: shown this once') });
+const secretResponse = z.object({
+  secret: z.string().describe('The Standard Webhooks secret: shown this once'),
+});
 const idParam = z.object({ id: z.string().min(1).max(100) });
 const deliveriesQuery = z.strictObject({
   limit: intParam(1, 100, 25),

@@ -27,7 +27,7 @@ import { type OpenApiDocument, openApiDocument, openApiRoutes } from './openapi.
 import { createOrderLedger } from './orders/ledger.ts';
 import { createRampOrders } from './orders/ramp-orders.ts';
 import { createProductCatalog } from './products.ts';
-import { adminRoutes } from './routes/admin.ts';
+import { adminRoutes } from './routes/admin/index.ts';
 import { adminAccessRoutes } from './routes/admin-access.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { checkoutTokenRoutes } from './routes/checkout-tokens.ts';

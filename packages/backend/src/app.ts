@@ -1,8 +1,9 @@
 /** `createApp(deps)`: the backend's Hono app. `runtime.ts` builds the deps; `command.ts` serves it. */
 import { $ } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
-import { adminAccess } from './admin/access.ts';
+import { adminAccess, wrongCredentialCount } from './admin/access.ts';
 import { createAuditLog } from './admin/audit.ts';
+import { createConsoleSessions, mountOf } from './admin/console-sessions.ts';
 import { createLockouts } from './admin/lockouts.ts';
 import { cspReportPath } from './csp/storefront-csp.ts';
 import type { AppDeps } from './deps.ts';
@@ -26,10 +27,11 @@ import { type OpenApiDocument, openApiDocument, openApiRoutes } from './openapi.
 import { createOrderLedger } from './orders/ledger.ts';
 import { createRampOrders } from './orders/ramp-orders.ts';
 import { createProductCatalog } from './products.ts';
-import { adminRoutes } from './routes/admin.ts';
+import { adminRoutes } from './routes/admin/index.ts';
 import { adminAccessRoutes } from './routes/admin-access.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { checkoutTokenRoutes } from './routes/checkout-tokens.ts';
+import { consoleRoutes } from './routes/console.ts';
 import { cspReportRoutes } from './routes/csp-reports.ts';
 import { depositAddressRoutes } from './routes/deposit-addresses.ts';
 import { apiDescription, docsRoutes } from './routes/docs.ts';
@@ -61,6 +63,16 @@ export function createApp(deps: AppDeps) {
   const catalog = createProductCatalog(deps.config.productsFile, deps.config.publicUrl);
   const audit = createAuditLog(deps.store, deps.clock);
   const lockouts = createLockouts(deps);
+  const consoleSettings = deps.config.console ?? { enabled: true, sessionMinutes: 480 };
+  const sessions = consoleSettings.enabled
+    ? createConsoleSessions({
+        store: deps.store,
+        clock: deps.clock,
+        sessionMinutes: consoleSettings.sessionMinutes,
+        credentials: deps.config.admin.credentials,
+        publicUrl: deps.config.publicUrl,
+      })
+    : undefined;
   // The reference is read from the routes once every one of them is mounted (on first request).
   let document: OpenApiDocument | undefined;
   const reference = (): OpenApiDocument =>
@@ -82,7 +94,7 @@ export function createApp(deps: AppDeps) {
     .route('/csp-reports', cspReportRoutes(deps))
     .route('/webhooks', webhookRoutes(deps, ledger, rampOrders))
     // Every admin route: a named credential with the scope it needs, writes recorded (admin/access.ts).
-    .use('/admin/*', adminAccess(deps, audit, lockouts))
+    .use('/admin/*', adminAccess(deps, audit, lockouts, sessions))
     .route('/admin', adminRoutes(deps))
     .route('/admin', adminAccessRoutes(audit, lockouts))
     .route('/', docsRoutes(reference));
@@ -159,6 +171,12 @@ export function createApp(deps: AppDeps) {
     .route('/', healthRoutes(deps))
     .route('/widget', widgetBundleRoutes(deps))
     .route('/api', api);
+  // The merchant console (CONSOLE=off: nothing at /console).
+  if (sessions) {
+    app.route('/console', consoleRoutes(deps, audit, sessions, wrongCredentialCount(deps, lockouts)));
+    // A route of the mounted sub-app cannot end in a slash: `/console/` is sent to the page.
+    app.get('/console/', (c) => c.redirect(`${mountOf(c)}/console`, 301));
+  }
   // /metrics on the app's port, behind METRICS_TOKEN (with METRICS_PORT it has a listener of its own instead).
   const { metrics: metricsSettings } = config.observability;
   if (deps.metrics.registry && metricsSettings.port === undefined)

@@ -222,6 +222,16 @@ const baseSchema = z.object({
   ACCESS_LOG: z.enum(['on', 'off']).default('on'),
   /** Whether the access log keeps successful probes and scrapes (/healthz, /readyz, /metrics); failed ones always are. */
   ACCESS_LOG_PROBES: z.enum(['on', 'off']).default('off'),
+  /** The merchant console at /console (docs/console.md); `off` serves nothing there. */
+  CONSOLE: z.enum(['on', 'off']).default('on'),
+  /** How long a console sign-in lasts, in minutes (its session cookie and the stored session expire together). */
+  CONSOLE_SESSION_MINUTES: numeric(
+    z
+      .number()
+      .int()
+      .min(5)
+      .max(7 * 24 * 60),
+  ).default(480),
   /** Where fulfilment events go (comma-separated URLs), signed per Standard Webhooks with the secret below. */
   MERCHANT_WEBHOOK_URL: z
     .string()
@@ -286,6 +296,8 @@ export interface Config {
   accessLog: boolean;
   /** ACCESS_LOG_PROBES: log /healthz, /readyz and /metrics requests that succeed too. */
   accessLogProbes?: boolean | undefined;
+  /** The merchant console (CONSOLE, CONSOLE_SESSION_MINUTES); absent: on, sessions of 8 hours. */
+  console?: { enabled: boolean; sessionMinutes: number } | undefined;
   ramp: { apiUrl: string; widgetUrl: string; publicKey: string; secretKey: string };
   /**
    * Fulfilment events: the receivers and their Standard Webhooks secret. An app that mounts us hears them in
@@ -356,6 +368,16 @@ const configSchema = z.object({
   trustedProxies: rules.trustedProxies.optional(),
   accessLog: z.boolean(),
   accessLogProbes: z.boolean().optional(),
+  console: z
+    .object({
+      enabled: z.boolean(),
+      sessionMinutes: z
+        .number()
+        .int()
+        .min(5)
+        .max(7 * 24 * 60),
+    })
+    .optional(),
   ramp: z.object({
     apiUrl: urlOf,
     widgetUrl: urlOf,
@@ -612,6 +634,7 @@ export function loadConfig(
     trustedProxies: vars.TRUSTED_PROXIES,
     accessLog: vars.ACCESS_LOG === 'on',
     accessLogProbes: vars.ACCESS_LOG_PROBES === 'on',
+    console: { enabled: vars.CONSOLE === 'on', sessionMinutes: vars.CONSOLE_SESSION_MINUTES },
     ramp: {
       apiUrl: vars.RAMP_API_URL ?? `${sandboxBase}/ramp`,
       widgetUrl: vars.RAMP_WIDGET_URL ?? `${sandboxBase}/ramp`,

@@ -3,6 +3,7 @@
 import type { AdminCredential } from './admin/credentials.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import type { Endpoints } from './events/endpoints.ts';
 import type { Outbox } from './events/outbox.ts';
 import type { ReadinessChecks } from './health/checks.ts';
 import type { Lifecycle } from './lifecycle.ts';
@@ -23,6 +24,8 @@ export interface AppDeps {
   store: Store;
   /** Fulfilment events waiting for (or done with) delivery, in the store. */
   outbox: Outbox;
+  /** The webhook endpoints the outbox delivers to (MERCHANT_WEBHOOK_URL's and the admin API's). */
+  endpoints: Endpoints;
   clock: Clock;
   /** Redis shared by several instances (REDIS_URL); absent: everything stays in this process. */
   shared?: SharedState | undefined;

@@ -12,6 +12,7 @@ import { lockDataDir } from './data-dir-lock.ts';
 import type { AppDeps, AppEnv } from './deps.ts';
 import { handleError, handleNotFound } from './errors.ts';
 import { createDeliveryWorker } from './events/delivery-worker.ts';
+import { createEndpoints } from './events/endpoints.ts';
 import type { OnEvent } from './events/fulfilment-events.ts';
 import { createOutbox, hookTarget } from './events/outbox.ts';
 import { createReadinessChecks, environmentLine } from './health/checks.ts';
@@ -20,7 +21,7 @@ import { configureLogging, flushLogs, logger } from './logger.ts';
 import { metricsOf, startObservability, watchSources } from './metrics/wiring.ts';
 import { claimOwners } from './middleware/claim-owners.ts';
 import { createQuoteEngine } from './quotes/engine.ts';
-import { singleKey } from './secrets/keyring.ts';
+import { type Keyring, singleKey } from './secrets/keyring.ts';
 import { connectShared, type SharedState } from './shared/redis.ts';
 import { createSqlStore } from './store/sql-store.ts';
 import type { Store } from './store/store.ts';
@@ -95,6 +96,12 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
     clock,
     observe: metrics.enabled ? metrics.upstreamCall : undefined,
   });
+  const endpoints = createEndpoints({
+    store: overrides.store,
+    clock,
+    configured: config.events.webhookUrls,
+    configuredSecrets: () => merchantKeyring(config),
+  });
   const deps: AppDeps = {
     config,
     metrics,
@@ -104,8 +111,9 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
     store: overrides.store,
     shared,
     claimOwners: claimOwners(config, shared),
-    outbox: createOutbox(overrides.store, () => [
-      ...config.events.webhookUrls,
+    endpoints,
+    outbox: createOutbox(overrides.store, async (event, via) => [
+      ...(await endpoints.targetsFor(event, via)),
       ...(overrides.onEvent ? [hookTarget] : []),
     ]),
     ramp,
@@ -233,6 +241,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   return { app, deps, markDraining, inFlight, close };
 }
 
+/** MERCHANT_WEBHOOK_SECRET's keyring: events.webhookSecret is the current one (an app may set it in code), the previous ones come from the env. */
+function merchantKeyring(config: Config): Keyring | undefined {
+  return config.events.webhookSecret
+    ? {
+        ...(config.secrets.merchantWebhook ?? singleKey(config.events.webhookSecret)),
+        current: config.events.webhookSecret,
+      }
+    : undefined;
+}
+
 /**
  * What runs beside the app: the delivery worker (started, watched by /readyz) and the quote engine's timers.
  * `createRuntime` and the Workers entry both start them.
@@ -245,13 +263,8 @@ export function startBackground(
   const worker = createDeliveryWorker({
     outbox: deps.outbox,
     clock: deps.clock,
-    // events.webhookSecret is the current one (an app may set it in code); the previous ones come from the env.
-    secrets: config.events.webhookSecret
-      ? {
-          ...(config.secrets.merchantWebhook ?? singleKey(config.events.webhookSecret)),
-          current: config.events.webhookSecret,
-        }
-      : undefined,
+    secrets: merchantKeyring(config),
+    resolve: deps.endpoints.resolve,
     onEvent: options.onEvent,
     observe: deps.metrics.deliveryAttempt,
     ...(options.fetch ? { fetch: options.fetch } : {}),

@@ -25,6 +25,14 @@ export const fulfilmentEventTypes = [
 ] as const;
 export type FulfilmentEventType = (typeof fulfilmentEventTypes)[number];
 
+/** The event an endpoint's "send test event" sends (to that endpoint only; no endpoint subscribes to it). */
+export const testEventType = 'webhook.test';
+
+export interface TestEventData {
+  endpointId: string;
+  message: string;
+}
+
 export interface OrderEventData {
   orderId: string;
   upstreamOrderId: string;
@@ -94,14 +102,14 @@ export interface DepositEventData {
 /** The body delivered (Standard Webhooks' recommended `{ type, timestamp, data }`), plus its stable id. */
 export interface FulfilmentEvent {
   id: string;
-  type: FulfilmentEventType;
+  type: FulfilmentEventType | typeof testEventType;
   timestamp: string;
   /**
    * The event's place among its order's events (1, 2, …, in the order they happened; set by the outbox as it
    * writes the event). A ramp order's or a deposit's single event is 1.
    */
   sequence?: number;
-  data: OrderEventData | RampEventData | DepositEventData;
+  data: OrderEventData | RampEventData | DepositEventData | TestEventData;
 }
 
 /** The in-process hook an app that mounts the backend may give (`createCheckout(config, { onEvent })`). */

@@ -10,7 +10,7 @@ import { noteAudit } from '../admin/audit.ts';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import type { OutboxEntry } from '../events/outbox.ts';
-import { priceAmount } from '../money.ts';
+import { priceAmount, refuseExcessDecimals } from '../money.ts';
 import { errorResponses, jsonBody, jsonResponse, openApiRoutes, securedBy } from '../openapi.ts';
 import type { OrderRecord } from '../orders/order.ts';
 import { mapUpstreamStatus, orderStatuses } from '../orders/status.ts';
@@ -59,13 +59,15 @@ export const adminOrdersQuery = z
     path: ['endDate'],
   });
 
-export const paymentLinkBody = z.object({
-  name: z.string().trim().min(1).max(200),
-  note: z.string().max(2000).optional(),
-  imageUrl: z.url({ protocol: /^https?$/ }).optional(),
-  currency: currencyCode,
-  amount: priceAmount,
-});
+export const paymentLinkBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    note: z.string().max(2000).optional(),
+    imageUrl: z.url({ protocol: /^https?$/ }).optional(),
+    currency: currencyCode,
+    amount: priceAmount,
+  })
+  .superRefine((body, ctx) => refuseExcessDecimals(ctx, 'amount', body.amount, body.currency, 'fiat'));
 
 const nullableText = z.string().nullable();
 const paidSchema = z.object({ amount: z.string(), currency: z.string() });

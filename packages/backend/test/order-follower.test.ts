@@ -111,6 +111,17 @@ for (const kind of kinds) {
         for (const order of orders) {
           const types = (await eventsOf(stack, order.orderId)).map((event) => event.type);
           assert.deepEqual(types, ['order.created', 'order.expired']);
+          // The event says what was due in the crypto, the rate, and (nothing having arrived) the whole shortfall.
+          const expired = (await eventsOf(stack, order.orderId))[1]?.data as {
+            due: { amount: string } | null;
+            rate: string | null;
+            shortfall: string | null;
+            excess: string | null;
+          };
+          assert.ok(expired.due && Number(expired.due.amount) > 0, 'the amount due in crypto');
+          assert.ok(expired.rate && Number(expired.rate) > 0, 'the rate');
+          assert.equal(expired.shortfall, expired.due.amount);
+          assert.equal(expired.excess, null);
         }
         // Final now: nothing more to read, whichever instance looks.
         assert.deepEqual(await Promise.all([first.round(), second.round()]), [0, 0]);

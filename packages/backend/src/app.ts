@@ -48,9 +48,9 @@ const webhookBodyLimit = limitBody(64 * 1024);
 // A Reporting API body can hold several reports, each with the page's whole policy.
 const cspReportBodyLimit = limitBody(16 * 1024);
 
-export function createApp(deps: AppDeps) {
-  // One ledger (with its status hub) shared by the routes that read or move orders.
-  const ledger = createOrderLedger({
+/** The ledger of `deps`' orders (createDeps makes one, which the follower of unfinished orders shares). */
+export const ledgerOf = (deps: Omit<AppDeps, 'ledger'>) =>
+  createOrderLedger({
     store: deps.store,
     clock: deps.clock,
     payments: deps.payments,
@@ -58,6 +58,10 @@ export function createApp(deps: AppDeps) {
     fanout: deps.shared?.fanout,
     metrics: deps.metrics,
   });
+
+export function createApp(deps: AppDeps) {
+  // One ledger (with its status hub) shared by the routes that read or move orders.
+  const ledger = deps.ledger ?? ledgerOf(deps);
   const rampOrders = createRampOrders(deps);
   // One catalog reader (one mtime cache) for the products and order routes.
   const catalog = createProductCatalog(deps.config.productsFile, deps.config.publicUrl);

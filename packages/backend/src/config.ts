@@ -68,6 +68,7 @@ const rules = {
   quoteMaxStaleMs: z.number().int().min(100).max(3_600_000),
   share: z.number().min(0).max(1),
   driftThreshold: z.number().positive().max(1),
+  orderFollowMs: z.number().int().min(1000).max(3_600_000),
   rateLimitPerMinute: z.number().int().min(1).max(1_000_000),
   trustedProxies: z.array(z.string()).superRefine((entries, ctx) => {
     for (const bad of badTrustedProxies(entries))
@@ -210,6 +211,12 @@ const baseSchema = z.object({
   QUOTE_SAMPLER_SHARE: numeric(rules.share).default(0.05),
   /** Relative difference between a derived and an upstream quote past which a combination is upstream-only. */
   QUOTE_DRIFT_THRESHOLD: numeric(rules.driftThreshold).default(0.005),
+  // Orders without a browser (docs/money.md): how often each unfinished order is read again from the upstream, and
+  // the share of the upstream budget those reads may take.
+  /** How often the background follower reads each unfinished order from the upstream (ms). */
+  ORDER_FOLLOW_MS: numeric(rules.orderFollowMs).default(30_000),
+  /** Share of the upstream budget the follower may take (0–1; 0 = off: orders move only on webhooks and pages). */
+  ORDER_FOLLOW_SHARE: numeric(rules.share).default(0.1),
   /** Requests per minute one client (IP) may send to the public routes. */
   RATE_LIMIT_PER_MINUTE: numeric(rules.rateLimitPerMinute).default(120),
   /** Proxies whose X-Forwarded-For names the client: addresses, CIDR ranges, loopback, private (none: nobody's). */
@@ -290,6 +297,8 @@ export interface Config {
   shutdown?: { drainMs: number; timeoutMs: number } | undefined;
   /** The quote engine (quotes/engine.ts). */
   quoteEngine: EngineSettings;
+  /** The follower of unfinished orders (orders/follower.ts); absent: its defaults. */
+  orderFollow?: { everyMs: number; share: number } | undefined;
   rateLimitPerMinute: number;
   /** TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client; none (undefined): the connection's peer. */
   trustedProxies?: string[] | undefined;
@@ -364,6 +373,7 @@ const configSchema = z.object({
     samplerShare: rules.share,
     driftThreshold: rules.driftThreshold,
   }),
+  orderFollow: z.object({ everyMs: rules.orderFollowMs, share: rules.share }).optional(),
   rateLimitPerMinute: rules.rateLimitPerMinute,
   trustedProxies: rules.trustedProxies.optional(),
   accessLog: z.boolean(),
@@ -630,6 +640,7 @@ export function loadConfig(
       samplerShare: vars.QUOTE_SAMPLER_SHARE,
       driftThreshold: vars.QUOTE_DRIFT_THRESHOLD,
     },
+    orderFollow: { everyMs: vars.ORDER_FOLLOW_MS, share: vars.ORDER_FOLLOW_SHARE },
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
     trustedProxies: vars.TRUSTED_PROXIES,
     accessLog: vars.ACCESS_LOG === 'on',

@@ -9,9 +9,11 @@ import type { ReadinessChecks } from './health/checks.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { ClaimOwners } from './middleware/idempotency.ts';
+import type { OrderLedger } from './orders/ledger.ts';
 import type { QuoteEngine } from './quotes/engine.ts';
 import type { SharedState } from './shared/redis.ts';
 import type { Store } from './store/store.ts';
+import type { Budget } from './upstream/budget.ts';
 import type { PaymentsClient } from './upstream/payments-client.ts';
 import type { RampClient } from './upstream/ramp-client.ts';
 
@@ -37,6 +39,10 @@ export interface AppDeps {
   readiness: ReadinessChecks;
   /** Serving or draining (graceful shutdown): `/readyz` and the status streams read it. */
   lifecycle: Lifecycle;
+  /** The orders' ledger, shared by the routes and the follower of unfinished orders; absent: createApp makes one. */
+  ledger?: OrderLedger | undefined;
+  /** The upstream budget this process spends (shared through Redis with REDIS_URL); the follower takes a share. */
+  budget?: Budget | undefined;
 }
 
 /** Hono context variables set by our middleware. */

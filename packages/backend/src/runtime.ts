@@ -5,7 +5,7 @@
  * `createDeps` with a memory store.
  */
 import type { Hono } from 'hono';
-import { createApp } from './app.ts';
+import { createApp, ledgerOf } from './app.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type Config, checkConfig, loadConfig } from './config.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -20,6 +20,7 @@ import { Lifecycle } from './lifecycle.ts';
 import { configureLogging, flushLogs, logger } from './logger.ts';
 import { metricsOf, startObservability, watchSources } from './metrics/wiring.ts';
 import { claimOwners } from './middleware/claim-owners.ts';
+import { createOrderFollower, type OrderFollower } from './orders/follower.ts';
 import { createQuoteEngine } from './quotes/engine.ts';
 import { type Keyring, singleKey } from './secrets/keyring.ts';
 import { connectShared, type SharedState } from './shared/redis.ts';
@@ -128,6 +129,8 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
       ...(overrides.paymentsFetch ? { fetch: overrides.paymentsFetch } : {}),
     }),
   };
+  deps.budget = budget;
+  deps.ledger = ledgerOf(deps);
   watchSources(deps, budget);
   return deps;
 }
@@ -216,6 +219,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const pruning = setInterval(prune, 3_600_000).unref();
   const backend = createApp(deps);
   const worker = startBackground(deps, { onEvent: options.onEvent });
+  const follower = startFollower(deps);
   // /metrics's own listener (METRICS_PORT), and the line naming storage, Redis and upstream (mounted or not).
   const observing = await startObservability(deps);
   logger.info(`checkout backend started: ${environmentLine(deps.readiness.environment())}`, {
@@ -225,6 +229,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const close = async () => {
     clearInterval(pruning);
     await observing.close();
+    await follower?.stop();
     await worker.stop();
     await closeDeps(deps);
   };
@@ -273,6 +278,20 @@ export function startBackground(
   deps.quotes.start();
   deps.readiness.watchWorker(worker);
   return worker;
+}
+
+/**
+ * The follower of unfinished orders (orders/follower.ts), started: the command and a mounted checkout run it (a
+ * Worker does not: a Durable Object keeps no timers; docs/money.md says so).
+ */
+export function startFollower(deps: AppDeps): OrderFollower | undefined {
+  if (!deps.ledger) return undefined;
+  const follower = createOrderFollower(
+    { store: deps.store, clock: deps.clock, ledger: deps.ledger, budget: deps.budget },
+    deps.config.orderFollow ?? { everyMs: 30_000, share: 0.1 },
+  );
+  follower.start();
+  return follower;
 }
 
 /**

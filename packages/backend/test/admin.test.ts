@@ -198,6 +198,15 @@ describe('POST /api/admin/payment-links', () => {
       json: { name: 'X', currency: 'XYZ', amount: '1' },
     });
     assert.equal(refused.status, 422, 'a currency the upstream does not take');
+    const tooPrecise = await admin('/payment-links', {
+      method: 'POST',
+      json: { name: 'X', currency: 'EUR', amount: '12.505' },
+    });
+    assert.equal(tooPrecise.status, 422, 'never rounded up to 12.51');
+    const issue = (await json<{ error: { issues: Array<{ path: string; message: string }> } }>(tooPrecise))
+      .error.issues[0];
+    assert.equal(issue?.path, 'amount');
+    assert.match(issue?.message ?? '', /EUR has 2 decimals/);
     const anonymous = await stack.api('/api/admin/payment-links', {
       method: 'POST',
       json: { name: 'X', currency: 'EUR', amount: '1' },

@@ -8,6 +8,7 @@
  * change seen twice (a webhook and a sync, a retry after a crash) is one event with one `webhook-id`.
  */
 import { createHash } from 'node:crypto';
+import { balanceOf, type OrderBalance } from '../orders/balance.ts';
 import type { OrderRecord } from '../orders/order.ts';
 import type { OrderStatus } from '../orders/status.ts';
 import type { PaymentFact } from '../orders/upstream-facts.ts';
@@ -33,7 +34,7 @@ export interface TestEventData {
   message: string;
 }
 
-export interface OrderEventData {
+export interface OrderEventData extends OrderBalance {
   orderId: string;
   upstreamOrderId: string;
   status: OrderStatus;
@@ -148,6 +149,8 @@ function orderData(record: OrderRecord): OrderEventData {
     amount: product.price,
     currency: product.currency,
     paid: record.paid,
+    // What was due in the crypto paid, the rate, the shortfall or excess (orders/balance.ts).
+    ...balanceOf(record),
     payments: record.payments ?? [],
     history: record.history.map(({ status, upstreamStatus, at }) => ({ status, upstreamStatus, at })),
     createdAt: record.createdAt,

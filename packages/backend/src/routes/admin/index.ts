@@ -11,7 +11,7 @@ import { noteAudit } from '../../admin/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { OutboxEntry } from '../../events/outbox.ts';
-import { priceAmount } from '../../money.ts';
+import { priceAmount, refuseExcessDecimals } from '../../money.ts';
 import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../../openapi.ts';
 import { currencyCode } from '../../schemas/codes.ts';
 import { isValueRefusal } from '../../upstream/http.ts';
@@ -20,13 +20,15 @@ import { ledgerOrderRoutes } from './orders.ts';
 import { upstreamOrderRoutes } from './upstream-orders.ts';
 import { webhookEndpointRoutes } from './webhook-endpoints.ts';
 
-export const paymentLinkBody = z.object({
-  name: z.string().trim().min(1).max(200),
-  note: z.string().max(2000).optional(),
-  imageUrl: z.url({ protocol: /^https?$/ }).optional(),
-  currency: currencyCode,
-  amount: priceAmount,
-});
+export const paymentLinkBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    note: z.string().max(2000).optional(),
+    imageUrl: z.url({ protocol: /^https?$/ }).optional(),
+    currency: currencyCode,
+    amount: priceAmount,
+  })
+  .superRefine((body, ctx) => refuseExcessDecimals(ctx, 'amount', body.amount, body.currency, 'fiat'));
 
 export const paymentLinkResponse = z.object({
   orderId: z.string().describe("The upstream's order id"),

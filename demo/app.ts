@@ -210,7 +210,7 @@ export function createDemoApp(options: DemoOptions) {
       const id = c.req.param('id');
       if (!/^[A-Za-z0-9_-]{4,64}$/.test(id)) return c.json({ error: { code: 'NOT_FOUND' } }, 404);
       const response = await fetch(
-        `${options.backendUrl()}/api/admin/orders?${new URLSearchParams({ searchId: id, limit: '10' })}`,
+        `${options.backendUrl()}/api/admin/upstream-orders?${new URLSearchParams({ searchId: id, limit: '10' })}`,
         { headers: adminHeaders() },
       );
       if (!response.ok) return relay(response);

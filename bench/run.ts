@@ -3,7 +3,7 @@
  * Writes bench/results.json and bench/results.md. Nothing here asserts a timing; the goals are reported as met
  * or not. Every server runs in a process of its own (bench/server.ts), on loopback, with bounded load.
  *
- * `npm run bench -- <part>…` (parts: weight, ttfq, overhead, load, accuracy, profile, instances, observability, rolling, workers; `load` includes
+ * `npm run bench -- <part>…` (parts: weight, ttfq, overhead, load, accuracy, profile, instances, observability, rolling, workers, admin-orders; `load` includes
  * memory) runs only those parts and prints their sections; bench/results.* stay the record of the last full run.
  */
 import { spawnSync } from 'node:child_process';
@@ -11,6 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { measureAccuracy, measureTypedTotals } from './accuracy.ts';
+import { measureAdminOrders, writeAdminOrdersResult } from './admin-orders.ts';
 import { instancesMarkdown, measureInstances, writeInstancesResult } from './instances.ts';
 import {
   benchDir,
@@ -76,6 +77,7 @@ const PARTS = [
   'observability',
   'rolling',
   'workers',
+  'admin-orders',
 ] as const;
 type Part = (typeof PARTS)[number];
 const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
@@ -467,6 +469,15 @@ if (wants('rolling')) {
   writeRollingResult(result);
   console.log(`\n${rollingMarkdown(result)}`);
   log('rolling: bench/rolling-results.json, bench/rolling-results.md');
+}
+
+// The admin's ledger search at 100,000 orders, SQLite and PostgreSQL.
+if (wants('admin-orders')) {
+  log('admin-orders: the ledger search at 100,000 orders, first and deep pages, SQLite and PostgreSQL…');
+  const result = await measureAdminOrders();
+  writeAdminOrdersResult(result);
+  console.log(JSON.stringify(result, null, 2));
+  log('admin-orders: bench/admin-orders-results.json');
 }
 
 // One Worker isolate in Miniflare beside the CLI on Node, each alone on the cores in turn.

@@ -34,9 +34,6 @@ export interface DemoOptions {
 
 /** The cookie that identifies the demo's shopper, standing in for a merchant's own login. */
 const customerCookie = 'demo_customer';
-/** Query parameters the Orders page may pass on to `GET /api/admin/orders`. */
-const adminOrderParams = ['page', 'limit', 'searchId', 'startDate', 'endDate', 'type'] as const;
-
 /** The fields of the backend's `AdminOrder` that the thank-you page uses. */
 interface AdminOrder {
   /** The upstream order id. */
@@ -161,7 +158,11 @@ export function createDemoApp(options: DemoOptions) {
       );
       return page(c, await renderPage('deposit', options.mode, { customerId, customerToken }));
     })
-    .get('/orders', async (c) => page(c, await renderPage('orders', options.mode)))
+    // The demo's Orders page gave way to the backend's merchant console (docs/console.md).
+    .get('/orders', (c) => {
+      const id = c.req.query('searchId');
+      return c.redirect(id ? `/console#/orders/${encodeURIComponent(id)}` : '/console', 301);
+    })
     .get('/theming', async (c) => page(c, await renderPage('theming', options.mode)))
     .get('/embed', examplePage('embed'))
     .get('/embed/script-tag', examplePage('embed-script-tag'))
@@ -209,7 +210,7 @@ export function createDemoApp(options: DemoOptions) {
       const id = c.req.param('id');
       if (!/^[A-Za-z0-9_-]{4,64}$/.test(id)) return c.json({ error: { code: 'NOT_FOUND' } }, 404);
       const response = await fetch(
-        `${options.backendUrl()}/api/admin/orders?${new URLSearchParams({ searchId: id, limit: '10' })}`,
+        `${options.backendUrl()}/api/admin/upstream-orders?${new URLSearchParams({ searchId: id, limit: '10' })}`,
         { headers: adminHeaders() },
       );
       if (!response.ok) return relay(response);
@@ -227,50 +228,6 @@ export function createDemoApp(options: DemoOptions) {
         currency: typeof order.purchase?.currency === 'string' ? order.purchase.currency : undefined,
         paid: order.paid ?? null,
       });
-    })
-    // Which admin credential the Orders page acts with, and its scope (read: the page shows writes refused).
-    .get('/demo-admin/credential', async () =>
-      relay(await fetch(`${options.backendUrl()}/api/admin/credential`, { headers: adminHeaders() })),
-    )
-    .get('/demo-admin/orders', async (c) => {
-      const query = new URLSearchParams();
-      for (const name of adminOrderParams) {
-        const value = c.req.query(name);
-        if (value) query.set(name, value);
-      }
-      return relay(
-        await fetch(`${options.backendUrl()}/api/admin/orders?${query}`, { headers: adminHeaders() }),
-      );
-    })
-    // The fulfilment events the checkout sent to the shop's receiver (/shop/events), and a re-send.
-    .get('/demo-admin/events', async (c) => {
-      const query = new URLSearchParams({ limit: '50' });
-      const orderId = c.req.query('orderId');
-      if (orderId) query.set('orderId', orderId);
-      return relay(
-        await fetch(`${options.backendUrl()}/api/admin/events?${query}`, { headers: adminHeaders() }),
-      );
-    })
-    .post('/demo-admin/events/:id/resend', async (c) =>
-      relay(
-        await fetch(
-          `${options.backendUrl()}/api/admin/events/${encodeURIComponent(c.req.param('id'))}/resend`,
-          {
-            method: 'POST',
-            headers: adminHeaders(),
-          },
-        ),
-      ),
-    )
-    .post('/demo-admin/payment-links', async (c) => {
-      const body = await c.req.text();
-      return relay(
-        await fetch(`${options.backendUrl()}/api/admin/payment-links`, {
-          method: 'POST',
-          headers: { ...adminHeaders(), 'content-type': 'application/json' },
-          body,
-        }),
-      );
     });
   return app;
 }

@@ -20,7 +20,7 @@ const navItems: Array<{ id: string; href: string; label: string }> = [
   { id: 'buy', href: '/buy', label: 'Buy crypto' },
   { id: 'sell', href: '/sell', label: 'Sell crypto' },
   { id: 'deposit', href: '/deposit', label: 'Deposit' },
-  { id: 'orders', href: '/orders', label: 'Orders' },
+  { id: 'orders', href: '/console', label: 'Merchant console' },
   { id: 'theming', href: '/theming', label: 'Theming' },
   { id: 'embed', href: '/embed', label: 'Embed examples' },
 ];

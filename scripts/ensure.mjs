@@ -257,6 +257,8 @@ export function ensurePackagesBuilt({ force = false } = {}) {
       newestIn(join(dir, 'src')),
       mtime(join(dir, 'package.json')),
       mtime(join(dir, 'tsconfig.build.json')),
+      // The backend's build also builds the merchant console into its dist/console.
+      ...(name === 'backend' ? [newestIn(join(root, 'packages', 'console', 'src'))] : []),
     );
     if (!force && built && built >= sources) continue;
     console.log(`Building packages/${name}…`);

@@ -92,7 +92,7 @@ function show(view: StatusView): void {
     hinted && hinted !== status
       ? `The return link said "${hinted}"; the shop's server says "${status}", which is what counts.`
       : "Status confirmed by the shop's server.";
-  $<HTMLAnchorElement>('#result-orders').href = `/orders?searchId=${encodeURIComponent(reference)}`;
+  $<HTMLAnchorElement>('#result-orders').href = `/console#/orders/${encodeURIComponent(reference)}`;
 }
 
 function fail(message: string): void {

@@ -1,8 +1,9 @@
 /** `createApp(deps)`: the backend's Hono app. `runtime.ts` builds the deps; `command.ts` serves it. */
 import { $ } from '@hono/zod-openapi';
 import { requestId } from 'hono/request-id';
-import { adminAccess } from './admin/access.ts';
+import { adminAccess, wrongCredentialCount } from './admin/access.ts';
 import { createAuditLog } from './admin/audit.ts';
+import { createConsoleSessions, mountOf } from './admin/console-sessions.ts';
 import { createLockouts } from './admin/lockouts.ts';
 import { cspReportPath } from './csp/storefront-csp.ts';
 import type { AppDeps } from './deps.ts';
@@ -25,10 +26,11 @@ import { type OpenApiDocument, openApiDocument, openApiRoutes } from './openapi.
 import { createOrderLedger } from './orders/ledger.ts';
 import { createRampOrders } from './orders/ramp-orders.ts';
 import { createProductCatalog } from './products.ts';
-import { adminRoutes } from './routes/admin.ts';
+import { adminRoutes } from './routes/admin/index.ts';
 import { adminAccessRoutes } from './routes/admin-access.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { checkoutTokenRoutes } from './routes/checkout-tokens.ts';
+import { consoleRoutes } from './routes/console.ts';
 import { cspReportRoutes } from './routes/csp-reports.ts';
 import { depositAddressRoutes } from './routes/deposit-addresses.ts';
 import { apiDescription, docsRoutes } from './routes/docs.ts';
@@ -46,9 +48,9 @@ const webhookBodyLimit = limitBody(64 * 1024);
 // A Reporting API body can hold several reports, each with the page's whole policy.
 const cspReportBodyLimit = limitBody(16 * 1024);
 
-export function createApp(deps: AppDeps) {
-  // One ledger (with its status hub) shared by the routes that read or move orders.
-  const ledger = createOrderLedger({
+/** The ledger of `deps`' orders (createDeps makes one, which the follower of unfinished orders shares). */
+export const ledgerOf = (deps: Omit<AppDeps, 'ledger'>) =>
+  createOrderLedger({
     store: deps.store,
     clock: deps.clock,
     payments: deps.payments,
@@ -56,11 +58,25 @@ export function createApp(deps: AppDeps) {
     fanout: deps.shared?.fanout,
     metrics: deps.metrics,
   });
+
+export function createApp(deps: AppDeps) {
+  // One ledger (with its status hub) shared by the routes that read or move orders.
+  const ledger = deps.ledger ?? ledgerOf(deps);
   const rampOrders = createRampOrders(deps);
   // One catalog reader (one mtime cache) for the products and order routes.
   const catalog = createProductCatalog(deps.config.productsFile, deps.config.publicUrl);
   const audit = createAuditLog(deps.store, deps.clock);
   const lockouts = createLockouts(deps);
+  const consoleSettings = deps.config.console ?? { enabled: true, sessionMinutes: 480 };
+  const sessions = consoleSettings.enabled
+    ? createConsoleSessions({
+        store: deps.store,
+        clock: deps.clock,
+        sessionMinutes: consoleSettings.sessionMinutes,
+        credentials: deps.config.admin.credentials,
+        publicUrl: deps.config.publicUrl,
+      })
+    : undefined;
   // The reference is read from the routes once every one of them is mounted (on first request).
   let document: OpenApiDocument | undefined;
   const reference = (): OpenApiDocument =>
@@ -82,7 +98,7 @@ export function createApp(deps: AppDeps) {
     .route('/csp-reports', cspReportRoutes(deps))
     .route('/webhooks', webhookRoutes(deps, ledger, rampOrders))
     // Every admin route: a named credential with the scope it needs, writes recorded (admin/access.ts).
-    .use('/admin/*', adminAccess(deps, audit, lockouts))
+    .use('/admin/*', adminAccess(deps, audit, lockouts, sessions))
     .route('/admin', adminRoutes(deps))
     .route('/admin', adminAccessRoutes(audit, lockouts))
     .route('/', docsRoutes(reference));
@@ -159,6 +175,12 @@ export function createApp(deps: AppDeps) {
     .route('/', healthRoutes(deps))
     .route('/widget', widgetBundleRoutes(deps))
     .route('/api', api);
+  // The merchant console (CONSOLE=off: nothing at /console).
+  if (sessions) {
+    app.route('/console', consoleRoutes(deps, audit, sessions, wrongCredentialCount(deps, lockouts)));
+    // A route of the mounted sub-app cannot end in a slash: `/console/` is sent to the page.
+    app.get('/console/', (c) => c.redirect(`${mountOf(c)}/console`, 301));
+  }
   // /metrics on the app's port, behind METRICS_TOKEN (with METRICS_PORT it has a listener of its own instead).
   const { metrics: metricsSettings } = config.observability;
   if (deps.metrics.registry && metricsSettings.port === undefined)

@@ -68,6 +68,7 @@ const rules = {
   quoteMaxStaleMs: z.number().int().min(100).max(3_600_000),
   share: z.number().min(0).max(1),
   driftThreshold: z.number().positive().max(1),
+  orderFollowMs: z.number().int().min(1000).max(3_600_000),
   rateLimitPerMinute: z.number().int().min(1).max(1_000_000),
   trustedProxies: z.array(z.string()).superRefine((entries, ctx) => {
     for (const bad of badTrustedProxies(entries))
@@ -210,6 +211,12 @@ const baseSchema = z.object({
   QUOTE_SAMPLER_SHARE: numeric(rules.share).default(0.05),
   /** Relative difference between a derived and an upstream quote past which a combination is upstream-only. */
   QUOTE_DRIFT_THRESHOLD: numeric(rules.driftThreshold).default(0.005),
+  // Orders without a browser (docs/money.md): how often each unfinished order is read again from the upstream, and
+  // the share of the upstream budget those reads may take.
+  /** How often the background follower reads each unfinished order from the upstream (ms). */
+  ORDER_FOLLOW_MS: numeric(rules.orderFollowMs).default(30_000),
+  /** Share of the upstream budget the follower may take (0–1; 0 = off: orders move only on webhooks and pages). */
+  ORDER_FOLLOW_SHARE: numeric(rules.share).default(0.1),
   /** Requests per minute one client (IP) may send to the public routes. */
   RATE_LIMIT_PER_MINUTE: numeric(rules.rateLimitPerMinute).default(120),
   /** Proxies whose X-Forwarded-For names the client: addresses, CIDR ranges, loopback, private (none: nobody's). */
@@ -222,6 +229,16 @@ const baseSchema = z.object({
   ACCESS_LOG: z.enum(['on', 'off']).default('on'),
   /** Whether the access log keeps successful probes and scrapes (/healthz, /readyz, /metrics); failed ones always are. */
   ACCESS_LOG_PROBES: z.enum(['on', 'off']).default('off'),
+  /** The merchant console at /console (docs/console.md); `off` serves nothing there. */
+  CONSOLE: z.enum(['on', 'off']).default('on'),
+  /** How long a console sign-in lasts, in minutes (its session cookie and the stored session expire together). */
+  CONSOLE_SESSION_MINUTES: numeric(
+    z
+      .number()
+      .int()
+      .min(5)
+      .max(7 * 24 * 60),
+  ).default(480),
   /** Where fulfilment events go (comma-separated URLs), signed per Standard Webhooks with the secret below. */
   MERCHANT_WEBHOOK_URL: z
     .string()
@@ -280,12 +297,16 @@ export interface Config {
   shutdown?: { drainMs: number; timeoutMs: number } | undefined;
   /** The quote engine (quotes/engine/). */
   quoteEngine: EngineSettings;
+  /** The follower of unfinished orders (orders/follower.ts); absent: its defaults. */
+  orderFollow?: { everyMs: number; share: number } | undefined;
   rateLimitPerMinute: number;
   /** TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client; none (undefined): the connection's peer. */
   trustedProxies?: string[] | undefined;
   accessLog: boolean;
   /** ACCESS_LOG_PROBES: log /healthz, /readyz and /metrics requests that succeed too. */
   accessLogProbes?: boolean | undefined;
+  /** The merchant console (CONSOLE, CONSOLE_SESSION_MINUTES); absent: on, sessions of 8 hours. */
+  console?: { enabled: boolean; sessionMinutes: number } | undefined;
   ramp: { apiUrl: string; widgetUrl: string; publicKey: string; secretKey: string };
   /**
    * Fulfilment events: the receivers and their Standard Webhooks secret. An app that mounts us hears them in
@@ -352,10 +373,21 @@ const configSchema = z.object({
     samplerShare: rules.share,
     driftThreshold: rules.driftThreshold,
   }),
+  orderFollow: z.object({ everyMs: rules.orderFollowMs, share: rules.share }).optional(),
   rateLimitPerMinute: rules.rateLimitPerMinute,
   trustedProxies: rules.trustedProxies.optional(),
   accessLog: z.boolean(),
   accessLogProbes: z.boolean().optional(),
+  console: z
+    .object({
+      enabled: z.boolean(),
+      sessionMinutes: z
+        .number()
+        .int()
+        .min(5)
+        .max(7 * 24 * 60),
+    })
+    .optional(),
   ramp: z.object({
     apiUrl: urlOf,
     widgetUrl: urlOf,
@@ -608,10 +640,12 @@ export function loadConfig(
       samplerShare: vars.QUOTE_SAMPLER_SHARE,
       driftThreshold: vars.QUOTE_DRIFT_THRESHOLD,
     },
+    orderFollow: { everyMs: vars.ORDER_FOLLOW_MS, share: vars.ORDER_FOLLOW_SHARE },
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
     trustedProxies: vars.TRUSTED_PROXIES,
     accessLog: vars.ACCESS_LOG === 'on',
     accessLogProbes: vars.ACCESS_LOG_PROBES === 'on',
+    console: { enabled: vars.CONSOLE === 'on', sessionMinutes: vars.CONSOLE_SESSION_MINUTES },
     ramp: {
       apiUrl: vars.RAMP_API_URL ?? `${sandboxBase}/ramp`,
       widgetUrl: vars.RAMP_WIDGET_URL ?? `${sandboxBase}/ramp`,

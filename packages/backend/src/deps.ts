@@ -4,15 +4,18 @@ import type { AdminCredential } from './admin/credentials.ts';
 import type { ReadinessChecks } from './checks/readiness.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import type { Endpoints } from './events/endpoints.ts';
 import type { Outbox } from './events/outbox.ts';
 import type { Lifecycle } from './lifecycle.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { ClaimOwners } from './middleware/idempotency.ts';
+import type { OrderLedger } from './orders/ledger.ts';
 import type { QuoteEngine } from './quotes/engine/types.ts';
 import type { FxRates } from './quotes/fx.ts';
 import type { Pricing } from './quotes/pricing.ts';
 import type { SharedState } from './shared/redis.ts';
 import type { Store } from './store/store.ts';
+import type { Budget } from './upstream/budget.ts';
 import type { PaymentsClient } from './upstream/payments-client.ts';
 import type { RampClient } from './upstream/ramp-client.ts';
 
@@ -29,6 +32,8 @@ export interface AppDeps {
   store: Store;
   /** Fulfilment events waiting for (or done with) delivery, in the store. */
   outbox: Outbox;
+  /** The webhook endpoints the outbox delivers to (MERCHANT_WEBHOOK_URL's and the admin API's). */
+  endpoints: Endpoints;
   clock: Clock;
   /** Redis shared by several instances (REDIS_URL); absent: everything stays in this process. */
   shared?: SharedState | undefined;
@@ -40,6 +45,10 @@ export interface AppDeps {
   readiness: ReadinessChecks;
   /** Serving or draining (graceful shutdown): `/readyz` and the status streams read it. */
   lifecycle: Lifecycle;
+  /** The orders' ledger, shared by the routes and the follower of unfinished orders; absent: createApp makes one. */
+  ledger?: OrderLedger | undefined;
+  /** The upstream budget this process spends (shared through Redis with REDIS_URL); the follower takes a share. */
+  budget?: Budget | undefined;
 }
 
 /** Hono context variables set by our middleware. */

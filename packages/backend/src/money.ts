@@ -160,6 +160,38 @@ export function sum(values: ReadonlyArray<string | number | Decimal>): Decimal {
   );
 }
 
+/**
+ * Why `amount` cannot be charged in `currency` as typed, or undefined when it can: more decimals than the
+ * currency has (`"12.505"` EUR, `"500.5"` JPY) are refused, never rounded (a rounded-up amount would charge more
+ * than typed). Trailing zeros are not more decimals (`"12.500"` EUR is 12.50).
+ */
+export function excessDecimals(
+  amount: string,
+  currency: string,
+  kind: CurrencyKind = kindOf(currency),
+): string | undefined {
+  const digits = digitsOf(currency, kind);
+  const value = decimalOrUndefined(amount);
+  if (!value || value.round(digits, Big.roundDown).eq(value)) return undefined;
+  const code = currency.toUpperCase();
+  return digits === 0
+    ? `${code} has no decimals: ${amount} cannot be charged exactly`
+    : `${code} has ${digits} decimal${digits === 1 ? '' : 's'}: ${amount} cannot be charged exactly`;
+}
+
+/** In a zod `superRefine`: refuses (at `path`) an amount with more decimals than its currency (see `excessDecimals`). */
+export function refuseExcessDecimals(
+  ctx: z.RefinementCtx,
+  path: string,
+  amount: string | undefined,
+  currency: string | undefined,
+  kind?: CurrencyKind,
+): void {
+  if (amount === undefined || !currency) return;
+  const issue = excessDecimals(amount, currency, kind);
+  if (issue) ctx.addIssue({ code: 'custom', path: [path], message: issue });
+}
+
 /** The number an upstream request body demands, from our decimal string (no arithmetic happens on it). */
 export const toNumber = (value: string | Decimal): number => decimal(value).toNumber();
 

@@ -9,30 +9,32 @@
 import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { priceAmount } from './money.ts';
+import { priceAmount, refuseExcessDecimals } from './money.ts';
 import { currencyCode } from './schemas/codes.ts';
 
 /** A product image shipped next to the products file. */
 export const localImage = /^(images\/)?[A-Za-z0-9_-]{1,64}\.(svg|png|jpe?g|webp)$/;
 
-export const productSchema = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'ids are letters, digits, "-" and "_"'),
-  name: z.string().min(1).max(200),
-  description: z.string().max(2000).default(''),
-  /**
-   * An absolute http(s) URL, or a file in the `images/` folder next to the products file (`images/mug.svg`),
-   * served by this backend at `/api/products/images/<file>` so the demo catalog needs nothing remote.
-   */
-  image: z
-    .union([
-      z.url({ protocol: /^https?$/ }),
-      z.string().regex(localImage, 'must be an http(s) URL or a file like "images/mug.svg"'),
-    ])
-    .nullish()
-    .transform((value) => value ?? null),
-  price: priceAmount,
-  currency: currencyCode,
-});
+export const productSchema = z
+  .object({
+    id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'ids are letters, digits, "-" and "_"'),
+    name: z.string().min(1).max(200),
+    description: z.string().max(2000).default(''),
+    /**
+     * An absolute http(s) URL, or a file in the `images/` folder next to the products file (`images/mug.svg`),
+     * served by this backend at `/api/products/images/<file>` so the demo catalog needs nothing remote.
+     */
+    image: z
+      .union([
+        z.url({ protocol: /^https?$/ }),
+        z.string().regex(localImage, 'must be an http(s) URL or a file like "images/mug.svg"'),
+      ])
+      .nullish()
+      .transform((value) => value ?? null),
+    price: priceAmount,
+    currency: currencyCode,
+  })
+  .superRefine((product, ctx) => refuseExcessDecimals(ctx, 'price', product.price, product.currency, 'fiat'));
 export type Product = z.output<typeof productSchema>;
 
 const fileSchema = z.union([z.array(productSchema), z.object({ products: z.array(productSchema) })]);

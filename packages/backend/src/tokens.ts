@@ -8,7 +8,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from './errors.ts';
-import { priceAmount } from './money.ts';
+import { priceAmount, refuseExcessDecimals } from './money.ts';
 import { currencyCode } from './schemas/codes.ts';
 import { keyId } from './secrets/keyring.ts';
 
@@ -21,7 +21,7 @@ const lifetime = z
   .default(60 * 60);
 const secretSchema = z.string().min(16, 'the secret must be at least 16 characters');
 
-export const checkoutTokenInput = z.object({
+const checkoutTokenFields = z.object({
   name: z.string().trim().min(1).max(200),
   description: z.string().max(2000).optional(),
   imageUrl: z.url({ protocol: /^https?$/ }).optional(),
@@ -37,6 +37,11 @@ export const checkoutTokenInput = z.object({
   expiresInSeconds: lifetime,
 });
 
+/** A price with more decimals than its currency is refused, never rounded (issue 42 item 7). */
+export const checkoutTokenInput = checkoutTokenFields.superRefine((token, ctx) =>
+  refuseExcessDecimals(ctx, 'price', token.price, token.currency, 'fiat'),
+);
+
 export const customerTokenInput = z.object({
   /** The merchant's stable id for this customer; one payment route per customer and chain hangs on it. */
   customerId: z.string().min(1).max(100),
@@ -50,7 +55,7 @@ export type CustomerTokenInput = z.input<typeof customerTokenInput>;
 
 const claims = { iat: z.number().int(), exp: z.number().int() };
 
-export const checkoutTokenPayload = checkoutTokenInput
+export const checkoutTokenPayload = checkoutTokenFields
   .omit({ expiresInSeconds: true })
   .extend({ typ: z.literal('checkout'), ...claims });
 export const customerTokenPayload = customerTokenInput

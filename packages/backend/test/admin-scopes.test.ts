@@ -39,6 +39,9 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 describe('each scope on each admin route', () => {
   let stack: Stack;
   let eventId: string;
+  let endpointId: string;
+  let orderId: string;
+  let doomedId: string;
   before(async () => {
     stack = await startStack({
       env: {
@@ -52,17 +55,59 @@ describe('each scope on each admin route', () => {
       },
     });
     const created = await createOrder(stack);
+    orderId = created.orderId;
     const events = await json<{ events: Array<{ id: string }> }>(
       await stack.api(`/api/admin/events?orderId=${created.orderId}`, { headers: bearer(tokens.ops) }),
     );
     eventId = events.events[0]?.id ?? '';
     assert.ok(eventId);
+    const endpoint = (url: string) =>
+      stack
+        .api('/api/admin/webhook-endpoints', {
+          method: 'POST',
+          headers: bearer(tokens.ops),
+          json: { url, events: ['*'] },
+        })
+        .then((r) => json<{ endpoint: { id: string } }>(r))
+        .then((made) => made.endpoint.id);
+    endpointId = await endpoint('http://127.0.0.1:9/kept');
+    doomedId = await endpoint('http://127.0.0.1:9/deleted');
   });
   after(() => stack.close());
 
   /** One well-formed request per admin route, keyed `METHOD /path` as the OpenAPI document lists them. */
   const requests: Record<string, () => { path: string; init?: RequestInit & { json?: unknown } }> = {
     'GET /api/admin/orders': () => ({ path: '/api/admin/orders?limit=5' }),
+    'GET /api/admin/orders/{id}': () => ({ path: `/api/admin/orders/${orderId}` }),
+    'GET /api/admin/upstream-orders': () => ({ path: '/api/admin/upstream-orders?limit=5' }),
+    'GET /api/admin/webhook-endpoints': () => ({ path: '/api/admin/webhook-endpoints' }),
+    'POST /api/admin/webhook-endpoints': () => ({
+      path: '/api/admin/webhook-endpoints',
+      init: { method: 'POST', json: { url: 'http://127.0.0.1:9/new', events: ['order.paid'] } },
+    }),
+    'PATCH /api/admin/webhook-endpoints/{id}': () => ({
+      path: `/api/admin/webhook-endpoints/${endpointId}`,
+      init: { method: 'PATCH', json: { enabled: false } },
+    }),
+    'DELETE /api/admin/webhook-endpoints/{id}': () => ({
+      path: `/api/admin/webhook-endpoints/${doomedId}`,
+      init: { method: 'DELETE' },
+    }),
+    'POST /api/admin/webhook-endpoints/{id}/rotate-secret': () => ({
+      path: `/api/admin/webhook-endpoints/${endpointId}/rotate-secret`,
+      init: { method: 'POST' },
+    }),
+    'POST /api/admin/webhook-endpoints/{id}/test': () => ({
+      path: `/api/admin/webhook-endpoints/${endpointId}/test`,
+      init: { method: 'POST' },
+    }),
+    'POST /api/admin/webhook-endpoints/{id}/replay': () => ({
+      path: `/api/admin/webhook-endpoints/${endpointId}/replay`,
+      init: { method: 'POST', json: { from: '2026-01-01', to: new Date(Date.now() + 60_000).toISOString() } },
+    }),
+    'GET /api/admin/webhook-endpoints/{id}/deliveries': () => ({
+      path: `/api/admin/webhook-endpoints/${endpointId}/deliveries`,
+    }),
     'POST /api/admin/payment-links': () => ({
       path: '/api/admin/payment-links',
       init: { method: 'POST', json: { name: 'Workshop', note: 'inv 7', currency: 'EUR', amount: '80.00' } },
@@ -126,7 +171,7 @@ describe('each scope on each admin route', () => {
   test('write: every route answers, GET and write alike', async () => {
     for (const route of Object.keys(requests)) {
       const response = await call(route, bearer(tokens.ops));
-      assert.ok(response.status === 200 || response.status === 201, `${route} → ${response.status}`);
+      assert.ok([200, 201, 202, 204].includes(response.status), `${route} → ${response.status}`);
     }
   });
 

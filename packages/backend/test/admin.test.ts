@@ -51,14 +51,16 @@ describe('admin auth', () => {
   });
 });
 
-describe('GET /api/admin/orders', () => {
+describe('GET /api/admin/upstream-orders', () => {
   test("finds an order by either reference, the payment page's or ours, even where the upstream matches exactly", async () => {
     await stack.control('PATCH', '/settings', { searchIdMatch: 'exact' });
     try {
       const created = await createOrder(stack, { product: 'hoodie' });
       await createOrder(stack, { product: 'hoodie' });
       for (const id of [upstreamIdOf(created), created.orderId]) {
-        const body = await json<AdminOrders>(await admin(`/orders?searchId=${encodeURIComponent(id)}`));
+        const body = await json<AdminOrders>(
+          await admin(`/upstream-orders?searchId=${encodeURIComponent(id)}`),
+        );
         assert.deepEqual(
           body.orders.map((o) => [o.id, o.externalId]),
           [[upstreamIdOf(created), created.orderId]],
@@ -66,7 +68,7 @@ describe('GET /api/admin/orders', () => {
         );
       }
       // An id that is neither finds nothing (it is not taken for ours).
-      const none = await json<AdminOrders>(await admin('/orders?searchId=ord_00000000000000000000'));
+      const none = await json<AdminOrders>(await admin('/upstream-orders?searchId=ord_00000000000000000000'));
       assert.deepEqual(none.orders, []);
     } finally {
       await stack.control('PATCH', '/settings', { searchIdMatch: 'contains' });
@@ -79,7 +81,7 @@ describe('GET /api/admin/orders', () => {
       customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
     });
     await stack.control('POST', `/orders/${upstreamIdOf(created)}/pay`, { kind: 'exact' });
-    const response = await admin(`/orders?searchId=${upstreamIdOf(created)}`);
+    const response = await admin(`/upstream-orders?searchId=${upstreamIdOf(created)}`);
     assert.equal(response.status, 200);
     const body = await json<AdminOrders>(response);
     assert.equal(body.orders.length, 1);
@@ -105,26 +107,26 @@ describe('GET /api/admin/orders', () => {
   test('page and limit paginate; dates accept ISO and epoch; type filters', async () => {
     await createOrder(stack);
     await createOrder(stack);
-    const page = await json<AdminOrders>(await admin('/orders?limit=1&page=2'));
+    const page = await json<AdminOrders>(await admin('/upstream-orders?limit=1&page=2'));
     assert.equal(page.orders.length, 1);
     assert.equal(page.pagination.page, 2);
     assert.equal(page.pagination.limit, 1);
     assert.ok(page.pagination.totalItems >= 3);
 
     const future = new Date(Date.now() + 3_600_000);
-    const none = await json<AdminOrders>(await admin(`/orders?startDate=${future.toISOString()}`));
+    const none = await json<AdminOrders>(await admin(`/upstream-orders?startDate=${future.toISOString()}`));
     assert.equal(none.orders.length, 0);
     const sinceEpochSeconds = Math.floor((Date.now() - 3_600_000) / 1000);
     const all = await json<AdminOrders>(
-      await admin(`/orders?startDate=${sinceEpochSeconds}&endDate=${Date.now() + 1000}`),
+      await admin(`/upstream-orders?startDate=${sinceEpochSeconds}&endDate=${Date.now() + 1000}`),
     );
     assert.ok(all.orders.length >= 3);
     const day = new Date().toISOString().slice(0, 10);
-    assert.equal((await admin(`/orders?startDate=${day}`)).status, 200);
+    assert.equal((await admin(`/upstream-orders?startDate=${day}`)).status, 200);
 
-    const routes = await json<AdminOrders>(await admin('/orders?type=PAYMENT_ROUTE'));
+    const routes = await json<AdminOrders>(await admin('/upstream-orders?type=PAYMENT_ROUTE'));
     assert.ok(routes.orders.every((order) => order.type === 'PAYMENT_ROUTE'));
-    const standard = await json<AdminOrders>(await admin('/orders?type=STANDARD&limit=100'));
+    const standard = await json<AdminOrders>(await admin('/upstream-orders?type=STANDARD&limit=100'));
     assert.ok(standard.orders.length >= 3);
   });
 
@@ -139,7 +141,7 @@ describe('GET /api/admin/orders', () => {
       [`startDate=${Date.now()}&endDate=${Date.now() - 86_400_000}`, 'endDate'],
     ];
     for (const [query, field] of cases) {
-      const response = await admin(`/orders?${query}`);
+      const response = await admin(`/upstream-orders?${query}`);
       assert.equal(response.status, 422, query);
       const body = await json<{ error: { code: string; issues: Array<{ path: string }> } }>(response);
       assert.equal(body.error.code, 'VALIDATION_FAILED');
@@ -168,7 +170,7 @@ describe('POST /api/admin/payment-links', () => {
     assert.ok(link.link.endsWith(`/pay/${link.orderId}`));
     assert.ok(link.expiresAt);
 
-    const listed = await json<AdminOrders>(await admin(`/orders?searchId=${link.orderId}`));
+    const listed = await json<AdminOrders>(await admin(`/upstream-orders?searchId=${link.orderId}`));
     const order = listed.orders[0]!;
     assert.equal(order.purchase.name, 'Consulting, 2 hours');
     assert.equal(order.purchase.notes, 'invoice #1234 for ACME');
@@ -196,6 +198,15 @@ describe('POST /api/admin/payment-links', () => {
       json: { name: 'X', currency: 'XYZ', amount: '1' },
     });
     assert.equal(refused.status, 422, 'a currency the upstream does not take');
+    const tooPrecise = await admin('/payment-links', {
+      method: 'POST',
+      json: { name: 'X', currency: 'EUR', amount: '12.505' },
+    });
+    assert.equal(tooPrecise.status, 422, 'never rounded up to 12.51');
+    const issue = (await json<{ error: { issues: Array<{ path: string; message: string }> } }>(tooPrecise))
+      .error.issues[0];
+    assert.equal(issue?.path, 'amount');
+    assert.match(issue?.message ?? '', /EUR has 2 decimals/);
     const anonymous = await stack.api('/api/admin/payment-links', {
       method: 'POST',
       json: { name: 'X', currency: 'EUR', amount: '1' },

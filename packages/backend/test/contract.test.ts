@@ -48,6 +48,18 @@ describe('the published contract', () => {
 
   test('every documented JSON answer is what the route sends, with no undocumented field and no secret', async () => {
     const auth = { authorization: `Bearer ${testSecrets.adminToken}` };
+    /** One webhook endpoint made through the API (its creation is itself a checked answer). */
+    const endpointCreated = () =>
+      stack.api('/api/admin/webhook-endpoints', {
+        method: 'POST',
+        headers: auth,
+        json: { url: 'http://127.0.0.1:9/contract', events: ['order.paid'] },
+      });
+    let made: Promise<string> | undefined;
+    const endpointId = () =>
+      (made ??= endpointCreated()
+        .then((r) => r.json() as Promise<{ endpoint: { id: string } }>)
+        .then((body) => body.endpoint.id));
     const secret = testSecrets.checkoutTokenSecret;
     const created = await createOrder(stack);
     const key = newKey();
@@ -149,6 +161,74 @@ describe('the published contract', () => {
         () => postWebhook(stack, 'ramp', { order_id: 'contract-ramp-1', order_status: 'payment_pending' }),
       ],
       ['get', '/api/admin/orders', 200, () => stack.api('/api/admin/orders?limit=5', { headers: auth })],
+      [
+        'get',
+        '/api/admin/orders/{id}',
+        200,
+        () => stack.api(`/api/admin/orders/${created.orderId}`, { headers: auth }),
+      ],
+      [
+        'get',
+        '/api/admin/upstream-orders',
+        200,
+        () => stack.api('/api/admin/upstream-orders?limit=5', { headers: auth }),
+      ],
+      [
+        'get',
+        '/api/admin/webhook-endpoints',
+        200,
+        () => stack.api('/api/admin/webhook-endpoints', { headers: auth }),
+      ],
+      ['post', '/api/admin/webhook-endpoints', 201, () => endpointCreated()],
+      [
+        'patch',
+        '/api/admin/webhook-endpoints/{id}',
+        200,
+        async () =>
+          stack.api(`/api/admin/webhook-endpoints/${await endpointId()}`, {
+            method: 'PATCH',
+            headers: auth,
+            json: { description: 'contract' },
+          }),
+      ],
+      [
+        'post',
+        '/api/admin/webhook-endpoints/{id}/rotate-secret',
+        200,
+        async () =>
+          stack.api(`/api/admin/webhook-endpoints/${await endpointId()}/rotate-secret`, {
+            method: 'POST',
+            headers: auth,
+          }),
+      ],
+      [
+        'post',
+        '/api/admin/webhook-endpoints/{id}/test',
+        202,
+        async () =>
+          stack.api(`/api/admin/webhook-endpoints/${await endpointId()}/test`, {
+            method: 'POST',
+            headers: auth,
+          }),
+      ],
+      [
+        'post',
+        '/api/admin/webhook-endpoints/{id}/replay',
+        202,
+        async () =>
+          stack.api(`/api/admin/webhook-endpoints/${await endpointId()}/replay`, {
+            method: 'POST',
+            headers: auth,
+            json: { from: '2026-01-01', to: new Date(Date.now() + 60_000).toISOString() },
+          }),
+      ],
+      [
+        'get',
+        '/api/admin/webhook-endpoints/{id}/deliveries',
+        200,
+        async () =>
+          stack.api(`/api/admin/webhook-endpoints/${await endpointId()}/deliveries`, { headers: auth }),
+      ],
       [
         'get',
         '/api/admin/upstream-drift',

@@ -150,7 +150,7 @@ test('the e-mail typed on the payment page reaches the merchant in order.paid, w
       ],
     );
     // The admin API knows the customer too.
-    const admin = await stack.api(`/api/admin/orders?searchId=${created.orderId}`, {
+    const admin = await stack.api(`/api/admin/orders?q=${created.orderId}`, {
       headers: { authorization: `Bearer ${testSecrets.adminToken}` },
     });
     const listed = (await admin.json()) as { orders: Array<{ customer: { email: string | null } }> };

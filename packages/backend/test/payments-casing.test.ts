@@ -21,7 +21,7 @@ test('an order list in snake_case is a 502 UPSTREAM_ERROR, not orders without th
       }),
     });
     assert.equal(created.status, 200);
-    const readable = await admin('/api/admin/orders');
+    const readable = await admin('/api/admin/upstream-orders');
     assert.equal(readable.status, 200);
     const body = await json<{ orders: Array<{ externalId: string }>; pagination: { totalItems: number } }>(
       readable,
@@ -30,7 +30,7 @@ test('an order list in snake_case is a 502 UPSTREAM_ERROR, not orders without th
     assert.equal(body.pagination.totalItems, 1);
 
     await stack.control('PATCH', '/settings', { payApiCasing: 'snake' });
-    const refused = await admin('/api/admin/orders');
+    const refused = await admin('/api/admin/upstream-orders');
     assert.equal(refused.status, 502);
     assert.equal((await json<{ error: { code: string } }>(refused)).error.code, 'UPSTREAM_ERROR');
   } finally {

@@ -176,6 +176,42 @@ describe('POST /api/quotes', () => {
     assert.equal(notJson.status, 400);
   });
 
+  test('an amount with more decimals than its currency is refused with the reason, never rounded up', async () => {
+    const before = stack.deps.ramp.budgetStats().granted;
+    const cases: Array<[side: 'buy' | 'sell', body: Record<string, unknown>, path: string, reason: string]> =
+      [
+        ['buy', buy({ fiatAmount: '12.505' }), 'fiatAmount', 'EUR has 2 decimals'],
+        [
+          'sell',
+          { ...buy({ fiatAmount: '20.001' }), paymentMethod: undefined, payoutMethod: 'bank-transfer' },
+          'fiatAmount',
+          'EUR has 2 decimals',
+        ],
+        ['buy', buy({ fiat: 'JPY', fiatAmount: '1500.5' }), 'fiatAmount', 'JPY has no decimals'],
+        [
+          'buy',
+          buy({ crypto: 'USDC_BASE', fiatAmount: undefined, cryptoAmount: '10.0000001' }),
+          'cryptoAmount',
+          'USDC_BASE has 6 decimals',
+        ],
+      ];
+    for (const [side, body, path, reason] of cases) {
+      const response = await quote(side, body);
+      assert.equal(response.status, 422, `${path} ${body.fiat}`);
+      const { error } = await json<{
+        error: { code: string; issues: Array<{ path: string; message: string }> };
+      }>(response);
+      assert.equal(error.code, 'VALIDATION_FAILED');
+      const issue = error.issues.find((one) => one.path === path);
+      assert.ok(issue?.message.includes(reason), issue?.message);
+    }
+    assert.equal(stack.deps.ramp.budgetStats().granted, before, 'nothing was priced');
+    // Trailing zeros are not more decimals: 100.000 EUR is 100.00, charged as typed.
+    const zeros = await quote('buy', buy({ fiatAmount: '100.000' }));
+    assert.equal(zeros.status, 200);
+    assert.equal((await json<Quote>(zeros)).fiat.total, '100.00');
+  });
+
   test('identical concurrent quotes are joined into one upstream call', async () => {
     const before = stack.deps.ramp.budgetStats().granted;
     const answers = await Promise.all(

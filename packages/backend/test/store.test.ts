@@ -74,6 +74,7 @@ async function durableStore(name: string): Promise<Store> {
       values: async <T>(collection: Collection) => (await run('values', collection)) as T[],
       find: async <T>(collection: Collection, where: object, options?: object) =>
         (await run('find', collection, where, options)) as T[],
+      pageOrders: async <T>(query: object) => (await run('pageOrders', query)) as T[],
       // The work runs in the object (a transaction cannot span requests to it), sent as source with the one
       // helper of this file it uses.
       transaction: async <T>(work: (tx: Store) => Promise<T>) =>
@@ -220,6 +221,61 @@ for (const kind of kinds) {
       );
       const [byUpstream] = await store.find<{ id: string }>('orders', { upstreamKey: 'up1' });
       assert.equal(byUpstream?.id, 'ord_1');
+    });
+
+    test('pageOrders: search terms, statuses, dates, and keyset pages newest first', async () => {
+      const at = (minute: number) =>
+        new Date(Date.parse('2026-11-20T00:00:00Z') + minute * 60_000).toISOString();
+      for (let i = 0; i < 7; i++) {
+        await store.set('orders', `ord_page${i}`, {
+          id: `ord_page${i}`,
+          upstreamId: `SP-page${i}`,
+          upstreamStatus: i % 2 ? 'PAYMENT_CONFIRMED_ACCURATE' : 'AWAITING_PAYMENT',
+          status: i % 2 ? 'paid' : 'awaiting_payment',
+          customer: { email: i === 3 ? 'Payer@Example.com' : null },
+          product: { reference: `cart-${i}` },
+          payments: i === 5 ? [{ txHash: '0xABCdef5' }] : [],
+          // Two orders share a time: the key breaks the tie.
+          createdAt: at(i === 6 ? 5 : i),
+        });
+      }
+      const ids = (orders: Array<{ id: string }>) => orders.map((o) => o.id);
+      const all = await store.pageOrders<{ id: string }>({ from: at(0), to: at(10), limit: 100 });
+      assert.deepEqual(ids(all), [
+        'ord_page6',
+        'ord_page5',
+        'ord_page4',
+        'ord_page3',
+        'ord_page2',
+        'ord_page1',
+        'ord_page0',
+      ]);
+      const first = await store.pageOrders<{ id: string; createdAt: string }>({ from: at(0), limit: 2 });
+      const last = first[1]!;
+      const second = await store.pageOrders<{ id: string }>({
+        from: at(0),
+        limit: 2,
+        after: { createdAt: last.createdAt, key: last.id },
+      });
+      assert.deepEqual([...ids(first), ...ids(second)], ['ord_page6', 'ord_page5', 'ord_page4', 'ord_page3']);
+      assert.deepEqual(ids(await store.pageOrders({ term: '0xabcdef5', limit: 10 })), ['ord_page5']);
+      assert.deepEqual(ids(await store.pageOrders({ term: 'payer@example.com', limit: 10 })), ['ord_page3']);
+      assert.deepEqual(ids(await store.pageOrders({ term: 'page2', limit: 10 })), ['ord_page2']);
+      assert.deepEqual(ids(await store.pageOrders({ term: 'cart-4', limit: 10 })), ['ord_page4']);
+      assert.deepEqual(
+        ids(await store.pageOrders({ statuses: ['paid'], from: at(0), to: at(4), limit: 10 })),
+        ['ord_page3', 'ord_page1'],
+      );
+      // A payment learnt later makes the order findable by its hash.
+      await store.set('orders', 'ord_page0', {
+        id: 'ord_page0',
+        upstreamId: 'SP-page0',
+        upstreamStatus: 'PAYMENT_CONFIRMED_ACCURATE',
+        status: 'paid',
+        payments: [{ txHash: 'late-hash' }],
+        createdAt: at(0),
+      });
+      assert.deepEqual(ids(await store.pageOrders({ term: 'late-hash', limit: 10 })), ['ord_page0']);
     });
 
     test('a transaction lands whole or not at all (a status change and its event)', async () => {

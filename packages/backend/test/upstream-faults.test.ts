@@ -66,7 +66,9 @@ describe('upstream faults', () => {
 
   test('listing orders (admin)', () =>
     expectEveryFault('/pay-api/v1/merchants/orders', () =>
-      stack.api('/api/admin/orders', { headers: { authorization: `Bearer ${testSecrets.adminToken}` } }),
+      stack.api('/api/admin/upstream-orders', {
+        headers: { authorization: `Bearer ${testSecrets.adminToken}` },
+      }),
     ));
 
   test('creating a deposit address (a new customer each time, so nothing is reused)', () =>

@@ -81,10 +81,19 @@ describe('parseAmount', () => {
     assert.equal(parseAmount('0.00012345', 'en'), '0.00012345');
   });
 
-  it('refuses the decimal mark of another locale, both ways', () => {
-    assert.equal(parseAmount('12,50', 'en'), null);
-    assert.equal(parseAmount('12,5', 'en'), null);
-    assert.equal(parseAmount('12.50', 'de'), null);
+  it("reads another locale's decimal mark where it cannot be misread (not three digits after it)", () => {
+    assert.equal(parseAmount('12,50', 'en'), '12.50');
+    assert.equal(parseAmount('12,5', 'en'), '12.5');
+    assert.equal(parseAmount('12.50', 'de'), '12.50');
+    assert.equal(
+      parseAmount('1,000', 'en'),
+      '1000',
+      'three digits: a thousands group where the locale groups so',
+    );
+    assert.equal(parseAmount('0,500', 'en'), null, 'three digits after a 0: neither reading is safe');
+  });
+
+  it('refuses mixed marks in the other order than the locale writes them', () => {
     assert.equal(parseAmount('1.234,56', 'en'), null);
     assert.equal(parseAmount('1,234.56', 'de'), null);
   });

@@ -19,16 +19,21 @@ import { logger } from '../logger.ts';
 import { clientAddress } from '../middleware/client-address.ts';
 import { credentialKeyId, noteRotatingCredential } from '../secrets/previous-use.ts';
 import type { AuditLog } from './audit.ts';
+import type { ConsoleSessions } from './console-sessions.ts';
 import { credentialFor, isRead } from './credentials.ts';
 import type { Lockouts } from './lockouts.ts';
 
 const failureWindowMs = 15 * 60_000;
 
-export function adminAccess(deps: AppDeps, audit: AuditLog, lockouts: Lockouts): MiddlewareHandler<AppEnv> {
-  const { credentials, maxFailuresPer15Minutes } = deps.config.admin;
-  const failures = rateLimiter<AppEnv>({
+/**
+ * The count of wrong admin credentials per client: a middleware that counts one each time it runs and then runs
+ * `next` (which throws the 401), or past the limit throws the 429. The admin routes and the console's sign-in
+ * share it (one count per client, in lockouts' store).
+ */
+export function wrongCredentialCount(deps: AppDeps, lockouts: Lockouts) {
+  return rateLimiter<AppEnv>({
     windowMs: failureWindowMs,
-    limit: maxFailuresPer15Minutes,
+    limit: deps.config.admin.maxFailuresPer15Minutes,
     keyGenerator: clientAddress,
     store: lockouts.store,
     standardHeaders: 'draft-7',
@@ -41,11 +46,36 @@ export function adminAccess(deps: AppDeps, audit: AuditLog, lockouts: Lockouts):
       );
     },
   });
+}
+
+/**
+ * `sessions`: the console's sign-ins (admin/console-sessions.ts). A request with no Authorization header is let
+ * in by a console session only with that session's CSRF token; an ended session is a 401 that is not counted as a
+ * wrong credential (nothing was guessed).
+ */
+export function adminAccess(
+  deps: AppDeps,
+  audit: AuditLog,
+  lockouts: Lockouts,
+  sessions?: ConsoleSessions,
+): MiddlewareHandler<AppEnv> {
+  const { credentials } = deps.config.admin;
+  const failures = wrongCredentialCount(deps, lockouts);
 
   return async (c, next) => {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
-    const credential = match?.[1] ? credentialFor(credentials, match[1]) : undefined;
+    const authorization = c.req.header('authorization');
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    let credential = match?.[1] ? credentialFor(credentials, match[1]) : undefined;
     const clientIp = clientAddress(c);
+    if (authorization === undefined && sessions) {
+      const ofSession = await sessions.credentialFor(c);
+      if (ofSession === 'ended')
+        throw new AppError(
+          'UNAUTHORIZED',
+          'The console session has ended or lacks its token: sign in again.',
+        );
+      credential = ofSession;
+    }
     if (!credential) {
       // Counted: past the limit this client is answered 429 instead of 401.
       return failures(c, async () => {

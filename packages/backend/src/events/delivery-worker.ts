@@ -11,6 +11,7 @@ import { type LogFields, logger } from '../logger.ts';
 import { loggableUrl } from '../middleware/access-log.ts';
 import { createOutageLog } from '../outage-log.ts';
 import { acceptedSecrets, type Keyring } from '../secrets/keyring.ts';
+import type { ResolvedTarget } from './endpoints.ts';
 import type { OnEvent } from './fulfilment-events.ts';
 import { type AttemptOutcome, type Delivery, hookTarget, type Outbox, type OutboxEntry } from './outbox.ts';
 
@@ -23,6 +24,11 @@ export interface DeliveryOptions {
    */
   secrets: Keyring | undefined;
   onEvent?: OnEvent | undefined;
+  /**
+   * Where a delivery's target goes (events/endpoints.ts): its URL, its secrets, whether it is paused. Without it,
+   * a target is a URL signed with `secrets`.
+   */
+  resolve?: (target: string) => Promise<ResolvedTarget | undefined>;
   /** How long a receiver may take (default 10 s). */
   timeoutMs?: number;
   /** How long an event is retried (default 24 h, the Standard Webhooks norm). */
@@ -46,6 +52,29 @@ export function backoffMs(attempts: number, baseMs: number, maxMs: number, rando
   return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1)) * (0.5 + random());
 }
 
+/** Characters of a receiver's answer kept with an attempt. */
+const excerptLength = 300;
+
+/** The start of an answer's body (read no further), or null when it had none. */
+async function excerptOf(response: Response): Promise<string | null> {
+  const reader = response.body?.getReader();
+  if (!reader) return null;
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    while (text.length < excerptLength) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    // an answer cut off: what came is the excerpt
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return text ? text.slice(0, excerptLength) : null;
+}
+
 export function createDeliveryWorker(options: DeliveryOptions) {
   const { outbox, clock } = options;
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -66,8 +95,8 @@ export function createDeliveryWorker(options: DeliveryOptions) {
   });
   const signers = new Map<string, Webhook>();
   /** One signature per secret accepted now, space-separated as Standard Webhooks allows. */
-  const signatures = (id: string, at: Date, body: string) =>
-    acceptedSecrets(options.secrets as Keyring, at.getTime())
+  const signatures = (keyring: Keyring, id: string, at: Date, body: string) =>
+    acceptedSecrets(keyring, at.getTime())
       .map((secret) => {
         let signer = signers.get(secret);
         if (!signer) {
@@ -93,27 +122,46 @@ export function createDeliveryWorker(options: DeliveryOptions) {
         return failed(null, `onEvent threw: ${(error as Error).message}`);
       }
     }
-    if (!options.secrets) return failed(null, 'MERCHANT_WEBHOOK_SECRET is not set');
+    const resolved = options.resolve
+      ? await options.resolve(delivery.target)
+      : { endpointId: '', url: delivery.target, secrets: options.secrets, enabled: true };
+    const given = (error: string): AttemptOutcome => ({
+      ok: false,
+      status: null,
+      error,
+      nextAttemptAt: null,
+      giveUp: true,
+    });
+    if (!resolved) return given('the endpoint was deleted');
+    if (!resolved.enabled) return given('the endpoint is paused');
+    if (!resolved.secrets) return failed(null, 'MERCHANT_WEBHOOK_SECRET is not set');
     const body = JSON.stringify(entry.event);
     const sentAt = new Date(clock.now());
     try {
-      const response = await doFetch(delivery.target, {
+      const response = await doFetch(resolved.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
           'user-agent': 'crypto-checkout-webhooks',
           'webhook-id': entry.event.id,
           'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-          'webhook-signature': signatures(entry.event.id, sentAt, body),
+          'webhook-signature': signatures(resolved.secrets, entry.event.id, sentAt, body),
         },
         body,
         redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
       });
-      await response.body?.cancel();
+      const responseExcerpt = await excerptOf(response);
       if (response.ok)
-        return { ok: true, status: response.status, error: null, nextAttemptAt: null, giveUp: false };
-      return failed(response.status, `the receiver answered ${response.status}`);
+        return {
+          ok: true,
+          status: response.status,
+          error: null,
+          nextAttemptAt: null,
+          giveUp: false,
+          responseExcerpt,
+        };
+      return { ...failed(response.status, `the receiver answered ${response.status}`), responseExcerpt };
     } catch (error) {
       const name = (error as Error).name;
       return failed(

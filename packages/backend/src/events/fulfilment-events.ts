@@ -8,6 +8,7 @@
  * change seen twice (a webhook and a sync, a retry after a crash) is one event with one `webhook-id`.
  */
 import { createHash } from 'node:crypto';
+import { balanceOf, type OrderBalance } from '../orders/balance.ts';
 import type { OrderRecord } from '../orders/order.ts';
 import type { OrderStatus } from '../orders/status.ts';
 import type { PaymentFact } from '../orders/upstream-facts.ts';
@@ -25,7 +26,15 @@ export const fulfilmentEventTypes = [
 ] as const;
 export type FulfilmentEventType = (typeof fulfilmentEventTypes)[number];
 
-export interface OrderEventData {
+/** The event an endpoint's "send test event" sends (to that endpoint only; no endpoint subscribes to it). */
+export const testEventType = 'webhook.test';
+
+export interface TestEventData {
+  endpointId: string;
+  message: string;
+}
+
+export interface OrderEventData extends OrderBalance {
   orderId: string;
   upstreamOrderId: string;
   status: OrderStatus;
@@ -94,14 +103,14 @@ export interface DepositEventData {
 /** The body delivered (Standard Webhooks' recommended `{ type, timestamp, data }`), plus its stable id. */
 export interface FulfilmentEvent {
   id: string;
-  type: FulfilmentEventType;
+  type: FulfilmentEventType | typeof testEventType;
   timestamp: string;
   /**
    * The event's place among its order's events (1, 2, …, in the order they happened; set by the outbox as it
    * writes the event). A ramp order's or a deposit's single event is 1.
    */
   sequence?: number;
-  data: OrderEventData | RampEventData | DepositEventData;
+  data: OrderEventData | RampEventData | DepositEventData | TestEventData;
 }
 
 /** The in-process hook an app that mounts the backend may give (`createCheckout(config, { onEvent })`). */
@@ -140,6 +149,8 @@ function orderData(record: OrderRecord): OrderEventData {
     amount: product.price,
     currency: product.currency,
     paid: record.paid,
+    // What was due in the crypto paid, the rate, the shortfall or excess (orders/balance.ts).
+    ...balanceOf(record),
     payments: record.payments ?? [],
     history: record.history.map(({ status, upstreamStatus, at }) => ({ status, upstreamStatus, at })),
     createdAt: record.createdAt,

@@ -16,6 +16,15 @@ import type { FulfilmentEvent } from './fulfilment-events.ts';
 /** Where an event goes: a MERCHANT_WEBHOOK_URL, or the in-process `onEvent` hook. */
 export const hookTarget = 'hook:onEvent';
 
+/** One attempt to deliver, as the admin reads it (the latest few are kept per delivery). */
+export interface AttemptRecord {
+  at: string;
+  status: number | null;
+  error: string | null;
+  /** The start of the receiver's answer (a few hundred characters), when it answered. */
+  responseExcerpt: string | null;
+}
+
 export interface Delivery {
   target: string;
   /** `failed` = given up: the receiver answered 410, or the retry window passed. */
@@ -28,7 +37,12 @@ export interface Delivery {
   lastError: string | null;
   lastAttemptAt: string | null;
   deliveredAt: string | null;
+  /** The latest attempts, oldest first (absent on deliveries written before attempts were kept). */
+  history?: AttemptRecord[];
 }
+
+/** Attempts kept per delivery. */
+const attemptsKept = 20;
 
 export interface OutboxEntry {
   event: FulfilmentEvent;
@@ -45,13 +59,22 @@ export interface AttemptOutcome {
   /** When to try again; ignored when `ok` or `giveUp`. */
   nextAttemptAt: string | null;
   giveUp: boolean;
+  responseExcerpt?: string | null;
 }
+
+/** Who an event is delivered to, read in the change's transaction (`via`): targets are endpoints (endpoints.ts). */
+export type TargetsOf = (
+  event: FulfilmentEvent,
+  via: Store,
+) => readonly string[] | Promise<readonly string[]>;
 
 const orderIdOf = (event: FulfilmentEvent) => ('orderId' in event.data ? event.data.orderId : null);
 
 /** What an event's place is kept within: our order, a ramp order, or a deposit (each its own sequence). */
 const subjectOf = (event: FulfilmentEvent) => {
   const data = event.data as unknown as Record<string, unknown>;
+  // A test event waits for nothing and holds up nothing.
+  if (data['endpointId'] !== undefined) return `test:${event.id}`;
   return String(
     data['orderId'] ?? `ramp:${data['rampOrderId'] ?? ''}:deposit:${data['upstreamOrderId'] ?? ''}`,
   );
@@ -69,7 +92,7 @@ const pending = (target: string, now: string): Delivery => ({
   deliveredAt: null,
 });
 
-export function createOutbox(store: Store, targets: () => readonly string[]) {
+export function createOutbox(store: Store, targets: TargetsOf) {
   const lock = createKeyedLock();
   // The keyed lock serialises this process; the transaction (a row lock in PostgreSQL) the other instances.
   const update = (id: string, change: (entry: OutboxEntry) => OutboxEntry | undefined) =>
@@ -83,6 +106,12 @@ export function createOutbox(store: Store, targets: () => readonly string[]) {
     );
 
   return {
+    /** Changes one entry under its lock and in a transaction (endpoint-deliveries.ts); undefined = unchanged. */
+    change: update,
+
+    /** A pending delivery to `target`, due at `now` (a new one, or one put back). */
+    pendingDelivery: pending,
+
     /**
      * Writes each event once (by id), with a pending delivery per target, due at `now`. Pass the transaction
      * the status change is written in as `via`, so both land or neither does.
@@ -95,7 +124,7 @@ export function createOutbox(store: Store, targets: () => readonly string[]) {
         // The order's events so far (read in the change's transaction, which holds the order): this one is next.
         written ??= orderId ? (await via.find<OutboxEntry>('outbox', { orderId })).length : 0;
         written += 1;
-        const deliveries = targets().map((target) => pending(target, now));
+        const deliveries = (await targets(event, via)).map((target) => pending(target, now));
         await via.setIfAbsent<OutboxEntry>('outbox', event.id, {
           event: { ...event, sequence: written },
           orderId,
@@ -158,6 +187,15 @@ export function createOutbox(store: Store, targets: () => readonly string[]) {
         delivery.lastStatus = outcome.status;
         delivery.lastError = outcome.ok ? null : outcome.error;
         delivery.leaseUntil = null;
+        delivery.history = [
+          ...(delivery.history ?? []),
+          {
+            at: now,
+            status: outcome.status,
+            error: outcome.ok ? null : outcome.error,
+            responseExcerpt: outcome.responseExcerpt ?? null,
+          },
+        ].slice(-attemptsKept);
         if (outcome.ok) {
           delivery.state = 'delivered';
           delivery.deliveredAt = now;
@@ -194,8 +232,9 @@ export function createOutbox(store: Store, targets: () => readonly string[]) {
     async resend(eventId: string, now: string, target?: string): Promise<OutboxEntry | undefined> {
       const stored = await store.get<OutboxEntry>('outbox', eventId);
       if (!stored) return undefined;
+      const wantedTargets = target ? [] : await targets(stored.event, store);
       return update(eventId, (entry) => {
-        for (const wanted of targets()) {
+        for (const wanted of wantedTargets) {
           if (!entry.deliveries.some((d) => d.target === wanted)) entry.deliveries.push(pending(wanted, now));
         }
         for (const delivery of entry.deliveries) {
@@ -253,7 +292,7 @@ export function createOutbox(store: Store, targets: () => readonly string[]) {
   };
 }
 
-/** Given-up events read at a time by a bulk re-send. */
+/** Given-up events (or events of a range) read at a time by a bulk re-send or a replay. */
 const resendPage = 200;
 
 export type Outbox = ReturnType<typeof createOutbox>;

@@ -115,6 +115,7 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
       return {
         ...facts,
         paid: facts.paid ?? upstream.paid ?? null,
+        due: upstream.due ?? null,
         payments: upstream.payments,
         customer: upstream.customer,
       };
@@ -226,6 +227,7 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
         ];
       }
       if (facts.paid && (paidChanged || progress)) next.paid = facts.paid;
+      if (facts.due) next.due = facts.due;
       // The order as it stands now: who paid and each payment, as the upstream tells them.
       if (facts.customer) next.customer = mergedCustomer(record.customer, facts.customer);
       if (facts.payments?.length) next.payments = facts.payments;

@@ -46,6 +46,8 @@ export interface OrderRecord {
   /** sha256 of the status token; the token itself is only in the create response (and its replay). */
   statusTokenHash: string;
   paid: { amount: string; currency: string } | null;
+  /** What is due in the crypto the payer picked, as the upstream's order says (absent on older orders). */
+  due?: { amount: string; currency: string } | null;
   /** Each payment as the upstream told it (amount, crypto, chain, transaction hash), when it did. */
   payments?: PaymentFact[];
   history: StatusChange[];
@@ -125,6 +127,7 @@ export function newOrderRecord(request: OrderRequest, made: MadeUpstream, at: st
     },
     statusTokenHash: hashToken(request.statusToken).toString('hex'),
     paid: null,
+    due: facts?.due ?? null,
     history: [{ status, upstreamStatus, at, source: 'created' }],
     createdAt: at,
     updatedAt: at,

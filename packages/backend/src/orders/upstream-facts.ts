@@ -23,6 +23,8 @@ export interface CustomerFacts {
 export interface UpstreamFacts {
   upstreamStatus: string;
   paid?: { amount: string; currency: string } | null;
+  /** What is due in the crypto the payer picked (the upstream order's `quote.toAmount`), where it says. */
+  due?: { amount: string; currency: string } | null;
   payments?: PaymentFact[] | undefined;
   customer?: CustomerFacts | undefined;
 }
@@ -37,6 +39,10 @@ export function factsOf(order: UpstreamOrder): UpstreamFacts | undefined {
   return {
     upstreamStatus: order.status,
     paid: currency ? { amount: plainString(sum(same.map((p) => p.receivedAmount ?? '0'))), currency } : null,
+    due:
+      order.quote?.toAmount?.amount && order.quote.toAmount.currency
+        ? { amount: order.quote.toAmount.amount, currency: order.quote.toAmount.currency }
+        : null,
     payments: payments.map((payment) => ({
       amount: payment.receivedAmount as string,
       crypto: payment.receivedCurrency as string,

@@ -5,23 +5,25 @@
  * `createDeps` with a memory store.
  */
 import type { Hono } from 'hono';
-import { createApp } from '../app.ts';
+import { createApp, ledgerOf } from '../app.ts';
 import { environmentLine } from '../checks/environment.ts';
 import { createReadinessChecks } from '../checks/readiness.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { type Config, checkConfig, loadConfig } from '../config.ts';
 import type { AppDeps, AppEnv } from '../deps.ts';
 import { createDeliveryWorker } from '../events/delivery-worker.ts';
+import { createEndpoints } from '../events/endpoints.ts';
 import type { OnEvent } from '../events/fulfilment-events.ts';
 import { createOutbox, hookTarget } from '../events/outbox.ts';
 import { Lifecycle } from '../lifecycle.ts';
 import { configureLogging, flushLogs, logger } from '../logger.ts';
 import { claimOwners } from '../middleware/claim-owners.ts';
 import { handleError, handleNotFound } from '../middleware/error-handler.ts';
+import { createOrderFollower, type OrderFollower } from '../orders/follower.ts';
 import { createQuoteEngine } from '../quotes/engine/quote-engine.ts';
 import { createFxRates } from '../quotes/fx.ts';
 import { createPricing } from '../quotes/pricing.ts';
-import { singleKey } from '../secrets/keyring.ts';
+import { type Keyring, singleKey } from '../secrets/keyring.ts';
 import { connectShared, type SharedState } from '../shared/redis.ts';
 import { createSqlStore } from '../store/sql-store.ts';
 import type { Store } from '../store/store.ts';
@@ -102,6 +104,12 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
     clock,
     observe: metrics.enabled ? metrics.upstreamCall : undefined,
   });
+  const endpoints = createEndpoints({
+    store: overrides.store,
+    clock,
+    configured: config.events.webhookUrls,
+    configuredSecrets: () => merchantKeyring(config),
+  });
   const deps: AppDeps = {
     config,
     metrics,
@@ -111,8 +119,9 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
     store: overrides.store,
     shared,
     claimOwners: claimOwners(config, shared),
-    outbox: createOutbox(overrides.store, () => [
-      ...config.events.webhookUrls,
+    endpoints,
+    outbox: createOutbox(overrides.store, async (event, via) => [
+      ...(await endpoints.targetsFor(event, via)),
       ...(overrides.onEvent ? [hookTarget] : []),
     ]),
     ramp,
@@ -128,6 +137,8 @@ export function createDeps(given: Config, overrides: DepsOverrides): AppDeps {
       ...(overrides.paymentsFetch ? { fetch: overrides.paymentsFetch } : {}),
     }),
   };
+  deps.budget = budget;
+  deps.ledger = ledgerOf(deps);
   watchSources(deps, budget);
   return deps;
 }
@@ -216,6 +227,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const pruning = setInterval(prune, 3_600_000).unref();
   const backend = createApp(deps);
   const worker = startBackground(deps, { onEvent: options.onEvent });
+  const follower = startFollower(deps);
   // /metrics's own listener (METRICS_PORT), and the line naming storage, Redis and upstream (mounted or not).
   const observing = await startObservability(deps);
   logger.info(`checkout backend started: ${environmentLine(deps.readiness.environment())}`, {
@@ -225,6 +237,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const close = async () => {
     clearInterval(pruning);
     await observing.close();
+    await follower?.stop();
     await worker.stop();
     await closeDeps(deps);
   };
@@ -241,6 +254,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   return { app, deps, markDraining, inFlight, close };
 }
 
+/** MERCHANT_WEBHOOK_SECRET's keyring: events.webhookSecret is the current one (an app may set it in code), the previous ones come from the env. */
+function merchantKeyring(config: Config): Keyring | undefined {
+  return config.events.webhookSecret
+    ? {
+        ...(config.secrets.merchantWebhook ?? singleKey(config.events.webhookSecret)),
+        current: config.events.webhookSecret,
+      }
+    : undefined;
+}
+
 /**
  * What runs beside the app: the delivery worker (started, watched by /readyz) and the quote engine's timers.
  * `createRuntime` and the Workers entry both start them.
@@ -253,13 +276,8 @@ export function startBackground(
   const worker = createDeliveryWorker({
     outbox: deps.outbox,
     clock: deps.clock,
-    // events.webhookSecret is the current one (an app may set it in code); the previous ones come from the env.
-    secrets: config.events.webhookSecret
-      ? {
-          ...(config.secrets.merchantWebhook ?? singleKey(config.events.webhookSecret)),
-          current: config.events.webhookSecret,
-        }
-      : undefined,
+    secrets: merchantKeyring(config),
+    resolve: deps.endpoints.resolve,
     onEvent: options.onEvent,
     observe: deps.metrics.deliveryAttempt,
     ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -268,6 +286,20 @@ export function startBackground(
   deps.quotes.start();
   deps.readiness.watchWorker(worker);
   return worker;
+}
+
+/**
+ * The follower of unfinished orders (orders/follower.ts), started: the command and a mounted checkout run it (a
+ * Worker does not: a Durable Object keeps no timers; docs/money.md says so).
+ */
+export function startFollower(deps: AppDeps): OrderFollower | undefined {
+  if (!deps.ledger) return undefined;
+  const follower = createOrderFollower(
+    { store: deps.store, clock: deps.clock, ledger: deps.ledger, budget: deps.budget },
+    deps.config.orderFollow ?? { everyMs: 30_000, share: 0.1 },
+  );
+  follower.start();
+  return follower;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** What `POST /api/quotes/buy` and `/sell` take and answer (the `Quote`). */
 import { z } from 'zod';
-import { positiveDecimal } from '../money.ts';
+import { positiveDecimal, refuseExcessDecimals } from '../money.ts';
 import { countryCode, cryptoCode, currencyCode, methodId } from '../schemas/codes.ts';
 
 const exactlyOneAmount = <T extends { fiatAmount?: string | undefined; cryptoAmount?: string | undefined }>(
@@ -14,6 +14,15 @@ const exactlyOneAmount = <T extends { fiatAmount?: string | undefined; cryptoAmo
       message: 'give exactly one of fiatAmount and cryptoAmount',
     });
   }
+};
+
+/** An amount with more decimals than its currency is refused with the reason, never rounded (issue 42 item 7). */
+const amountsFitCurrencies = (
+  body: { fiat: string; crypto: string; fiatAmount?: string | undefined; cryptoAmount?: string | undefined },
+  ctx: z.RefinementCtx,
+) => {
+  refuseExcessDecimals(ctx, 'fiatAmount', body.fiatAmount, body.fiat, 'fiat');
+  refuseExcessDecimals(ctx, 'cryptoAmount', body.cryptoAmount, body.crypto, 'crypto');
 };
 
 const quoteFields = {
@@ -33,10 +42,12 @@ const quoteFields = {
 export const buyQuoteBody = z
   .object({ paymentMethod: methodId.describe('Payment group from the catalog'), ...quoteFields })
   .superRefine(exactlyOneAmount)
+  .superRefine(amountsFitCurrencies)
   .meta({ id: 'BuyQuoteBody' });
 export const sellQuoteBody = z
   .object({ payoutMethod: methodId.describe('Payout method id from the catalog'), ...quoteFields })
   .superRefine(exactlyOneAmount)
+  .superRefine(amountsFitCurrencies)
   .meta({ id: 'SellQuoteBody' });
 
 export const quoteSchema = z

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { countryFromHeaders } from '../catalog/country.ts';
 import type { AppDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
-import { amountString, positiveDecimal } from '../money.ts';
+import { amountString, positiveDecimal, refuseExcessDecimals } from '../money.ts';
 import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../openapi.ts';
 import { isAllowedUrl } from '../origins.ts';
 import { countryCode, cryptoCode, currencyCode, methodId } from '../schemas/codes.ts';
@@ -69,6 +69,8 @@ export const rampSessionBody = z
         message: 'give at most one of fiatAmount and cryptoAmount',
       });
     }
+    refuseExcessDecimals(ctx, 'fiatAmount', body.fiatAmount, body.fiat, 'fiat');
+    refuseExcessDecimals(ctx, 'cryptoAmount', body.cryptoAmount, body.crypto, 'crypto');
     if (body.side === 'buy' && !body.walletAddress) {
       ctx.addIssue({ code: 'custom', path: ['walletAddress'], message: 'is required to buy' });
     }

@@ -4,6 +4,7 @@
  * expires. One function for every store, so the memory store and the SQL store agree.
  */
 import { upstreamRank } from '../orders/status.ts';
+import { orderTerms } from './order-search.ts';
 import type { Collection } from './store.ts';
 
 export interface Derived {
@@ -13,6 +14,10 @@ export interface Derived {
   credential: string | null;
   statusRank: number | null;
   upstreamStatus: string | null;
+  /** orders: our status (the admin's filter). */
+  ledgerStatus: string | null;
+  /** orders: what the admin's search matches (order-search.ts). */
+  terms: string[] | null;
   createdAt: string | null;
   /** Epoch ms, or null for records that are kept. */
   expiresAt: number | null;
@@ -29,6 +34,8 @@ export function derive(collection: Collection, value: unknown, now: number, rete
     credential: null,
     statusRank: null,
     upstreamStatus: null,
+    ledgerStatus: null,
+    terms: null,
     createdAt: text(record['createdAt']),
     expiresAt: null,
   };
@@ -37,6 +44,8 @@ export function derive(collection: Collection, value: unknown, now: number, rete
       derived.upstreamKey = text(record['upstreamId'])?.replace(/^SP-/, '') ?? null;
       derived.upstreamStatus = text(record['upstreamStatus'])?.toUpperCase() ?? '';
       derived.statusRank = upstreamRank(derived.upstreamStatus);
+      derived.ledgerStatus = text(record['status']);
+      derived.terms = orderTerms(record);
       break;
     case 'outbox': {
       const deliveries = Array.isArray(record['deliveries'])
@@ -58,6 +67,12 @@ export function derive(collection: Collection, value: unknown, now: number, rete
       // The upstream retries a webhook for 24 h at most: past the retention a duplicate cannot come.
       derived.expiresAt = now + retentionMs;
       break;
+    case 'console-sessions': {
+      // A sign-in lasts until the time it was given (CONSOLE_SESSION_MINUTES), whatever the retention.
+      const until = Date.parse(text(record['expiresAt']) ?? '');
+      derived.expiresAt = Number.isNaN(until) ? now : until;
+      break;
+    }
     default:
       break;
   }

@@ -3,7 +3,7 @@
  * process. Values are cloned so callers cannot mutate what is stored.
  */
 import { type Derived, defaultRetentionMs, derive, mayReplaceOrder } from './indexes.ts';
-import type { Collection, FindOptions, IndexedFields, Store } from './store.ts';
+import type { Collection, FindOptions, IndexedFields, OrderPageQuery, Store } from './store.ts';
 
 interface Entry {
   value: unknown;
@@ -76,6 +76,26 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
       return matches
         .slice(0, findOptions.limit ?? matches.length)
         .map((found) => structuredClone(found.value) as T);
+    },
+    async pageOrders<T>(query: OrderPageQuery) {
+      const { after } = query;
+      const at = (found: Entry) => found.derived.createdAt ?? '';
+      return [...bucket('orders')]
+        .filter(([key, found]) => {
+          const { derived } = found;
+          const createdAt = at(found);
+          return (
+            alive(found) &&
+            (query.term === undefined || (derived.terms ?? []).includes(query.term)) &&
+            (!query.statuses?.length || query.statuses.includes(derived.ledgerStatus ?? '')) &&
+            (query.from === undefined || createdAt >= query.from) &&
+            (query.to === undefined || createdAt < query.to) &&
+            (!after || createdAt < after.createdAt || (createdAt === after.createdAt && key < after.key))
+          );
+        })
+        .sort(([ka, a], [kb, b]) => at(b).localeCompare(at(a)) || kb.localeCompare(ka))
+        .slice(0, query.limit)
+        .map(([, found]) => structuredClone(found.value) as T);
     },
     // One process, no other writer: callers' keyed locks serialise what must be. A failed transaction puts
     // every collection back as it was.

@@ -5,6 +5,7 @@
  * A migration, once released, is never edited: a change is a new one.
  */
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { orderTerms } from './order-search.ts';
 import type { Collection } from './store.ts';
 
 /** Columns every collection table has. */
@@ -20,6 +21,14 @@ export interface OrderRow extends RecordRow {
   upstream_key: string | null;
   upstream_status: string | null;
   status_rank: number | null;
+  /** Our status (OrderRecord.status), for the admin's filter. */
+  ledger_status: string | null;
+}
+
+/** One search term of an order (store/order-search.ts): the admin's search by id, e-mail, reference, tx hash. */
+export interface OrderTermRow {
+  term: string;
+  order_key: string;
 }
 
 export interface OutboxRow extends RecordRow {
@@ -39,6 +48,9 @@ export interface Database {
   ramp_orders: RecordRow;
   outbox: OutboxRow;
   admin_audit: AuditRow;
+  order_terms: OrderTermRow;
+  webhook_endpoints: RecordRow;
+  console_sessions: RecordRow;
 }
 
 export const tableOf: Record<Collection, keyof Database> = {
@@ -49,6 +61,8 @@ export const tableOf: Record<Collection, keyof Database> = {
   'ramp-orders': 'ramp_orders',
   outbox: 'outbox',
   audit: 'admin_audit',
+  endpoints: 'webhook_endpoints',
+  'console-sessions': 'console_sessions',
 };
 
 /** The tables of the first migration (a released migration never changes, whatever tables come later). */
@@ -154,6 +168,95 @@ const migrations: Record<string, Migration> = {
     },
     async down(db: AnyDb) {
       await db.schema.dropTable('admin_audit').ifExists().execute();
+    },
+  },
+  // The admin's order search (status, dates, terms, keyset paging) and the webhook endpoints kept as data.
+  '2026-12-07-003-order-search-endpoints': {
+    async up(db: AnyDb) {
+      await db.schema.alterTable('orders').addColumn('ledger_status', 'text').execute();
+      await db.schema
+        .createIndex('orders_created_key')
+        .ifNotExists()
+        .on('orders')
+        .columns(['created_at', 'key'])
+        .execute();
+      await db.schema
+        .createIndex('orders_status_created_key')
+        .ifNotExists()
+        .on('orders')
+        .columns(['ledger_status', 'created_at', 'key'])
+        .execute();
+      await db.schema
+        .createTable('order_terms')
+        .ifNotExists()
+        .addColumn('term', 'text', (column) => column.notNull())
+        .addColumn('order_key', 'text', (column) => column.notNull())
+        .addPrimaryKeyConstraint('order_terms_pk', ['term', 'order_key'])
+        .execute();
+      await db.schema
+        .createTable('webhook_endpoints')
+        .ifNotExists()
+        .addColumn('key', 'text', (column) => column.primaryKey())
+        .addColumn('value', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'text')
+        .addColumn('expires_at', 'bigint')
+        .execute();
+      // Orders written before: their status and terms, a page at a time (the terms as order-search.ts read them
+      // when this migration was released; later terms apply to orders as they are next written).
+      let after = '';
+      for (;;) {
+        const rows: Array<{ key: string; value: string }> = await db
+          .selectFrom('orders')
+          .select(['key', 'value'])
+          .where('key', '>', after)
+          .orderBy('key')
+          .limit(500)
+          .execute();
+        for (const row of rows) {
+          const record = JSON.parse(row.value) as { status?: unknown };
+          const status = typeof record.status === 'string' ? record.status : null;
+          await db.updateTable('orders').set({ ledger_status: status }).where('key', '=', row.key).execute();
+          const terms = orderTerms(record);
+          if (terms.length)
+            await db
+              .insertInto('order_terms')
+              .values(terms.map((term) => ({ term, order_key: row.key })))
+              .onConflict((oc) => oc.doNothing())
+              .execute();
+        }
+        const last = rows[rows.length - 1];
+        if (!last || rows.length < 500) break;
+        after = last.key;
+      }
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable('webhook_endpoints').ifExists().execute();
+      await db.schema.dropTable('order_terms').ifExists().execute();
+      await db.schema.dropIndex('orders_status_created_key').ifExists().execute();
+      await db.schema.dropIndex('orders_created_key').ifExists().execute();
+      await db.schema.alterTable('orders').dropColumn('ledger_status').execute();
+    },
+  },
+  // Console sign-ins (admin/console-sessions.ts): by the SHA-256 of the cookie's value, each until it expires.
+  '2026-12-07-004-console-sessions': {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('console_sessions')
+        .ifNotExists()
+        .addColumn('key', 'text', (column) => column.primaryKey())
+        .addColumn('value', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'text')
+        .addColumn('expires_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('console_sessions_expires_at')
+        .ifNotExists()
+        .on('console_sessions')
+        .column('expires_at')
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable('console_sessions').ifExists().execute();
     },
   },
 };

@@ -14,10 +14,12 @@ import { type Kysely, Kysely as KyselyDb, Migrator, PostgresDialect, SqliteDiale
 import { logger, outsideRequest } from '../logger.ts';
 import { type Derived, defaultRetentionMs, derive } from './indexes.ts';
 import { type Database, migrationProvider, tableOf } from './schema.ts';
+import { pageOrdersSql, writeOrderTerms } from './sql-order-page.ts';
 import {
   type Collection,
   type FindOptions,
   type IndexedFields,
+  type OrderPageQuery,
   StorageUnavailable,
   type Store,
 } from './store.ts';
@@ -187,6 +189,7 @@ export function storeOverKysely(db: AnyDb, options: KyselyStoreOptions): Store {
           upstream_key: d.upstreamKey,
           upstream_status: d.upstreamStatus,
           status_rank: d.statusRank,
+          ledger_status: d.ledgerStatus,
         };
       if (collection === 'outbox') return { ...base, order_id: d.orderId, pending: d.pending };
       if (collection === 'audit') return { ...base, credential: d.credential };
@@ -218,6 +221,7 @@ export function storeOverKysely(db: AnyDb, options: KyselyStoreOptions): Store {
                 : update;
             })
             .execute();
+          if (collection === 'orders') await writeOrderTerms(q, key, value);
         }),
       setIfAbsent: <T>(collection: Collection, key: string, value: T) =>
         guard(async () => {
@@ -236,7 +240,9 @@ export function storeOverKysely(db: AnyDb, options: KyselyStoreOptions): Store {
                 .where(sql.ref(`${table}.expires_at`), '<=', now()),
             )
             .executeTakeFirst();
-          return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+          const wrote = Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+          if (wrote && collection === 'orders') await writeOrderTerms(q, key, value);
+          return wrote;
         }),
       delete: (collection: Collection, key: string) =>
         guard(async () => {
@@ -262,6 +268,8 @@ export function storeOverKysely(db: AnyDb, options: KyselyStoreOptions): Store {
           if (findOptions.limit !== undefined) query = query.limit(findOptions.limit);
           return parse<T>(await query.execute());
         }),
+      pageOrders: <T>(query: OrderPageQuery) =>
+        guard(async () => (await pageOrdersSql(q, query, now())).map((value) => JSON.parse(value) as T)),
       transaction: <T>(work: (tx: Store) => Promise<T>) => {
         if (inTransaction) return work(store);
         const { transaction } = options;
@@ -284,7 +292,7 @@ export function storeOverKysely(db: AnyDb, options: KyselyStoreOptions): Store {
       prune: () =>
         guard(async () => {
           let removed = 0;
-          for (const table of [tableOf.idempotency, tableOf.webhooks]) {
+          for (const table of [tableOf.idempotency, tableOf.webhooks, tableOf['console-sessions']]) {
             const result = await q
               .deleteFrom(table)
               .where('expires_at', 'is not', null)
@@ -338,13 +346,19 @@ async function importJsonFiles(db: AnyDb, dataDir: string, at: number, retention
             created_at: d.createdAt,
             expires_at: d.expiresAt,
             ...(collection === 'orders'
-              ? { upstream_key: d.upstreamKey, upstream_status: d.upstreamStatus, status_rank: d.statusRank }
+              ? {
+                  upstream_key: d.upstreamKey,
+                  upstream_status: d.upstreamStatus,
+                  status_rank: d.statusRank,
+                  ledger_status: d.ledgerStatus,
+                }
               : {}),
             ...(collection === 'outbox' ? { order_id: d.orderId, pending: d.pending } : {}),
             ...(collection === 'audit' ? { credential: d.credential } : {}),
           })
           .onConflict((oc) => oc.column('key').doNothing())
           .execute();
+        if (collection === 'orders') await writeOrderTerms(trx, key, value);
       }
     });
     await rename(file, `${file}.imported`);

@@ -11,7 +11,8 @@
  * - `transaction` runs its work atomically, and a `get` inside it holds the row until the end (PostgreSQL
  *   `FOR UPDATE`; SQLite has one writer), so a read-change-write on one record is safe across instances;
  * - finished idempotency records and webhook dedupe records expire `retention` after they were written: they
- *   then read as absent and `prune` deletes them. Orders, routes, ramp orders, events and the audit log are kept.
+ *   then read as absent and `prune` deletes them; so do console sessions, at the time each carries
+ *   (`expiresAt`). Orders, routes, ramp orders, events and the audit log are kept.
  */
 export type Collection =
   | 'idempotency'
@@ -20,7 +21,9 @@ export type Collection =
   | 'webhooks'
   | 'ramp-orders'
   | 'outbox'
-  | 'audit';
+  | 'audit'
+  | 'endpoints'
+  | 'console-sessions';
 
 /** The indexed fields a `find` can filter on (see `indexes.ts` for how each is read from a record). */
 export interface IndexedFields {
@@ -42,6 +45,24 @@ export interface FindOptions {
   createdBefore?: string;
 }
 
+/**
+ * A page of the ledger for the admin's search (`pageOrders`), newest first by (createdAt, key): keyset paging, so
+ * a deep page costs what the first does.
+ */
+export interface OrderPageQuery {
+  /** Exact match, case-insensitive, on one of an order's search terms (store/order-search.ts `orderTerms`). */
+  term?: string | undefined;
+  /** Our statuses (`paid`, …); any of them. */
+  statuses?: readonly string[] | undefined;
+  /** createdAt at or after (ISO). */
+  from?: string | undefined;
+  /** createdAt strictly before (ISO). */
+  to?: string | undefined;
+  limit: number;
+  /** The last order of the previous page: the page starts strictly after it. */
+  after?: { createdAt: string; key: string } | undefined;
+}
+
 export interface Store {
   get<T>(collection: Collection, key: string): Promise<T | undefined>;
   set<T>(collection: Collection, key: string, value: T): Promise<void>;
@@ -51,6 +72,8 @@ export interface Store {
   values<T>(collection: Collection): Promise<T[]>;
   /** Records whose indexed fields equal `where`, by creation time. */
   find<T>(collection: Collection, where: Partial<IndexedFields>, options?: FindOptions): Promise<T[]>;
+  /** Orders of the ledger matching `query`, newest first (see OrderPageQuery). */
+  pageOrders<T>(query: OrderPageQuery): Promise<T[]>;
   /** Runs `work` atomically against the store it is given (use only that one inside). */
   transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
   /** Deletes the records that expired; returns how many. */

@@ -13,7 +13,7 @@ import { Kysely } from 'kysely';
 import { defaultRetentionMs } from '../store/indexes.ts';
 import type { Database } from '../store/schema.ts';
 import { migrate, storeOverKysely } from '../store/sql-store.ts';
-import type { Collection, FindOptions, IndexedFields, Store } from '../store/store.ts';
+import type { Collection, FindOptions, IndexedFields, OrderPageQuery, Store } from '../store/store.ts';
 import { type DurableObjectSqlStorage, DurableSqlDialect } from './durable-sql.ts';
 
 export interface DurableStoreOptions {
@@ -64,6 +64,7 @@ export async function createDurableStore(
     values: <T>(collection: Collection) => exclusive(() => inner.values<T>(collection)),
     find: <T>(collection: Collection, where: Partial<IndexedFields>, findOptions?: FindOptions) =>
       exclusive(() => inner.find<T>(collection, where, findOptions)),
+    pageOrders: <T>(query: OrderPageQuery) => exclusive(() => inner.pageOrders<T>(query)),
     transaction: <T>(work: (tx: Store) => Promise<T>) => exclusive(() => inner.transaction(work)),
     prune: () => exclusive(() => inner.prune()),
     close: () => inner.close(),

@@ -56,8 +56,8 @@ export const toInputValue = (amount: string, locale: string): string =>
 
 /**
  * What a shopper typed → a plain decimal string (`"1234.5"`), or null when it is not a positive number.
- * The decimal mark is the locale's (`12,50` is 12.5 in `de`, refused in `en`; `12.50` the other way round); the
- * other mark only groups thousands (`1,000` in `en`, `1.000` in `de`). Exponents are read (`1e12`), so a huge
+ * The decimal mark is the locale's (`12,50` is 12.5 in `de`); the other mark groups thousands (`1,000` in `en`,
+ * `1.000` in `de`), and is a decimal mark only where it cannot be misread (`12,50` in `en`, `12.5` in `de`). Exponents are read (`1e12`), so a huge
  * amount is told its maximum rather than called invalid. Arabic numerals and marks read as Latin ones.
  */
 export function parseAmount(input: string, locale: string): string | null {
@@ -81,7 +81,10 @@ export function parseAmount(input: string, locale: string): string | null {
     const grouping =
       /^[1-9]/.test(head) && groups.every((g) => g.length === 3) && (groups.length > 1 || mark !== decimal);
     if (grouping) s = head + groups.join('');
-    else if (groups.length === 1 && (mark === decimal || !/^[.,]$/.test(decimal))) s = `${head}.${groups[0]}`;
+    // The other locale's decimal mark where it cannot be misread (not three digits after it: `12,50` on an English
+    // page, `12.5` on a German one) is a decimal mark too.
+    else if (groups.length === 1 && (mark === decimal || !/^[.,]$/.test(decimal) || groups[0]?.length !== 3))
+      s = `${head}.${groups[0]}`;
     else return null;
   }
   if (/^(\d+\.?\d*|\.\d+)e[+-]?\d+$/i.test(s)) {

@@ -236,7 +236,7 @@ describe('no dead ends', () => {
     expect(methodLine(el)).to.contain(` · ≈ ${minimum}–`);
   });
 
-  it("reads 12,50 in the element's locale: 12.50 in German, not an amount in English", async () => {
+  it('reads 12,50 in German, and in English where the comma cannot be a thousands group; 12.505 € is refused', async () => {
     const de = await mountReady(
       html`<crypto-checkout mode="buy" country="DE" locale="de"></crypto-checkout>`,
     );
@@ -246,8 +246,17 @@ describe('no dead ends', () => {
     const en = await mountReady(
       html`<crypto-checkout mode="buy" country="DE" locale="en"></crypto-checkout>`,
     );
+    const comma = waitForEvent(en, 'checkout-quote');
     await typeInto(en, '#fiat', '12,50');
-    expect(shadowQuery(en, '#amount-msg').textContent).to.equal('Enter a valid amount.');
+    expect((await comma).detail.fiat.total).to.equal('12.50');
+    // More decimals than EUR has: the backend refuses it (never rounded up to 12.51), and no quote is shown.
+    const refused = waitForEvent(en, 'checkout-error');
+    await typeInto(en, '#fiat', '12.505');
+    expect((await refused).detail.code).to.equal('VALIDATION_FAILED');
+    await waitUntil(
+      () => shadowQuery<HTMLInputElement>(en, '#crypto').value === '',
+      'the crypto amount of 12.50 stayed beside 12.505',
+    );
     await typeInto(en, '#fiat', '12.50');
     expect(shadowQuery(en, '#amount-msg').textContent).to.equal('');
   });

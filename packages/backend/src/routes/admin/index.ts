@@ -1,127 +1,40 @@
 /**
  * Merchant routes behind an admin credential (admin/access.ts checks it, its scope, and records each write):
- * the upstream order list, normalised, and payment links (an upstream order with a name, an internal note and a
+ * drift, the quote engine, events and their re-sends, payment links here; the ledger's orders (orders.ts), the
+ * upstream's list (upstream-orders.ts) and the webhook endpoints (webhook-endpoints.ts) beside; payment links (an upstream order with a name, an internal note and a
  * display amount, to share as a link).
  */
 import { randomBytes } from 'node:crypto';
 import { $, createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { noteAudit } from '../admin/audit.ts';
-import type { AppDeps } from '../deps.ts';
-import { AppError } from '../errors.ts';
-import type { OutboxEntry } from '../events/outbox.ts';
-import { priceAmount } from '../money.ts';
-import { errorResponses, jsonBody, jsonResponse, openApiRoutes, securedBy } from '../openapi.ts';
-import type { OrderRecord } from '../orders/order.ts';
-import { mapUpstreamStatus, orderStatuses } from '../orders/status.ts';
-import { factsOf } from '../orders/upstream-facts.ts';
-import { currencyCode } from '../schemas/codes.ts';
-import type { UpstreamOrder } from '../schemas/upstream-payments.ts';
-import { isValueRefusal } from '../upstream/http.ts';
+import { noteAudit } from '../../admin/audit.ts';
+import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../errors.ts';
+import type { OutboxEntry } from '../../events/outbox.ts';
+import { priceAmount, refuseExcessDecimals } from '../../money.ts';
+import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../../openapi.ts';
+import { currencyCode } from '../../schemas/codes.ts';
+import { isValueRefusal } from '../../upstream/http.ts';
+import { adminErrors, adminRoute, dateParam, intParam } from './admin-route.ts';
+import { ledgerOrderRoutes } from './orders.ts';
+import { upstreamOrderRoutes } from './upstream-orders.ts';
+import { webhookEndpointRoutes } from './webhook-endpoints.ts';
 
-/** ISO date(-time) or epoch (seconds below 10^11, else milliseconds) → epoch milliseconds. */
-const dateParam = z
-  .string()
-  .trim()
-  .transform((value, ctx) => {
-    if (/^\d+$/.test(value)) {
-      const n = Number(value);
-      return n < 1e11 ? n * 1000 : n;
-    }
-    const iso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-    const ms = iso.test(value) ? Date.parse(value) : Number.NaN;
-    if (Number.isNaN(ms)) {
-      ctx.addIssue({ code: 'custom', message: 'must be an ISO date or epoch seconds/milliseconds' });
-      return z.NEVER;
-    }
-    return ms;
-  });
-
-const intParam = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be an integer')
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
-    .default(fallback);
-
-export const adminOrdersQuery = z
+export const paymentLinkBody = z
   .object({
-    page: intParam(1, 1_000_000, 1),
-    limit: intParam(1, 100, 20),
-    searchId: z.string().trim().min(1).max(100).optional(),
-    startDate: dateParam.optional(),
-    endDate: dateParam.optional(),
-    type: z.enum(['STANDARD', 'INVOICE', 'PAYMENT_ROUTE']).optional(),
+    name: z.string().trim().min(1).max(200),
+    note: z.string().max(2000).optional(),
+    imageUrl: z.url({ protocol: /^https?$/ }).optional(),
+    currency: currencyCode,
+    amount: priceAmount,
   })
-  .refine((q) => q.startDate === undefined || q.endDate === undefined || q.endDate >= q.startDate, {
-    message: 'must not be before startDate',
-    path: ['endDate'],
-  });
-
-export const paymentLinkBody = z.object({
-  name: z.string().trim().min(1).max(200),
-  note: z.string().max(2000).optional(),
-  imageUrl: z.url({ protocol: /^https?$/ }).optional(),
-  currency: currencyCode,
-  amount: priceAmount,
-});
-
-const nullableText = z.string().nullable();
-const paidSchema = z.object({ amount: z.string(), currency: z.string() });
-
-/** One order as the merchant routes show it (API.md `AdminOrder`); `adminOrder` builds it. */
-export const adminOrderSchema = z.object({
-  id: z.string().describe("The upstream's order id"),
-  externalId: nullableText.describe('Our orderId for orders this backend created'),
-  type: nullableText.describe('STANDARD | INVOICE | PAYMENT_ROUTE'),
-  link: nullableText,
-  status: z.enum(orderStatuses).nullable(),
-  upstreamStatus: nullableText,
-  purchase: z.object({
-    name: nullableText,
-    price: nullableText,
-    currency: nullableText,
-    notes: nullableText,
-  }),
-  paid: paidSchema.nullable(),
-  customer: z.object({ id: nullableText, name: nullableText, email: nullableText, country: nullableText }),
-  createdAt: nullableText,
-  expiresAt: nullableText,
-  payments: z.array(
-    z.object({
-      id: nullableText,
-      amount: nullableText,
-      currency: nullableText,
-      status: nullableText,
-      txHash: nullableText,
-      confirmedAt: nullableText,
-    }),
-  ),
-  updates: z.array(z.object({ id: nullableText, message: nullableText, at: nullableText })),
-});
-export type AdminOrder = z.output<typeof adminOrderSchema>;
-
-export const adminOrdersResponse = z.object({
-  orders: z.array(adminOrderSchema),
-  pagination: z.object({
-    page: z.number().int(),
-    limit: z.number().int(),
-    totalPages: z.number().int().nullable(),
-    totalItems: z.number().int().nullable(),
-  }),
-});
+  .superRefine((body, ctx) => refuseExcessDecimals(ctx, 'amount', body.amount, body.currency, 'fiat'));
 
 export const paymentLinkResponse = z.object({
   orderId: z.string().describe("The upstream's order id"),
   link: z.string().describe('The payment page to share'),
   expiresAt: z.string().nullable(),
 });
-
-/** What every merchant route may answer besides its own. */
-const adminRoute = { tags: ['Merchant'], security: securedBy('admin') };
-const adminErrors = () =>
-  errorResponses('UNAUTHORIZED', 'VALIDATION_FAILED', 'UPSTREAM_ERROR', 'UPSTREAM_TIMEOUT');
 
 export const adminEventsQuery = z.object({
   orderId: z.string().trim().min(1).max(100).optional(),
@@ -156,7 +69,7 @@ const eventOf = (entry: OutboxEntry): z.output<typeof eventView> => ({
   orderId: entry.orderId,
   createdAt: entry.createdAt,
   payload: { ...entry.event },
-  deliveries: entry.deliveries.map(({ leaseUntil: _lease, ...delivery }) => delivery),
+  deliveries: entry.deliveries.map(({ leaseUntil: _lease, history: _history, ...delivery }) => delivery),
 });
 
 export const adminDriftResponse = z.object({
@@ -171,47 +84,6 @@ export const adminDriftResponse = z.object({
     }),
   ),
 });
-
-export function adminOrder(order: UpstreamOrder): AdminOrder {
-  const upstreamStatus = order.status?.toUpperCase() ?? null;
-  const customer = order.metadata?.customer;
-  return {
-    id: order.id,
-    externalId: order.externalId ?? order.metadata?.externalId ?? null,
-    type: order.initType ?? null,
-    link: order.link ?? null,
-    status: upstreamStatus ? (mapUpstreamStatus(upstreamStatus) ?? null) : null,
-    upstreamStatus,
-    purchase: {
-      name: order.purchase?.name ?? null,
-      price: order.purchase?.price ?? null,
-      currency: order.purchase?.currency ?? null,
-      notes: order.purchase?.notes ?? null,
-    },
-    paid: factsOf(order)?.paid ?? null,
-    customer: {
-      id: customer?.id ?? null,
-      name: customer?.name ?? null,
-      email: customer?.email ?? null,
-      country: customer?.country ?? null,
-    },
-    createdAt: order.createdAt ?? null,
-    expiresAt: order.expiresAt ?? null,
-    payments: order.payments.map((payment) => ({
-      id: payment.id ?? null,
-      amount: payment.receivedAmount ?? null,
-      currency: payment.receivedCurrency ?? null,
-      status: payment.status ?? null,
-      txHash: payment.txHash ?? null,
-      confirmedAt: payment.confirmedAt ?? null,
-    })),
-    updates: order.updates.map((update) => ({
-      id: update.id ?? null,
-      message: update.message ?? null,
-      at: update.timestamp ?? update.createdAt ?? null,
-    })),
-  };
-}
 
 const driftRoute = createRoute({
   ...adminRoute,
@@ -325,15 +197,6 @@ const resendGivenUpRoute = createRoute({
   },
 });
 
-const ordersRoute = createRoute({
-  ...adminRoute,
-  method: 'get',
-  path: '/orders',
-  summary: "The merchant's orders, with payments and updates",
-  request: { query: adminOrdersQuery },
-  responses: { 200: jsonResponse(adminOrdersResponse, 'A page of orders'), ...adminErrors() },
-});
-
 const paymentLinkRoute = createRoute({
   ...adminRoute,
   method: 'post',
@@ -348,7 +211,7 @@ const paymentLinkRoute = createRoute({
 });
 
 export function adminRoutes(deps: AppDeps) {
-  const { payments, outbox, clock, store } = deps;
+  const { payments, outbox, clock } = deps;
   return $(openApiRoutes())
     .openapi(driftRoute, (c) => c.json({ drift: deps.ramp.drift() }, 200))
     .openapi(quoteEngineRoute, (c) => c.json(deps.quotes.stats(), 200))
@@ -378,24 +241,6 @@ export function adminRoutes(deps: AppDeps) {
       const done = await outbox.resendGivenUp(range, new Date(clock.now()).toISOString());
       noteAudit(c, { details: { ...(all ? { all: true } : range), ...done } });
       return c.json(done, 200);
-    })
-    .openapi(ordersRoute, async (c) => {
-      const query = c.req.valid('query');
-      // Either reference finds the order: the upstream's id (what its payment page shows) or ours (`ord_…`, the
-      // upstream's externalId), which is looked up here, as an upstream may match only its own ids.
-      const ours = query.searchId ? await store.get<OrderRecord>('orders', query.searchId) : undefined;
-      const list = await payments.listOrders(ours ? { ...query, searchId: ours.upstreamId } : query);
-      const p = list.pagination;
-      const page: z.output<typeof adminOrdersResponse> = {
-        orders: list.orders.map(adminOrder),
-        pagination: {
-          page: p?.currentPage ?? query.page,
-          limit: p?.itemsPerPage ?? query.limit,
-          totalPages: p?.totalPages ?? null,
-          totalItems: p?.totalItems ?? null,
-        },
-      };
-      return c.json(page, 200);
     })
     .openapi(paymentLinkRoute, async (c) => {
       const body = c.req.valid('json');
@@ -436,5 +281,8 @@ export function adminRoutes(deps: AppDeps) {
         expiresAt: created.order?.expiresAt ?? null,
       };
       return c.json(link, 201);
-    });
+    })
+    .route('/', upstreamOrderRoutes(deps))
+    .route('/', ledgerOrderRoutes(deps))
+    .route('/', webhookEndpointRoutes(deps));
 }

@@ -73,7 +73,11 @@ describe('each scope on each admin route', () => {
     endpointId = await endpoint('http://127.0.0.1:9/kept');
     doomedId = await endpoint('http://127.0.0.1:9/deleted');
   });
-  after(() => stack.close());
+  const streams = new AbortController();
+  after(() => {
+    streams.abort();
+    return stack.close();
+  });
 
   /** One well-formed request per admin route, keyed `METHOD /path` as the OpenAPI document lists them. */
   const requests: Record<string, () => { path: string; init?: RequestInit & { json?: unknown } }> = {
@@ -113,6 +117,11 @@ describe('each scope on each admin route', () => {
       init: { method: 'POST', json: { name: 'Workshop', note: 'inv 7', currency: 'EUR', amount: '80.00' } },
     }),
     'GET /api/admin/events': () => ({ path: '/api/admin/events' }),
+    // A stream: its answer (status, headers) is what is checked; the connections end with the suite.
+    'GET /api/admin/events/stream': () => ({
+      path: '/api/admin/events/stream',
+      init: { signal: streams.signal },
+    }),
     'POST /api/admin/events/{id}/resend': () => ({
       path: `/api/admin/events/${eventId}/resend`,
       init: { method: 'POST' },

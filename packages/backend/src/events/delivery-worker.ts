@@ -52,6 +52,29 @@ export function backoffMs(attempts: number, baseMs: number, maxMs: number, rando
   return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1)) * (0.5 + random());
 }
 
+/**
+ * The headers of one delivery of `body` (the event's JSON) per Standard Webhooks: `webhook-id` (the event's stable
+ * id), `webhook-timestamp`, and one `v1,` signature per secret accepted at `at`, space-separated as the standard
+ * allows (a receiver on the old or the new secret verifies it during a rotation). The worker and `listen` sign alike.
+ */
+export function webhookHeaders(
+  keyring: Keyring,
+  id: string,
+  at: Date,
+  body: string,
+  signerOf: (secret: string) => Webhook = (secret) => new Webhook(secret),
+): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'crypto-checkout-webhooks',
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': acceptedSecrets(keyring, at.getTime())
+      .map((secret) => signerOf(secret).sign(id, at, body))
+      .join(' '),
+  };
+}
+
 /** Characters of a receiver's answer kept with an attempt. */
 const excerptLength = 300;
 
@@ -94,18 +117,14 @@ export function createDeliveryWorker(options: DeliveryOptions) {
     info: options.logRecovery,
   });
   const signers = new Map<string, Webhook>();
-  /** One signature per secret accepted now, space-separated as Standard Webhooks allows. */
-  const signatures = (keyring: Keyring, id: string, at: Date, body: string) =>
-    acceptedSecrets(keyring, at.getTime())
-      .map((secret) => {
-        let signer = signers.get(secret);
-        if (!signer) {
-          signer = new Webhook(secret);
-          signers.set(secret, signer);
-        }
-        return signer.sign(id, at, body);
-      })
-      .join(' ');
+  const signerOf = (secret: string) => {
+    let signer = signers.get(secret);
+    if (!signer) {
+      signer = new Webhook(secret);
+      signers.set(secret, signer);
+    }
+    return signer;
+  };
   const iso = (ms = clock.now()) => new Date(ms).toISOString();
 
   async function send(entry: OutboxEntry, delivery: Delivery): Promise<AttemptOutcome> {
@@ -140,13 +159,7 @@ export function createDeliveryWorker(options: DeliveryOptions) {
     try {
       const response = await doFetch(resolved.url, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'crypto-checkout-webhooks',
-          'webhook-id': entry.event.id,
-          'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-          'webhook-signature': signatures(resolved.secrets, entry.event.id, sentAt, body),
-        },
+        headers: webhookHeaders(resolved.secrets, entry.event.id, sentAt, body, signerOf),
         body,
         redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),

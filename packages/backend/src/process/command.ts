@@ -20,7 +20,8 @@ import { runtimeNote } from './host-runtime.ts';
 import { createRuntime, loadSandbox, openStore, SandboxMissing, sandboxNotice } from './runtime.ts';
 
 const usage = `Usage: crypto-checkout-backend [migrate | check | csp [--pay-page-origin <origin>…] | unlock <address> | unlock --all
-                               | widget-tag] [--help] [--version]
+                               | widget-tag | listen --forward-to <url> [--last <n>] [--events <type,…>]
+                               | trigger <event type>] [--url <backend>] [--token <admin token>] [--help] [--version]
 
   (no command)   serve the <crypto-checkout> backend: API, widget bundle, and the offline sandbox when no
                  upstream keys are set
@@ -37,6 +38,17 @@ const usage = `Usage: crypto-checkout-backend [migrate | check | csp [--pay-page
   widget-tag     print the <script> tag that pins the installed widget's version (its /widget/v<version>/ path
                  under PUBLIC_URL, integrity, crossorigin), then its manifest: every file the element can load
                  with its SHA-384
+  listen --forward-to <url>
+                 follow a running backend's fulfilment events (GET /api/admin/events/stream) and POST each to
+                 <url> signed per Standard Webhooks with a development secret (whsec_…) printed at start, one line
+                 per event with the local answer; --last <n> first forwards the n newest, --events only those
+                 types (order.paid,order.expired). Reconnects when the backend restarts; Ctrl-C ends it
+  trigger <event type>
+                 make a running sandbox backend produce a real event: order.created, order.paid,
+                 order.underpaid, order.overpaid, order.expired or order.failed (an order made through its API,
+                 then paid, expired or cancelled with the sandbox's controls); refused in live mode
+  --url, --token the backend listen and trigger talk to, and an admin token (read is enough): by default
+                 PUBLIC_URL (or http://localhost:PORT) and ADMIN_TOKEN, as serving reads them
   -h, --help     this, and every variable
   -v, --version  the version
 
@@ -53,6 +65,11 @@ const options = {
   version: { type: 'boolean', short: 'v' },
   all: { type: 'boolean' },
   'pay-page-origin': { type: 'string', multiple: true },
+  'forward-to': { type: 'string' },
+  last: { type: 'string' },
+  events: { type: 'string' },
+  url: { type: 'string' },
+  token: { type: 'string' },
 } as const;
 try {
   args = parseArgs({ options, allowPositionals: true, strict: true });
@@ -74,17 +91,27 @@ if (args.values.help) {
   process.stdout.write(`${usage}\nEvery variable (.env.example):\n\n${example}`);
   process.exit(0);
 }
-const commands = ['migrate', 'check', 'csp', 'unlock', 'widget-tag'];
+const commands = ['migrate', 'check', 'csp', 'unlock', 'widget-tag', 'listen', 'trigger'];
 const payPageOrigins = args.values['pay-page-origin'] ?? [];
+/** Flags only some commands take, and which. */
+const flagsOf: Record<string, boolean | undefined> = {
+  '--forward-to': args.values['forward-to'] !== undefined && command !== 'listen',
+  '--last': args.values.last !== undefined && command !== 'listen',
+  '--events': args.values.events !== undefined && command !== 'listen',
+  '--url': args.values.url !== undefined && command !== 'listen' && command !== 'trigger',
+  '--token': args.values.token !== undefined && command !== 'listen' && command !== 'trigger',
+};
 if (
   (command !== undefined && !commands.includes(command)) ||
-  extra.length > (command === 'unlock' ? 1 : 0) ||
+  extra.length > (command === 'unlock' || command === 'trigger' ? 1 : 0) ||
   (args.values.all && command !== 'unlock') ||
-  (payPageOrigins.length && command !== 'csp')
+  (payPageOrigins.length && command !== 'csp') ||
+  Object.values(flagsOf).some(Boolean)
 ) {
   const flags = [
     ...(args.values.all ? ['--all'] : []),
     ...(payPageOrigins.length ? ['--pay-page-origin'] : []),
+    ...Object.keys(flagsOf).filter((flag) => flagsOf[flag]),
   ];
   process.stderr.write(
     `Unknown command "${[command, ...extra, ...flags].filter((word) => !commands.includes(word ?? '')).join(' ')}".\n\n${usage}`,
@@ -110,6 +137,11 @@ if (command === 'widget-tag') {
   const base = process.env['PUBLIC_URL'] ?? `http://localhost:${process.env['PORT'] ?? 8787}`;
   process.stdout.write(`${widgetTag(manifest, base)}\n\n${JSON.stringify(manifest, null, 2)}\n`);
   process.exit(0);
+}
+
+if (command === 'listen' || command === 'trigger') {
+  const { runDeveloperCommand } = await import('./developer-commands.ts');
+  process.exit(await runDeveloperCommand(command, extra[0], args.values, usage, refuse));
 }
 
 if (command === 'check') {

@@ -16,6 +16,7 @@ import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../../ope
 import { currencyCode } from '../../schemas/codes.ts';
 import { isValueRefusal } from '../../upstream/http.ts';
 import { adminErrors, adminRoute, dateParam, intParam } from './admin-route.ts';
+import { eventStreamRoute, streamEvents } from './event-stream.ts';
 import { ledgerOrderRoutes } from './orders.ts';
 import { upstreamOrderRoutes } from './upstream-orders.ts';
 import { webhookEndpointRoutes } from './webhook-endpoints.ts';
@@ -224,6 +225,7 @@ export function adminRoutes(deps: AppDeps) {
       });
       return c.json({ events: entries.map(eventOf) }, 200);
     })
+    .openapi(eventStreamRoute, (c) => streamEvents(c, deps, c.req.valid('query')))
     .openapi(resendRoute, async (c) => {
       noteAudit(c, { target: c.req.valid('param').id });
       const entry = await outbox.resend(c.req.valid('param').id, new Date(clock.now()).toISOString());

@@ -7,11 +7,11 @@ import { tableOfSource } from '../build/pack-translations.ts';
 import type { Method } from '../src/api/types.ts';
 import { depositMessages } from '../src/deposit/deposit.messages.ts';
 import { frameMessages } from '../src/frame/frame.messages.ts';
+import { loadLanguage } from '../src/internal/language-loading.ts';
 import { formatMoney, validLocale } from '../src/internal/locale.ts';
 import {
   errorKey,
   languageOf,
-  loadLanguage,
   type Message,
   msg,
   OVERRIDES,

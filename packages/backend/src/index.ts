@@ -16,16 +16,15 @@ export type { AppDeps } from './deps.ts';
 export type { FulfilmentEvent, FulfilmentEventType, OnEvent } from './events/fulfilment-events.ts';
 export type { OrderView } from './orders/order.ts';
 export type { OrderStatus } from './orders/status.ts';
-export { DataDirInUse } from './process/data-dir-lock.ts';
+export { createDeps, type DepsOverrides } from './process/app-deps.ts';
 export {
   type Checkout,
   type CheckoutFetchClient,
   type CheckoutOptions,
   createCheckout,
-  createDeps,
-  type DepsOverrides,
   type LegacyCheckoutConfig,
-} from './process/runtime.ts';
+} from './process/checkout.ts';
+export { DataDirInUse } from './process/data-dir-lock.ts';
 export { createMemoryStore } from './store/memory-store.ts';
 export { createSqlStore, type SqlStoreOptions } from './store/sql-store.ts';
 export { type Collection, StorageUnavailable, type Store } from './store/store.ts';

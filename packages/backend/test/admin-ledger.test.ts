@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { startBackground } from '../src/process/runtime.ts';
+import { startBackground } from '../src/process/background.ts';
 import { createOrder, productsFile, upstreamIdOf } from './order-fixtures.ts';
 import { waitFor } from './servers.ts';
 

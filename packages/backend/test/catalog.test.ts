@@ -318,18 +318,27 @@ describe('a method whose base_fee map has an unreadable entry (issue 13, case 7)
   });
 });
 
-describe('a flat method list whose upstream ignores the country filter (issue 13, case 4; issue 29)', () => {
-  test("is refused with UPSTREAM_ERROR: nothing says which methods are a country's, so none is guessed", async () => {
+describe('a flat method list whose upstream ignores the country filter (issue 13, case 4; issue 29; issue 47)', () => {
+  test("offers each country the methods taking its fiat, since nothing says which are the country's", async () => {
     const stack = await startStack();
     try {
       await stack.control('PATCH', '/settings', {
         paymentMethodsShape: 'flat',
         paymentMethodsCountryFilter: 'ignored',
       });
-      for (const country of ['DE', 'BR']) {
-        const catalog = await stack.api(`/api/catalog?country=${country}`);
-        assert.equal(catalog.status, 502);
-        assert.equal((await json<{ error: { code: string } }>(catalog)).error.code, 'UPSTREAM_ERROR');
+      for (const [country, fiat, own, foreign] of [
+        ['DE', 'EUR', 'creditcard', 'pix'],
+        ['BR', 'BRL', 'pix', 'blik'],
+      ] as const) {
+        const response = await stack.api(`/api/catalog?country=${country}`);
+        assert.equal(response.status, 200);
+        const catalog = await json<Catalog>(response);
+        const ids = catalog.paymentMethods.map((method) => method.id);
+        assert.ok(ids.includes(own) && !ids.includes(foreign), `${country} is offered ${ids}`);
+        assert.ok(
+          catalog.paymentMethods.every((method) => method.currencies.includes(fiat)),
+          `${country}: each takes ${fiat}`,
+        );
       }
       // Each method naming its countries, the same upstream is read exactly (test/method-shapes.test.ts).
       const fresh = await startStack();

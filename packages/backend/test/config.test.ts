@@ -12,7 +12,7 @@ import {
   loadConfig,
   startWarnings,
 } from '../src/config.ts';
-import { createCheckout } from '../src/process/runtime.ts';
+import { createCheckout } from '../src/process/checkout.ts';
 import { liveEnv, problemsOf } from './config-env.ts';
 
 const live = liveEnv;

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
 import { storefrontCsp } from '../src/csp/storefront-csp.ts';
-import { maxCspBlockedOrigins } from '../src/metrics/metrics.ts';
+import { maxCspBlockedOrigins } from '../src/metrics/security-series.ts';
 import { startCli } from './cli-process.ts';
 import { liveEnv } from './config-env.ts';
 import { createOrder, productsFile } from './order-fixtures.ts';

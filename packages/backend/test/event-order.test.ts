@@ -19,7 +19,7 @@ import { Webhook } from 'standardwebhooks';
 import { createDeliveryWorker } from '../src/events/delivery-worker.ts';
 import type { FulfilmentEvent, OrderEventData } from '../src/events/fulfilment-events.ts';
 import { createCheckoutToken } from '../src/index.ts';
-import { createDeps } from '../src/process/runtime.ts';
+import { createDeps } from '../src/process/app-deps.ts';
 import { singleKey } from '../src/secrets/keyring.ts';
 import { createSqlStore } from '../src/store/sql-store.ts';
 import { createOrder, postWebhook, productsFile, upstreamIdOf, waitFor } from './order-fixtures.ts';

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { ledgerOf } from '../src/app.ts';
 import type { FulfilmentEvent } from '../src/events/fulfilment-events.ts';
 import { createOrderFollower } from '../src/orders/follower.ts';
-import { createDeps } from '../src/process/runtime.ts';
+import { createDeps } from '../src/process/app-deps.ts';
 import { createSqlStore } from '../src/store/sql-store.ts';
 import type { Store } from '../src/store/store.ts';
 import { UpstreamBudget } from '../src/upstream/budget.ts';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { serve } from '@hono/node-server';
 import { createApp } from '../src/app.ts';
-import { createDeps } from '../src/process/runtime.ts';
+import { createDeps } from '../src/process/app-deps.ts';
 import { createSqlStore } from '../src/store/sql-store.ts';
 import {
   type Created,

@@ -12,7 +12,7 @@ import type { Clock } from '../src/clock.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { AppDeps } from '../src/deps.ts';
 import type { OnEvent } from '../src/events/fulfilment-events.ts';
-import { createDeps } from '../src/process/runtime.ts';
+import { createDeps } from '../src/process/app-deps.ts';
 import type { SharedState } from '../src/shared/redis.ts';
 import { createMemoryStore } from '../src/store/memory-store.ts';
 import type { Store } from '../src/store/store.ts';

@@ -22,9 +22,10 @@ import {
 } from './events.ts';
 import type { Display, FrameController } from './frame/frame-controller.ts';
 import { idle } from './internal/idle.ts';
+import { loadLanguage } from './internal/language-loading.ts';
 import { loadError, loadOnce } from './internal/load-once.ts';
 import { decimalSeparator, validLocale } from './internal/locale.ts';
-import { errorKey, languageFor, languageOf, loadLanguage, msg, OVERRIDES } from './internal/messages.ts';
+import { errorKey, languageFor, languageOf, msg, OVERRIDES } from './internal/messages.ts';
 import type { PartialTranslation } from './internal/translation.ts';
 import { DEFAULT_MODE } from './modes.ts';
 import type { QuoteController } from './ramp/quote-controller.ts';

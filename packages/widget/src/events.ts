@@ -5,14 +5,7 @@
  */
 import type { ErrorCode } from './api/client.ts';
 import type { OrderStatus, Quote, Side } from './api/types.ts';
-import type {
-  CheckoutCloseEvent,
-  CheckoutCompleteEvent,
-  CheckoutOrderEvent,
-  CheckoutStatusEvent,
-} from './frame/outcome-events.ts';
 import type { CheckoutMode } from './modes.ts';
-import type { CheckoutQuoteEvent } from './ramp/quote-event.ts';
 
 export type { CheckoutMode };
 
@@ -90,17 +83,5 @@ export class CheckoutReadyEvent extends CheckoutEvent<CheckoutReadyDetail> {
 export class CheckoutErrorEvent extends CheckoutEvent<CheckoutErrorDetail> {
   constructor(detail: CheckoutErrorDetail) {
     super('checkout-error', detail);
-  }
-}
-
-declare global {
-  interface GlobalEventHandlersEventMap {
-    'checkout-ready': CheckoutReadyEvent;
-    'checkout-quote': CheckoutQuoteEvent;
-    'checkout-order': CheckoutOrderEvent;
-    'checkout-status': CheckoutStatusEvent;
-    'checkout-complete': CheckoutCompleteEvent;
-    'checkout-error': CheckoutErrorEvent;
-    'checkout-close': CheckoutCloseEvent;
   }
 }

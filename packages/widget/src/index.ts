@@ -2,6 +2,7 @@
 export type { ApiError, ErrorCode } from './api/client.ts';
 export type * from './api/types.ts';
 export { CryptoCheckout } from './crypto-checkout.ts';
+export type { CheckoutEventMap } from './event-map.ts';
 export * from './events.ts';
 export type { Display } from './frame/frame-controller.ts';
 export * from './frame/outcome-events.ts';

@@ -1,4 +1,4 @@
-// Each part's English, by the name of its block in a language file (`Parts` in src/internal/messages.ts): what the
+// Each part's English, by the name of its block in a language file (`Parts` in src/internal/translation.ts): what the
 // language tests hold each language, and the pseudo-locale, to.
 import { depositEn } from '../src/deposit/deposit.messages.ts';
 import { frameEn } from '../src/frame/frame.messages.ts';

@@ -7,15 +7,9 @@ import { tableOfSource } from '../build/pack-translations.ts';
 import type { Method } from '../src/api/types.ts';
 import { depositMessages } from '../src/deposit/deposit.messages.ts';
 import { frameMessages } from '../src/frame/frame.messages.ts';
+import { loadLanguage } from '../src/internal/language-loading.ts';
 import { formatMoney, validLocale } from '../src/internal/locale.ts';
-import {
-  errorKey,
-  languageOf,
-  loadLanguage,
-  type Message,
-  msg,
-  OVERRIDES,
-} from '../src/internal/messages.ts';
+import { errorKey, languageOf, type Message, msg, OVERRIDES } from '../src/internal/messages.ts';
 import { format, LANGUAGES } from '../src/languages/languages.ts';
 import { orderMessages } from '../src/pay/order/order.messages.ts';
 import { payMessages } from '../src/pay/pay.messages.ts';

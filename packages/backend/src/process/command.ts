@@ -17,7 +17,9 @@ import type { SqlStore } from '../store/sql-store.ts';
 import { StorageUnavailable } from '../store/store.ts';
 import { DataDirInUse, type DataDirLock, lockDataDir } from './data-dir-lock.ts';
 import { runtimeNote } from './host-runtime.ts';
-import { createRuntime, loadSandbox, openStore, SandboxMissing, sandboxNotice } from './runtime.ts';
+import { openStore } from './open-store.ts';
+import { createRuntime } from './runtime.ts';
+import { loadSandbox, SandboxMissing, sandboxNotice } from './sandbox-mount.ts';
 
 const usage = `Usage: crypto-checkout-backend [migrate | check | csp [--pay-page-origin <origin>…] | unlock <address> | unlock --all
                                | widget-tag | listen --forward-to <url> [--last <n>] [--events <type,…>]

@@ -154,7 +154,8 @@ const methodList = (items: unknown[]): RampMethod[] | undefined => {
 
 /**
  * Methods by country. `'*'` holds methods of a flat list (or a bare method) that did not say where they are
- * offered: which countries have them is asked per country (upstream/ramp-methods.ts), never guessed.
+ * offered: which countries have them is asked per country (upstream/ramp-methods.ts); where that is not
+ * honoured either, a country is offered those taking its fiat, each confirmed by pricing (upstream/region-checks.ts).
  */
 export type MethodsByCountry = Record<string, RampMethod[]>;
 

@@ -28,6 +28,7 @@ import type { Budget, BudgetStats } from './budget.ts';
 import { createDriftLog, type DriftEntry } from './drift.ts';
 import { createUpstreamHttp, envelope, type UpstreamHttp, type UpstreamObserver } from './http.ts';
 import { createCountryMethods, NO_COUNTRY, sameMethods, uniqueBySlug } from './ramp-methods.ts';
+import { createRegionChecks } from './region-checks.ts';
 import { signedWidgetUrl, type WidgetParams, type WidgetSide } from './widget-url.ts';
 
 export type { WidgetSide } from './widget-url.ts';
@@ -259,12 +260,25 @@ export function createRampClient(options: RampClientOptions): RampClient {
    * A country's methods asked for by name. An answer that is the whole list again may be that country's, or the
    * filter ignored: a country no list has tells which (read once, cached like any list).
    */
-  const askCountry = async (endpoint: string, param: string, whole: MethodsByCountry, country: string) => {
+  const askCountry = async (
+    endpoint: string,
+    param: string,
+    whole: MethodsByCountry,
+    country: string,
+    byCurrency = false,
+  ) => {
     const answer = await perCountry(endpoint, param, country);
     const filtered =
       !sameMethods(answer, whole) || uniqueBySlug(await perCountry(endpoint, param, NO_COUNTRY)).length === 0;
-    return countryMethods.of(answer, country, filtered);
+    if (filtered || !byCurrency) return countryMethods.of(answer, country, filtered);
+    // The list still does not say: the methods taking the country's fiat, each confirmed by pricing there.
+    const code = country.toUpperCase();
+    const fiat = (await supported()).supported_countries
+      .find((entry) => entry.iso.toUpperCase() === code)
+      ?.currency?.toUpperCase();
+    return fiat ? regions.offer(answer, code, fiat) : countryMethods.of(answer, country, false);
   };
+  const regions = createRegionChecks(log);
 
   const countryMethods = createCountryMethods();
 
@@ -328,7 +342,7 @@ export function createRampClient(options: RampClientOptions): RampClient {
       // A fee table per currency (base_fee {EUR: 0.35, USD: 0.4}) gives rough FX until a quote gives exact.
       reports?.listed(() => uniqueBySlug(byCountry));
       if (!country || countryMethods.keyedByCountry(byCountry)) return countryMethods.of(byCountry, country);
-      return askCountry('get_payment_methods', 'country', byCountry, country);
+      return askCountry('get_payment_methods', 'country', byCountry, country, true);
     },
 
     payoutMethods: async (country) => {
@@ -337,17 +351,29 @@ export function createRampClient(options: RampClientOptions): RampClient {
       return askCountry('sell/get_payout_methods', 'slug', byCountry, country);
     },
 
-    buyQuote: (request) =>
-      price(
-        `${MERCHANT}/pricing`,
-        buyQuoteData,
-        (quote) => [quote.fiat_amount_excl_fees, quote.fiat_amount_excl_fees_local],
-        {
-          payment_method: request.method,
-          region: request.region.toUpperCase(),
-          ...amounts(request),
+    buyQuote: (request) => {
+      const buy = (crypto: string) =>
+        price(
+          `${MERCHANT}/pricing`,
+          buyQuoteData,
+          (quote) => [quote.fiat_amount_excl_fees, quote.fiat_amount_excl_fees_local],
+          {
+            payment_method: request.method,
+            region: request.region.toUpperCase(),
+            ...amounts({ ...request, crypto }),
+          },
+        );
+      // A method offered by its currency alone is confirmed (or dropped) by its first pricing call there.
+      return regions.priced(
+        request.region,
+        request.method,
+        () => buy(request.crypto),
+        async () => {
+          const other = (await supported()).supported_cryptos.find((entry) => entry.iso !== request.crypto);
+          return other ? buy(other.iso) : Promise.reject(new Error('no other crypto is listed'));
         },
-      ),
+      );
+    },
 
     sellQuote: (request) =>
       price(

@@ -1,9 +1,11 @@
 /**
  * A country's methods from the ramp's method lists, which come keyed by country, flat (each entry naming its
  * countries, or none) or as one bare method (docs/upstream.md#payment-methods). Each country gets exactly the
- * methods the list gives it, never a guess: a list that does not say where its methods are offered is asked for
- * per country, and where the upstream ignores that filter (it answers a country no list has) it is refused. Pure, plus per-list memos: the same list gives the same arrays, so callers (the catalog
- * route) may memoise on their identity until the list is refreshed.
+ * methods the list gives it: a list that does not say where its methods are offered is asked for per country.
+ * Where the upstream ignores that filter (it answers a country no list has), the payment methods taking the
+ * country's fiat are offered, each confirmed by pricing there (region-checks.ts); a payout list is refused. Pure,
+ * plus per-list memos: the same list gives the same arrays, so callers (the catalog route) may memoise on their
+ * identity until the list is refreshed.
  */
 import { AppError } from '../errors.ts';
 import type { MethodsByCountry, RampMethod } from '../schemas/upstream-ramp.ts';
@@ -36,7 +38,7 @@ export const NO_COUNTRY = 'ZZ';
 /**
  * The methods of one country: its own list. An answer to a request for that country whose filter was honoured
  * (`filtered`) also gives it the methods that name no country; any other list says nothing of where they are
- * offered: refused, never guessed.
+ * offered: refused here (the ramp client offers payment methods by currency instead: region-checks.ts).
  */
 const ofCountry = (
   byCountry: MethodsByCountry,

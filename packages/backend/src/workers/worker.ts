@@ -22,7 +22,9 @@ import { ConfigError, loadConfig } from '../config.ts';
 import type { AppEnv } from '../deps.ts';
 import type { ErrorCode } from '../errors.ts';
 import { configureLogging, logger } from '../logger.ts';
-import { createDeps, loadSandbox, sandboxNotice, startBackground, withSandbox } from '../process/runtime.ts';
+import { createDeps } from '../process/app-deps.ts';
+import { startBackground } from '../process/background.ts';
+import { loadSandbox, sandboxNotice, withSandbox } from '../process/sandbox-mount.ts';
 import type { DurableObjectSqlStorage } from './durable-sql.ts';
 import { createDurableStore } from './durable-store.ts';
 

@@ -4,14 +4,7 @@
  * of the parts it shows. Other languages load whole, once a page (internal/lang/*.ts, a block per part, keyed
  * and typed against each part's English: ./translation.ts).
  */
-import { type ApiError, type ErrorCode, RETRYABLE } from '../api/client.ts';
-import type { depositEn } from '../deposit/deposit.messages.ts';
-import type { frameEn } from '../frame/frame.messages.ts';
-import type { orderEn } from '../pay/order/order.messages.ts';
-import type { payEn } from '../pay/pay.messages.ts';
-import type { rampEn } from '../ramp/ramp.messages.ts';
-import { loadOnce } from './load-once.ts';
-import type { PartialTranslation } from './translation.ts';
+import { type ErrorCode, RETRYABLE } from '../api/client.ts';
 
 /** The shared messages in English, which also names them. */
 export const sharedEn = {
@@ -26,16 +19,6 @@ export const sharedEn = {
 };
 
 export type MessageKey = keyof typeof sharedEn;
-
-/** Each part's English, by the name of its block in a language file (`messages(part, en)`). */
-export interface Parts {
-  shared: typeof sharedEn;
-  ramp: typeof rampEn;
-  pay: typeof payEn;
-  order: typeof orderEn;
-  deposit: typeof depositEn;
-  frame: typeof frameEn;
-}
 
 /**
  * A message of a language other than English, or of the page's own (./translation.ts says how a language file writes
@@ -82,45 +65,16 @@ export const LOADED: Record<string, Language | undefined> = {};
  * The page's own messages (the element's `translations`), by language, part and key: a correction of a shipped
  * language, or a language of the page's own. They win over the shipped table, which wins over English.
  */
-export const OVERRIDES: Record<string, PartialTranslation> = {};
-
-/**
- * Which languages have a table, the loader of each, and what only another language needs (../languages/languages.ts):
- * loaded (once) by the first page whose locale is not English or that gives messages of its own, so an English page
- * carries neither the list, nor any table, nor the code that reads them.
- */
-const languages = loadOnce(() => import('../languages/languages.ts'));
+export const OVERRIDES: Record<string, { [part: string]: Partial<Record<string, Message>> | undefined }> = {};
 
 /** A locale's first subtag, lower case (`pt-BR` → `pt`; `fil` is not `fi`). */
-const subtag = (locale: string) => locale.replace(/[-_].*/, '').toLowerCase();
+export const subtag = (locale: string) => locale.replace(/[-_].*/, '').toLowerCase();
 
 /** `locale`'s language, once loaded: undefined for English (or while it loads, or where it could not load). */
 export const languageFor = (locale: string): Language | undefined => LOADED[subtag(locale)];
 
 /** The language `locale` is shown in: its own once loaded, where it has a table or the page's messages; else English. */
 export const languageOf = (locale: string): string => languageFor(locale)?.name ?? 'en';
-
-/**
- * Loads `locale`'s language; undefined when there is nothing to load (English without the page's messages, or done).
- * It never fails: what could not load (offline, or a file its integrity check refused) is English, and is not asked
- * for again; it resolves to the refusal, which the page is told of.
- */
-export function loadLanguage(locale: string): Promise<ApiError | undefined> | undefined {
-  const lang = subtag(locale);
-  return lang in LOADED || (lang === 'en' && !OVERRIDES.en)
-    ? undefined
-    : languages()
-        .then((list) => list.language(lang))
-        .then(
-          (language): undefined => {
-            LOADED[lang] = language;
-          },
-          (e: ApiError) => {
-            LOADED[lang] = undefined;
-            return e.code === 'INTEGRITY' ? e : undefined;
-          },
-        );
-}
 
 /** `text` with each `{name}` replaced by its argument (one not given stays as it is, visible). */
 export const fill = (text: string, args: Args = {}): string =>
@@ -137,11 +91,14 @@ const lookup =
 /** A shared message. */
 export const msg: Messages<MessageKey> = lookup('shared', sharedEn);
 
-/** The messages of one part of the UI, named by its English (`en`); a key it does not have is a shared one. */
-export function messages<P extends keyof Parts>(
-  part: P,
-  en: Parts[P],
-): Messages<(keyof Parts[P] & string) | MessageKey> {
+/**
+ * The messages of one part of the UI, named by its English (`en`); a key it does not have is a shared one. `part`
+ * is the name of its block in a language file (`Parts` in ./translation.ts).
+ */
+export function messages<E extends Record<string, string>>(
+  part: string,
+  en: E,
+): Messages<(keyof E & string) | MessageKey> {
   const own = lookup(part, en as Record<string, string>);
   return (locale, key, args) => (key in en ? own(locale, key, args) : msg(locale, key as MessageKey, args));
 }

@@ -6,7 +6,22 @@
  * sorted keys, which the build writes from each language file (build/pack-translations.ts) and `translation`
  * makes where the sources run unbuilt.
  */
-import type { Message, Parts } from './messages.ts';
+import type { depositEn } from '../deposit/deposit.messages.ts';
+import type { frameEn } from '../frame/frame.messages.ts';
+import type { orderEn } from '../pay/order/order.messages.ts';
+import type { payEn } from '../pay/pay.messages.ts';
+import type { rampEn } from '../ramp/ramp.messages.ts';
+import type { Message, sharedEn } from './messages.ts';
+
+/** Each part's English, by the name of its block in a language file (`messages(part, en)`). */
+export interface Parts {
+  shared: typeof sharedEn;
+  ramp: typeof rampEn;
+  pay: typeof payEn;
+  order: typeof orderEn;
+  deposit: typeof depositEn;
+  frame: typeof frameEn;
+}
 
 /** A language's messages: for each part, one message for each key of that part's English. */
 export type Translation = { [P in keyof Parts]: Record<keyof Parts[P], Message> };

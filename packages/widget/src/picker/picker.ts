@@ -10,32 +10,16 @@
  * and a list of `FEW` entries or fewer raises no on-screen keyboard (`inputmode="none"`): eight lines are read
  * faster than typed, and the keyboard would cover half of them. A hardware keyboard still types to filter.
  */
-import { type CSSResult, html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { loadOnce } from '../internal/load-once.ts';
 import { field } from '../view/parts.ts';
 import type { pickerList } from './list/picker-list.ts';
-
-/**
- * An entry: `text` shows in the closed field, `search` is what typing matches, `body` is the option's content
- * beside `icon`; `fieldIcon` goes beside the closed field instead of `icon` (where an image must say what the
- * option's text would).
- */
-export interface PickerItem {
-  code: string;
-  text: string;
-  search: string;
-  icon?: unknown;
-  fieldIcon?: unknown;
-  body: unknown;
-}
+import type { PickerHost, PickerItem, PickerState } from './picker-state.ts';
 
 /** The most entries a list has for its field to raise no on-screen keyboard: see the class's comment. */
 export const FEW = 8;
 
-/** The host; one that can adopt CSS (`_addStyles`, the element) gets the list's. */
-type Host = ReactiveControllerHost & { renderRoot: ParentNode; _addStyles?(styles: CSSResult): void };
-
-export class Picker {
+export class Picker implements PickerState {
   /** What was typed (read by the list's code, like `_active`; set through `_set`). */
   _query = '';
   /** The active option's index; -1: the current value's when nothing is typed (a list just opened), else the first. */
@@ -48,7 +32,7 @@ export class Picker {
 
   /** `id` is the input's id; the list is `${id}-list`, its options `${id}-0`, `${id}-1`, … */
   constructor(
-    readonly _host: Host,
+    readonly _host: PickerHost,
     readonly id: string,
   ) {}
 

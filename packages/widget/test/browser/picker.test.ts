@@ -3,7 +3,8 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { LitElement } from 'lit';
-import { Picker, type PickerItem } from '../../src/picker/picker.ts';
+import { Picker } from '../../src/picker/picker.ts';
+import type { PickerItem } from '../../src/picker/picker-state.ts';
 import { shadowQuery } from '../support.ts';
 import { openPicker, optionsOf } from './checkout-helpers.ts';
 

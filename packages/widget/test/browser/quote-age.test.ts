@@ -1,7 +1,7 @@
 // The quote's age ("Updated 5 seconds ago") in every language, as each engine's Intl writes it: never a negative
 // number ("-5 s", what the narrow style wrote in French, Norwegian, Romanian and Swedish) nor a clipped word.
 import { expect } from '@open-wc/testing';
-import { loadLanguage } from '../../src/internal/messages.ts';
+import { loadLanguage } from '../../src/internal/language-loading.ts';
 import { LANGUAGES } from '../../src/languages/languages.ts';
 import { formatAgo } from '../../src/ramp/format.ts';
 import { rampMessages } from '../../src/ramp/ramp.messages.ts';

@@ -4,7 +4,7 @@
  * the value without it.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Picker, PickerItem } from '../picker.ts';
+import type { PickerItem, PickerState } from '../picker-state.ts';
 
 export { listStyles } from './picker-list.styles.ts';
 
@@ -20,7 +20,7 @@ export interface PickerList {
 }
 
 export function pickerList(
-  p: Picker,
+  p: PickerState,
   label: string,
   items: () => PickerItem[],
   value: string | undefined,

@@ -5,8 +5,9 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { unsignedEvents } from './config/code-config.ts';
 import { type Config, ConfigError } from './config/config-type.ts';
-import { baseSchema, upstreamVars } from './config/env-schema.ts';
 import { observabilityOf, observabilityProblems } from './config/observability.ts';
+import { envSchema, plainFields } from './config/registry.ts';
+import { upstreamVars } from './config/settings/upstream.ts';
 import { loopbackOrigins } from './config/start-warnings.ts';
 import { loadProductsSync } from './products.ts';
 import { adminConfig, secretProblems, secretsConfig, secretVariables } from './secrets/config.ts';
@@ -15,7 +16,7 @@ import { liveSecretProblems, type VariableSource } from './secrets/samples.ts';
 export { checkConfig } from './config/code-config.ts';
 export { type Config, ConfigError } from './config/config-type.ts';
 export { envFileSource, readEnvFile } from './config/env-file.ts';
-export { envVariables } from './config/env-schema.ts';
+export { envVariables } from './config/registry.ts';
 export { loopbackOrigins, startWarnings } from './config/start-warnings.ts';
 
 /** Keys of the sandbox's form (see packages/sandbox/README.md): one merchant, id `demo`. */
@@ -46,6 +47,22 @@ function isSampleCatalog(file: string): boolean {
   }
 }
 
+/** The fields every variable's entry sets as it is (the others, decided by loadConfig, are left out). */
+type PlainFields = Omit<
+  Config,
+  | 'mode'
+  | 'publicUrl'
+  | 'allowedOrigins'
+  | 'productsFile'
+  | 'checkoutTokenSecret'
+  | 'adminToken'
+  | 'ramp'
+  | 'payments'
+  | 'secrets'
+  | 'admin'
+  | 'observability'
+>;
+
 export interface LoadConfigOptions {
   /** Where each variable was set (`envFileSource`), so a refusal names the `.env` line to change. */
   source?: VariableSource;
@@ -65,7 +82,7 @@ export function loadConfig(
     const where = source(name);
     return where ? `${name} (${where})` : name;
   };
-  const parsed = baseSchema.safeParse(env);
+  const parsed = envSchema.safeParse(env);
   const problems = parsed.success
     ? []
     : parsed.error.issues.map((issue) => {
@@ -121,46 +138,27 @@ export function loadConfig(
     (vars.ADMIN_CREDENTIALS.length ? undefined : 'sandbox-admin-token-not-for-production');
   const rampSecretKey = vars.RAMP_SECRET_KEY ?? sandboxKeys.RAMP_SECRET_KEY;
   const payWebhookSecret = vars.PAY_WEBHOOK_SECRET ?? sandboxKeys.PAY_WEBHOOK_SECRET;
+  // What each variable sets as it is comes from its entry (config/settings/); the rest is decided here.
+  const plain = plainFields(vars) as unknown as PlainFields;
   return {
+    ...plain,
     mode,
-    port: vars.PORT,
     publicUrl,
     // A first run is opened at whichever local address people type; live mode trusts ALLOWED_ORIGINS only.
     allowedOrigins: mode === 'sandbox' ? [...new Set([...origins, ...loopbackOrigins(vars.PORT)])] : origins,
-    markup: vars.MARKUP,
     productsFile,
     checkoutTokenSecret,
     adminToken,
-    dataDir: vars.DATA_DIR,
-    databaseUrl: vars.DATABASE_URL,
-    retentionMs: vars.RETENTION_HOURS * 3_600_000,
-    redisUrl: vars.REDIS_URL,
-    redisFallbackInstances: vars.REDIS_FALLBACK_INSTANCES,
-    defaultCountry: vars.DEFAULT_COUNTRY,
-    upstreamBudget: vars.UPSTREAM_BUDGET,
-    upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS,
-    shutdown: { drainMs: vars.SHUTDOWN_DRAIN_MS, timeoutMs: vars.SHUTDOWN_TIMEOUT_MS },
     quoteEngine: {
-      enabled: vars.QUOTE_DERIVE === 'on',
-      freshMs: vars.QUOTE_DERIVE_FRESH_MS,
+      ...plain.quoteEngine,
       maxStaleMs: Math.max(vars.QUOTE_DERIVE_MAX_STALE_MS, vars.QUOTE_DERIVE_FRESH_MS),
-      refreshShare: vars.QUOTE_REFRESH_SHARE,
-      samplerShare: vars.QUOTE_SAMPLER_SHARE,
-      driftThreshold: vars.QUOTE_DRIFT_THRESHOLD,
     },
-    orderFollow: { everyMs: vars.ORDER_FOLLOW_MS, share: vars.ORDER_FOLLOW_SHARE },
-    rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
-    trustedProxies: vars.TRUSTED_PROXIES,
-    accessLog: vars.ACCESS_LOG === 'on',
-    accessLogProbes: vars.ACCESS_LOG_PROBES === 'on',
-    console: { enabled: vars.CONSOLE === 'on', sessionMinutes: vars.CONSOLE_SESSION_MINUTES },
     ramp: {
       apiUrl: vars.RAMP_API_URL ?? `${sandboxBase}/ramp`,
       widgetUrl: vars.RAMP_WIDGET_URL ?? `${sandboxBase}/ramp`,
       publicKey: vars.RAMP_PUBLIC_KEY ?? sandboxKeys.RAMP_PUBLIC_KEY,
       secretKey: rampSecretKey,
     },
-    events: { webhookUrls: vars.MERCHANT_WEBHOOK_URL, webhookSecret: vars.MERCHANT_WEBHOOK_SECRET },
     payments: {
       apiUrl: vars.PAY_API_URL ?? `${sandboxBase}/pay-api`,
       apiKey: vars.PAY_API_KEY ?? sandboxKeys.PAY_API_KEY,

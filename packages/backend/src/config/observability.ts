@@ -22,20 +22,18 @@ export interface ObservabilityConfig {
   };
 }
 
-export function observabilityVars() {
-  return {
-    /** fatal | error | warn | info | debug | trace | silent. */
-    LOG_LEVEL: z.enum(logLevels).default('info'),
-    LOG_FORMAT: z.enum(['json', 'pretty', 'auto']).default('auto'),
-    INSTANCE_NAME: z.string().min(1).max(200).optional(),
-    METRICS: z.enum(['on', 'off']).default('off'),
-    METRICS_TOKEN: secret('METRICS_TOKEN').optional(),
-    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
-  };
-}
+/** The rules of the observability variables (their entries, with the documentation, are settings/observability.ts). */
+export const observabilityRules = {
+  LOG_LEVEL: z.enum(logLevels).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty', 'auto']).default('auto'),
+  INSTANCE_NAME: z.string().min(1).max(200).optional(),
+  METRICS: z.enum(['on', 'off']).default('off'),
+  METRICS_TOKEN: secret('METRICS_TOKEN').optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+};
 
-export type ObservabilityVars = z.output<z.ZodObject<ReturnType<typeof observabilityVars>>>;
+export type ObservabilityVars = z.output<z.ZodObject<typeof observabilityRules>>;
 
 /** Problems no single variable shows: metrics on, but neither protected by a token nor on a port of its own. */
 export function observabilityProblems(env: Record<string, string | undefined>): string[] {

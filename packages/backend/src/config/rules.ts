@@ -13,7 +13,7 @@ export const notAUrl = (raw: string) => `"${raw}" is not an http(s) URL`;
 
 /**
  * Each setting's rule, once: the environment's schema applies it after turning text into a number, the config
- * object's schema (`configSchema`) applies it as it is, so both refuse the same values with the same message.
+ * object's schema (`codeConfigSchema`, registry.ts) applies it as it is, so both refuse the same values with the same message.
  */
 export const rules = {
   port: z.number().int().min(0).max(65535),

@@ -16,7 +16,7 @@ const floors = [
   ],
   ['storage, Redis, upstream', '(store|shared|upstream)/'],
   ['domain', '(orders|quotes|events|deposits|catalog|csp)/|(products|tokens)\\.ts$'],
-  ['operating rooms', '(checks|metrics|admin)/|secrets/(?!keyring\\.ts$)|config\\.ts$'],
+  ['operating rooms', '(checks|metrics|admin|config)/|secrets/(?!keyring\\.ts$)|config\\.ts$'],
   ['HTTP', '(middleware|routes)/|(app|deps|openapi)\\.ts$'],
   ['process', '(process|workers)/|(cli|index)\\.ts$'],
 ];

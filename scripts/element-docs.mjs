@@ -1,8 +1,8 @@
 // Renders the custom elements of packages/widget/custom-elements.json (built by `npm run build -w
 // packages/widget`) as Markdown tables: attributes, properties, events, CSS custom properties, parts, slots.
 // Prints to stdout: `node scripts/element-docs.mjs [path/to/custom-elements.json] > docs.md`.
-// `--readme` writes them into README.md between the element-docs markers; `--check` exits 1 when README.md is
-// out of date.
+// `--readme` writes them into docs/element.md (the page the README links to) between the element-docs markers;
+// `--check` exits 1 when that page is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -132,23 +132,22 @@ const docs = `${elements.map(renderElement).join('\n').trimEnd()}\n`;
 if (!flags.has('--readme') && !flags.has('--check')) {
   process.stdout.write(docs);
 } else {
-  const readmePath = join(root, 'README.md');
+  const readmePath = join(root, 'docs', 'element.md');
   const readme = readFileSync(readmePath, 'utf8');
   const start = '<!-- element-docs:start -->';
   const end = '<!-- element-docs:end -->';
   const from = readme.indexOf(start);
   const to = readme.indexOf(end);
   if (from < 0 || to < from) {
-    console.error(`README.md has no ${start} … ${end} section.`);
+    console.error(`docs/element.md has no ${start} … ${end} section.`);
     process.exit(1);
   }
-  // One heading level down: the README's own "## The element" holds these.
-  const nested = docs.replace(/^(#{2,5}) /gm, '#$1 ');
-  const updated = `${readme.slice(0, from + start.length)}\n${nested}${readme.slice(to)}`;
+  // As rendered: the page's own "# The element" holds these.
+  const updated = `${readme.slice(0, from + start.length)}\n${docs}${readme.slice(to)}`;
   if (flags.has('--check')) {
     if (updated !== readme) {
       console.error(
-        'README.md is out of date with custom-elements.json: run node scripts/element-docs.mjs --readme',
+        'docs/element.md is out of date with custom-elements.json: run node scripts/element-docs.mjs --readme',
       );
       process.exit(1);
     }

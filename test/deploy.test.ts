@@ -101,9 +101,9 @@ describe('deploy/', () => {
       drainMs > (inter * fall + checkTimeout) * 1000,
       `SHUTDOWN_DRAIN_MS=${drainMs} in the unit, HAProxy needs more than ${inter * fall + checkTimeout} s`,
     );
-    // And the README's "Production" says the same number.
+    // And the operators' "Production" (docs/production.md) says the same number.
     assert.match(
-      readFileSync(join(root, 'README.md'), 'utf8'),
+      readFileSync(join(root, 'docs', 'production.md'), 'utf8'),
       new RegExp(`SHUTDOWN_DRAIN_MS=${drainMs}\\b`),
     );
   });

@@ -395,16 +395,16 @@ createRoot(document.getElementById('root')).render(
       readFileSync(join(project, 'package-lock.json'), 'utf8'),
       /crypto-checkout\/release|"file:\.\./,
     );
-    // The server of the README's "Production": /srv/crypto-checkout, no clone beside it, installed by its
+    // The server of the operators' "Production" (docs/production.md): /srv/crypto-checkout, no clone beside it, installed by its
     // `npm ci` line. Offline: everything but the vendored tarballs comes from npm's cache, as the install in the
     // project left it.
     const server = join(dir, 'srv', 'crypto-checkout');
     mkdirSync(server, { recursive: true });
     for (const kept of ['package.json', 'package-lock.json', 'vendor'])
       cpSync(join(project, kept), join(server, kept), { recursive: true });
-    const production = readme.slice(readme.indexOf('## Production\n'), readme.indexOf('## Versions\n'));
+    const production = readFileSync(join(root, 'docs', 'production.md'), 'utf8');
     const ci = production.match(/^cd \/srv\/crypto-checkout && sudo (npm ci[^#\n]*?)\s*(#|$)/m)?.[1];
-    assert.equal(ci, 'npm ci --omit=dev', "the README's Production installs the server with npm ci");
+    assert.equal(ci, 'npm ci --omit=dev', 'docs/production.md installs the server with npm ci');
     await runBeside('sh', ['-c', `${ci} --offline --no-audit --no-fund`], server);
     assert.ok(
       !existsSync(join(server, 'node_modules', 'vite')),

@@ -99,9 +99,9 @@ describe('config', () => {
     assert.deepEqual(extra, [], `.env.example lists ${extra.join(', ')}, which config.ts does not read`);
   });
 
-  test("README's configuration table lists every variable the backend reads, and none it does not", async () => {
-    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
-    const section = readme.split('\n### Configuration\n')[1]?.split('\n### ')[0] ?? '';
+  test("docs/configuration.md's table lists every variable the backend reads, and none it does not", async () => {
+    const page = await readFile(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');
+    const section = page.split('\n## ')[0] ?? '';
     const listed = new Set<string>();
     for (const row of section.split('\n').filter((line) => line.startsWith('| `'))) {
       const cell = row.split('|')[1] ?? '';
@@ -113,12 +113,12 @@ describe('config', () => {
     }
     assert.ok(listed.size >= 14, `the table was found (${listed.size} names)`);
     const missing = envVariables.filter((name) => !listed.has(name));
-    assert.deepEqual(missing, [], `README's configuration table has no row for ${missing.join(', ')}`);
+    assert.deepEqual(missing, [], `docs/configuration.md's table has no row for ${missing.join(', ')}`);
     const extra = [...listed].filter((name) => !(envVariables as readonly string[]).includes(name));
     assert.deepEqual(
       extra,
       [],
-      `README's configuration table lists ${extra.join(', ')}, which config.ts does not read`,
+      `docs/configuration.md's table lists ${extra.join(', ')}, which config.ts does not read`,
     );
   });
 });

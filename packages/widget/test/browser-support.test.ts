@@ -1,4 +1,4 @@
-// The browser support policy (package.json's `browserslist`, the README's "Browser support") held by what ships:
+// The browser support policy (package.json's `browserslist`, docs/embedding.md's "Browser support") held by what ships:
 // the built JavaScript checked with es-check (syntax and built-ins, against the policy's browsers), the element's
 // CSS with stylelint-plugin-use-baseline (web-features' Baseline data), after `npm run build -w packages/widget`.
 import assert from 'node:assert/strict';

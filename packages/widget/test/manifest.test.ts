@@ -132,8 +132,8 @@ describe('custom-elements.json', () => {
     assert.match(markdown, /\| `checkout-complete` \|/);
   });
 
-  it("keeps the README's element section in step with the manifest", () => {
-    // `--check` exits non-zero (and execFileSync throws) when README.md differs from what the manifest renders.
+  it("keeps the element's page (docs/element.md) in step with the manifest", () => {
+    // `--check` exits non-zero (and execFileSync throws) when docs/element.md differs from what the manifest renders.
     execFileSync(process.execPath, [join(widget, '..', '..', 'scripts', 'element-docs.mjs'), '--check'], {
       encoding: 'utf8',
     });

@@ -72,7 +72,7 @@ const adminCredentials = z
     return credentials;
   });
 
-/** The variables (spread into config.ts's schema; `.env.example` documents each). */
+/** The variables' rules (each has its entry in config/settings/secrets.ts; `.env.example` documents each). */
 export const secretVariables = {
   CHECKOUT_TOKEN_SECRET_PREVIOUS: commaList(
     z.string().min(16, 'each CHECKOUT_TOKEN_SECRET_PREVIOUS value must be at least 16 characters'),

@@ -72,6 +72,13 @@ describe('the backend on Workers (Miniflare)', () => {
     const flag = await fetch(`${worker.url}/api/flags/de.svg`, { headers: { 'accept-encoding': 'gzip' } });
     assert.equal(flag.status, 200);
     assert.match(await flag.text(), /^<svg[^>]+id="flag-icons-de"/);
+    // The console is not carried by the Worker build (docs/console.md): its page is a 404 that says so.
+    const consolePage = await fetch(`${worker.url}/console`);
+    assert.equal(consolePage.status, 404);
+    assert.match(
+      (await json<{ error: { code: string; message: string } }>(consolePage)).error.message,
+      /console is not built/,
+    );
   });
 
   test('orders, their status and the return page outlive a restart of the runtime', async () => {

@@ -121,6 +121,11 @@ export const pageStyles = css`
     font-size: 0.88em;
     overflow-wrap: anywhere;
   }
+  /* A shortened id or hash (ord_5bd793…210cfe) is one word: broken over two lines it is harder to read and its link
+     has no centre to click. */
+  .short-id {
+    white-space: nowrap;
+  }
   table {
     border-collapse: collapse;
     width: 100%;

@@ -55,12 +55,13 @@ export class EndpointsPageElement extends LitElement {
     }
   }
 
-  private async act(what: string, work: () => Promise<unknown>) {
+  /** Runs a change; `what` says it was done (given the change's answer, when it tells more). */
+  private async act<T>(what: string | ((answer: T) => string), work: () => Promise<T>) {
     this.message = '';
     this.error = '';
     try {
-      await work();
-      this.message = what;
+      const answer = await work();
+      this.message = typeof what === 'string' ? what : what(answer);
       await this.fetchEndpoints();
     } catch (error) {
       this.error = `${(error as Error).message}`;
@@ -106,14 +107,11 @@ export class EndpointsPageElement extends LitElement {
     const data = new FormData(event.currentTarget as HTMLFormElement);
     const from = dayBound((data.get('from') ?? '').toString(), false);
     const to = dayBound((data.get('to') ?? '').toString(), true);
-    void this.act('Replay queued.', async () => {
-      const { queued } = await this.api.send<{ queued: number }>(
-        'POST',
-        `/webhook-endpoints/${endpoint.id}/replay`,
-        { from, to },
-      );
-      this.message = `${queued} event(s) queued for ${endpoint.url}.`;
-    });
+    void this.act(
+      ({ queued }) => `${queued} event(s) queued for ${endpoint.url}.`,
+      () =>
+        this.api.send<{ queued: number }>('POST', `/webhook-endpoints/${endpoint.id}/replay`, { from, to }),
+    );
   }
 
   private async showDeliveries(endpoint: WebhookEndpoint) {
@@ -194,7 +192,7 @@ export class EndpointsPageElement extends LitElement {
       ${
         this.secret
           ? html`<div class="panel" role="status"><p>The signing secret of ${this.secret.endpoint}, shown this once:</p>
-              <p class="mono">${this.secret.value}</p></div>`
+              <p class="mono secret">${this.secret.value}</p></div>`
           : nothing
       }
       <h2>Add an endpoint</h2>

@@ -94,14 +94,14 @@ export class OrdersPageElement extends LitElement {
     const key = orderKey(order);
     const tx = order.txHashes?.[0] ?? order.payments?.find((payment) => payment.txHash)?.txHash;
     return html`<tr data-order=${key}>
-      <td data-label="Order"><a href="#/orders/${encodeURIComponent(key)}" class="mono">${short(key)}</a></td>
+      <td data-label="Order"><a href="#/orders/${encodeURIComponent(key)}" class="mono short-id">${short(key)}</a></td>
       <td data-label="Created">${when(order.createdAt)}</td>
       <td data-label="Status" class="status">${order.status ?? order.upstreamStatus ?? '—'}</td>
       <td data-label="Product">${order.purchase?.name ?? '—'}</td>
       <td data-label="Price">${amount(order.purchase?.price, order.purchase?.currency)}</td>
       <td data-label="Paid">${order.paid ? amount(order.paid.amount, order.paid.currency) : '—'}</td>
       <td data-label="Payer">${order.customerEmail ?? order.customer?.email ?? '—'}</td>
-      <td data-label="Transaction" class="mono" title=${tx ?? nothing}>${short(tx, 8)}</td>
+      <td data-label="Transaction" class="mono short-id" title=${tx ?? nothing}>${short(tx, 8)}</td>
     </tr>`;
   }
 

@@ -21,13 +21,22 @@ import { captureNavigation, frameTimers, internals, mountReady, textOf } from '.
 
 const PRODUCT = 'ember-mug';
 
+/** How many orders the backend's ledger holds: every page of `GET /api/admin/orders`, followed by its cursor. */
 async function adminOrderCount(): Promise<number> {
   const { adminToken } = await backendInfo();
-  const res = await fetch('/api/admin/orders?limit=100', {
-    headers: { authorization: `Bearer ${adminToken}` },
-  });
-  const body = (await res.json()) as { orders: unknown[]; pagination?: { total?: number } };
-  return body.pagination?.total ?? body.orders.length;
+  let count = 0;
+  let cursor: string | null = null;
+  do {
+    const query = new URLSearchParams({ limit: '100', ...(cursor ? { cursor } : {}) });
+    const res = await fetch(`/api/admin/orders?${query}`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(res.status).to.equal(200);
+    const body = (await res.json()) as { orders: unknown[]; nextCursor: string | null };
+    count += body.orders.length;
+    cursor = body.nextCursor;
+  } while (cursor);
+  return count;
 }
 
 /** The order this tab keeps for the Back button (sessionStorage), with the status token the element follows it by. */

@@ -1,9 +1,6 @@
 import { css } from 'lit';
 
-/**
- * The status's icon and tones (a pulse while waiting or under review, ✓ paid, ! needs the shopper), the money beside
- * it (the rest's address, whole on any width, and its time left; the excess) and the ways on.
- */
+/** The status's icon and tones (a pulse while waiting or under review, ✓ paid, ! needs the shopper) and the ways on. */
 export const orderStyles = css`
   .status p { flex: 1; }
   .status.expired, .status.failed, .status.cancelled, .status.underpaid { --_tone: var(--_danger); }
@@ -11,10 +8,5 @@ export const orderStyles = css`
   .status .icon::before { content: ''; width: 8px; height: 8px; border-radius: 50%; background: var(--_surface); animation: pulse 0.9s ease-in-out infinite alternate; }
   .status.paid .icon::before, .status.overpaid .icon::before { content: '✓'; width: auto; height: auto; background: none; animation: none; font-weight: 700; }
   .status.expired .icon::before, .status.failed .icon::before, .status.cancelled .icon::before, .status.underpaid .icon::before { content: '!'; width: auto; height: auto; background: none; animation: none; font-weight: 700; }
-  .settlement { display: grid; gap: 6px; }
-  .settlement p { margin: 0; }
-  .settlement .address { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; }
-  .settlement code { flex: 1 1 12em; min-width: 0; overflow-wrap: anywhere; font-size: 0.9em; }
-  .time-left { font-variant-numeric: tabular-nums; }
   .actions { display: flex; flex-wrap: wrap; gap: 8px; }
 `;

@@ -8,12 +8,14 @@ import { html, nothing, type ReactiveController, type TemplateResult } from 'lit
 import type { Order, OrderView } from '../../api/types.ts';
 import type { FrameMessage } from '../../frame/frame-controller.ts';
 import { CheckoutOrderEvent, CheckoutStatusEvent } from '../../frame/outcome-events.ts';
+import { loadOnce } from '../../internal/load-once.ts';
 import { statusStyles } from '../../status/status.styles.ts';
 import type { CheckoutHost, ViewContext } from '../../view/view.ts';
 import { type OrderKey, orderMessages } from './order.messages.ts';
 import { orderStyles } from './order.styles.ts';
 import { isStatus, OrderStatusController } from './order-status-controller.ts';
-import { restOf, SettlementView } from './settlement-view.ts';
+import type { SettlementView } from './settlement/settlement-view.ts';
+import { hasSettlement, restOf } from './settlement-of.ts';
 
 /** What the order needs of the pay view. */
 export interface OrderOwner {
@@ -35,13 +37,16 @@ export class PayOrder {
   /** The payment page came back to the shop (the backend's return page): nothing to open again. */
   private _returned = false;
   private _status?: OrderStatusController;
-  /** The money beside the status: the rest and its time left, or the excess, and a refund's claim page. */
-  private _settlement: SettlementView;
+  /**
+   * The money beside the status (the rest and its time left, or the excess, and a refund's claim page): its code
+   * loads when an order's money first has something to say; until then the status alone says it.
+   */
+  private _settlement?: SettlementView;
+  private _loadSettlement = loadOnce(() => import('./settlement/settlement-view.ts'));
 
   constructor(private _owner: OrderOwner) {
     _owner.host._addStyles?.(statusStyles);
     _owner.host._addStyles?.(orderStyles);
-    this._settlement = new SettlementView(_owner.host);
   }
 
   private _keep(order: Order | undefined): void {
@@ -170,16 +175,25 @@ export class PayOrder {
     const view = this._status?.view;
     const retry = outcome === 'expired' || outcome === 'failed' || outcome === 'cancelled';
     const rest = restOf(view);
+    if (!this._settlement && hasSettlement(view))
+      this._loadSettlement().then(
+        ({ SettlementView }) => {
+          this._settlement ??= new SettlementView(this._owner.host);
+          this._owner.host.requestUpdate();
+        },
+        // Offline: the status still says it, and the next change tries again.
+        () => undefined,
+      );
     // The merchant asked for the rest on a page of its own: the way to it, whether or not the order's page is open.
     const restUrl = rest && !view?.settlement?.payTo?.address ? view?.settlement?.payTo?.url : undefined;
     return html`<div part="status" class="status ${outcome ?? 'pending'}" role="status" aria-live="polite">
         <span class="icon" aria-hidden="true"></span>
         <p>
-          ${this._settlement.statusLine(view, loc) ?? t(outcome === 'awaiting_payment' || !outcome ? 'pending' : (outcome as OrderKey))}
+          ${this._settlement?.statusLine(view, loc) ?? t(outcome === 'awaiting_payment' || !outcome ? 'pending' : (outcome as OrderKey))}
         </p>
         ${retry ? html`<button type="button" @click=${() => this._again()}>${t('retry')}</button>` : nothing}
       </div>
-      ${this._settlement.render(view, loc)}
+      ${this._settlement?.render(view, loc) ?? nothing}
       ${
         // Its page is not open (this tab came back to it, or the shopper closed the modal): a way back to it.
         (restUrl || ((this._restored || !(this._returned || this._owner.ctx.frame?.url)) && !retry)) &&

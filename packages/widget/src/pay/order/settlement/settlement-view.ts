@@ -2,13 +2,16 @@
  * What the shopper must know of an order's money beside its status: underpaid, the exact rest, where to send it
  * (with a copy button) and the time left; overpaid, what arrived beyond what was due and that the merchant returns
  * it; a refund's claim page once the merchant has asked for one. From the backend's view of the order (its
- * `settlement` and `refunds`), in the locale's words and digits.
+ * `settlement` and `refunds`), in the locale's words and digits. A lazy part of its own (vite.config.ts): loaded
+ * only when an order's money goes wrong.
  */
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import type { OrderView } from '../../api/types.ts';
-import { type Decimal, intl } from '../../internal/locale.ts';
-import { languageFor } from '../../internal/messages.ts';
-import { type OrderKey, orderMessages } from './order.messages.ts';
+import type { OrderView } from '../../../api/types.ts';
+import { type Decimal, intl } from '../../../internal/locale.ts';
+import { languageFor } from '../../../internal/messages.ts';
+import { type OrderKey, orderMessages } from '../order.messages.ts';
+import { restOf } from '../settlement-of.ts';
+import { settlementStyles } from './settlement.styles.ts';
 import { formatClock, TimeLeft } from './time-left.ts';
 
 /** A crypto amount exactly as the backend states it (every digit), in `locale`'s way, with its code. */
@@ -18,18 +21,15 @@ export function formatExact(amount: string, currency: string, locale: string): s
   return languageFor(locale)?.isolated(text) ?? text;
 }
 
-/** The rest still due of `view`, with its crypto, when the order is underpaid and the backend can tell it. */
-export const restOf = (view: OrderView | undefined): { amount: string; currency: string } | undefined =>
-  view?.status === 'underpaid' && view.settlement?.remaining
-    ? { amount: view.settlement.remaining, currency: view.settlement.due.currency }
-    : undefined;
-
 export class SettlementView {
   private _time: TimeLeft;
   /** The address copied last (its button says so until another is shown). */
   private _copied?: string;
 
-  constructor(private _host: ReactiveControllerHost) {
+  constructor(
+    private _host: ReactiveControllerHost & { _addStyles?(styles: typeof settlementStyles): void },
+  ) {
+    _host._addStyles?.(settlementStyles);
     this._time = new TimeLeft(_host);
   }
 

@@ -3,8 +3,8 @@
  * deadline is set and not yet passed, and stops when it has (or the element leaves the page).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { intl } from '../../internal/locale.ts';
-import { languageFor } from '../../internal/messages.ts';
+import { intl } from '../../../internal/locale.ts';
+import { languageFor } from '../../../internal/messages.ts';
 
 export class TimeLeft implements ReactiveController {
   private _until = Number.NaN;

@@ -61,6 +61,8 @@ const lazyFolders: Record<string, string> = {
   session: 'ramp/session',
   // Pay once there is an order (pressed, or restored): its page, its status followed, its outcome and ways on.
   order: 'pay/order',
+  // An order's money gone wrong: the exact rest with its time left, the address to copy, the excess, a refund's link.
+  settlement: 'pay/order/settlement',
   // The status band the order and the session show (its CSS), shared by both.
   status: 'status',
 };

@@ -60,6 +60,10 @@ const flatStyles = (styles: CSSResultGroup | undefined): CSSResultOrNative[] =>
  * @csspart quote - The quote: rate, fees, total and freshness.
  * @csspart button - The main action button.
  * @csspart status - The order status and outcome.
+ * @csspart settlement - Pay: the money beside the status (an underpayment's rest and where to send it, an overpayment's excess, a refund's claim link).
+ * @csspart time-left - Pay: the time left to pay the rest of an underpaid order, counting down.
+ * @csspart address - Pay: the address to send the rest to, when the merchant gave one.
+ * @csspart link - Pay: the link to a refund's claim page.
  * @csspart frame - The iframe showing the payment or ramp page.
  * @csspart dialog - The modal dialog around the frame.
  * @csspart dialog-title - The modal's title.

@@ -3,7 +3,19 @@
  * made it (fiat per unit of that crypto), and the shortfall or the excess. Pure, from the ledger's record.
  */
 import { decimal, decimalOrUndefined, plainString, ratioString } from '../money.ts';
-import type { OrderRecord } from './order.ts';
+
+/** An amount of a currency, as the ledger keeps one. */
+interface Money {
+  amount: string;
+  currency: string;
+}
+
+/** What the balance reads of an order's record (order.ts `OrderRecord`, which its view builds on this file). */
+export interface BalanceInput {
+  due?: Money | null | undefined;
+  paid: Money | null;
+  product: { price: string };
+}
 
 export interface OrderBalance {
   /** What is due in the crypto the payer picked (the upstream's quote); null where the upstream did not say. */
@@ -17,9 +29,9 @@ export interface OrderBalance {
 }
 
 /** A crypto code's symbol for comparing (`USDC_BASE` and `usdc` are both USDC). */
-const symbolOf = (code: string) => code.toUpperCase().split('_')[0] ?? '';
+export const symbolOf = (code: string) => code.toUpperCase().split('_')[0] ?? '';
 
-export function balanceOf(record: Pick<OrderRecord, 'due' | 'paid' | 'product'>): OrderBalance {
+export function balanceOf(record: BalanceInput): OrderBalance {
   const due = record.due ?? null;
   const dueAmount = decimalOrUndefined(due?.amount);
   const price = decimalOrUndefined(record.product.price);

@@ -6,6 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { UpstreamOrder } from '../schemas/upstream-payments.ts';
+import { settlementOf, settlementSchema } from './settlement.ts';
 import { isFinal, mapUpstreamStatus, type OrderStatus, orderStatuses } from './status.ts';
 import { factsOf, type PaymentFact } from './upstream-facts.ts';
 
@@ -69,12 +70,14 @@ export const orderViewSchema = z
     currency: z.string(),
     paid: z.object({ amount: z.string(), currency: z.string() }).optional(),
     returnUrl: z.string().optional(),
+    settlement: settlementSchema.optional(),
     updatedAt: z.string(),
   })
   .meta({ id: 'OrderView' });
 export type OrderView = z.output<typeof orderViewSchema>;
 
 export function orderView(record: OrderRecord): OrderView {
+  const settlement = settlementOf(record);
   return {
     orderId: record.id,
     status: record.status,
@@ -84,6 +87,7 @@ export function orderView(record: OrderRecord): OrderView {
     currency: record.product.currency,
     ...(record.paid ? { paid: record.paid } : {}),
     ...(record.returnUrl ? { returnUrl: record.returnUrl } : {}),
+    ...(settlement ? { settlement } : {}),
     updatedAt: record.updatedAt,
   };
 }

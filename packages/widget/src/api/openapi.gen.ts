@@ -1145,7 +1145,34 @@ export interface components {
                 currency: string;
             };
             returnUrl?: string;
+            settlement?: components["schemas"]["OrderSettlement"];
             updatedAt: string;
+        };
+        /** @description the money in the crypto paid, once known: what is due, what arrived, the rest or the excess */
+        OrderSettlement: {
+            /** @description what is due, in the crypto the payer picked */
+            due: {
+                amount: string;
+                currency: string;
+            };
+            /** @description what arrived so far, in that crypto */
+            received: {
+                amount: string;
+                currency: string;
+            };
+            /** @description the shortfall in that crypto, when underpaid */
+            remaining?: string;
+            /** @description what arrived beyond what was due, when overpaid */
+            excess?: string;
+            /** @description ISO time the shopper can still pay the rest until, while the order is not final */
+            payBy?: string;
+            /** @description how to pay the rest when the merchant asked for it; absent: the order's own payment page */
+            payTo?: {
+                url?: string;
+                address?: string;
+                network?: string;
+                memo?: string;
+            };
         };
         DepositAddress: {
             chain: string;

@@ -29,10 +29,33 @@ export type VerifiedToken = Schemas['VerifiedCheckoutToken'];
 /** What pay mode charges: a catalog product or what a checkout token stands for. */
 export type Product = Schemas['Product'] | VerifiedToken['product'];
 
-export type OrderStatus = Schemas['OrderStatus'];
+/**
+ * An order's status. `paid_late` (a payment after the window closed, for the merchant to review) and `cancelled`
+ * are the statuses issue 42's payment policy adds to the backend; named here too so that the element shows them
+ * whichever backend it talks to (a union with the document's, harmless once the document names them).
+ */
+export type OrderStatus = Schemas['OrderStatus'] | 'paid_late' | 'cancelled';
 export type OrderBody = Schemas['CreateOrderBody'];
 export type Order = Schemas['CreatedOrder'];
-export type OrderView = Schemas['OrderView'];
+/** The money of an order in the crypto paid: what is due, what arrived, the rest (until when, how) or the excess. */
+export type Settlement = Schemas['OrderSettlement'];
+/**
+ * A refund of the order, with the claim page where the shopper gives the address it goes to: the shape issue 42's
+ * refunds add to the order's view (read when the backend sends it).
+ */
+export interface OrderRefund {
+  id: string;
+  status: 'requested' | 'address_provided' | 'sent' | 'cancelled';
+  amount: string;
+  currency: string;
+  network: string;
+  claimUrl: string;
+  txHash?: string;
+}
+export type OrderView = Omit<Schemas['OrderView'], 'status'> & {
+  status: OrderStatus;
+  refunds?: OrderRefund[];
+};
 
 export type DepositAddress = Schemas['DepositAddress'];
 

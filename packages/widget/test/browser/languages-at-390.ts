@@ -11,6 +11,7 @@ import { english } from '../english.ts';
 import { PSEUDO_LOCALE, pseudoTranslation } from '../pseudo-locale.ts';
 import {
   customerToken,
+  payOrder,
   resetSandbox,
   setBackendDown,
   shadowQuery,
@@ -188,8 +189,8 @@ function expectLocalisedAndWhole(
 /**
  * Every mode and state in `locale` at 390 px: the forms (buy and sell with a quote, an amount under the minimum,
  * no amount yet, a country not served, a currency without a method, pay, deposit), an order being paid (its status
- * and its page's frame), and the network failing (the error and its retry). `translations`: the page's own messages
- * (the pseudo-locale's), as JSON.
+ * and its page's frame), then underpaid (the rest and the time left) and overpaid (the excess), and the network
+ * failing (the error and its retry). `translations`: the page's own messages (the pseudo-locale's), as JSON.
  */
 async function checkLanguageAt390(locale: string, translations?: string): Promise<void> {
   const own = await ownWords(locale);
@@ -206,7 +207,7 @@ async function checkLanguageAt390(locale: string, translations?: string): Promis
     const pay = shown.find((s) => s.what === 'pay')!.el;
     const order = waitForEvent(pay, 'checkout-order', long);
     shadowQuery<HTMLButtonElement>(pay, '[part~="button"]').click();
-    await order;
+    const orderId = (await order).detail.orderId!;
     await waitUntil(
       () => pay.shadowRoot?.querySelector('[part~="status"]'),
       `${locale}: no order status`,
@@ -214,6 +215,25 @@ async function checkLanguageAt390(locale: string, translations?: string): Promis
     );
     await pay.updateComplete;
     expectLocalisedAndWhole(pay, `${locale} an order being paid`, own);
+    // The money gone wrong: an underpayment's rest and time left, then (paid again, past what was due) the excess.
+    await payOrder(orderId, 'underpaid');
+    await waitUntil(
+      () => pay.shadowRoot?.querySelector('[part~="time-left"]'),
+      `${locale}: no time left to pay the rest`,
+      long,
+    );
+    await pay.updateComplete;
+    expectLocalisedAndWhole(pay, `${locale} an order underpaid`, own);
+    await payOrder(orderId, 'overpaid');
+    await waitUntil(
+      () =>
+        pay.shadowRoot?.querySelector('.status.overpaid') &&
+        pay.shadowRoot.querySelector('[part~="settlement"]'),
+      `${locale}: no excess shown`,
+      long,
+    );
+    await pay.updateComplete;
+    expectLocalisedAndWhole(pay, `${locale} an order overpaid`, own);
   } finally {
     parent.remove();
   }

@@ -8,12 +8,15 @@ const RANK: Record<OrderStatus, number> = {
   pending: 0,
   awaiting_payment: 1,
   underpaid: 2,
-  paid: 3,
-  overpaid: 3,
-  expired: 3,
-  failed: 3,
+  // A payment after the window closed, for the merchant to accept (then paid) or refund: not final.
+  paid_late: 3,
+  paid: 4,
+  overpaid: 4,
+  expired: 4,
+  failed: 4,
+  cancelled: 4,
 };
-export const isFinal = (status: OrderStatus): boolean => RANK[status] === 3;
+export const isFinal = (status: OrderStatus): boolean => RANK[status] === 4;
 /** Whether a value from a message is one of the order statuses. */
 export const isStatus = (value: unknown): value is OrderStatus =>
   typeof RANK[value as OrderStatus] === 'number';
@@ -108,8 +111,16 @@ export class OrderStatusController implements ReactiveController {
   private _apply(view: OrderView): void {
     if (!this._target || view.orderId !== this._target.id) return;
     const final = view.final ?? isFinal(view.status);
-    // A status never moves backwards; a repeat changes nothing.
-    if (this.view && (view.status === this.view.status || RANK[view.status] < RANK[this.view.status])) return;
+    // A status never moves backwards.
+    if (this.view && RANK[view.status] < RANK[this.view.status]) return;
+    if (this.view && view.status === this.view.status) {
+      // The same status with newer money (a second partial payment, the rest asked for, a refund to claim):
+      // shown, not announced again; a repeat changes nothing.
+      if (view.updatedAt <= this.view.updatedAt) return;
+      this.view = { ...view, final };
+      this._host.requestUpdate();
+      return;
+    }
     this.view = { ...view, final };
     if (final) this.stop();
     this._onStatus(this.view);

@@ -8,11 +8,14 @@ import { html, nothing, type ReactiveController, type TemplateResult } from 'lit
 import type { Order, OrderView } from '../../api/types.ts';
 import type { FrameMessage } from '../../frame/frame-controller.ts';
 import { CheckoutOrderEvent, CheckoutStatusEvent } from '../../frame/outcome-events.ts';
+import { loadOnce } from '../../internal/load-once.ts';
 import { statusStyles } from '../../status/status.styles.ts';
 import type { CheckoutHost, ViewContext } from '../../view/view.ts';
 import { type OrderKey, orderMessages } from './order.messages.ts';
 import { orderStyles } from './order.styles.ts';
 import { isStatus, OrderStatusController } from './order-status-controller.ts';
+import type { SettlementView } from './settlement/settlement-view.ts';
+import { hasSettlement, restOf } from './settlement-of.ts';
 
 /** What the order needs of the pay view. */
 export interface OrderOwner {
@@ -34,6 +37,12 @@ export class PayOrder {
   /** The payment page came back to the shop (the backend's return page): nothing to open again. */
   private _returned = false;
   private _status?: OrderStatusController;
+  /**
+   * The money beside the status (the rest and its time left, or the excess, and a refund's claim page): its code
+   * loads when an order's money first has something to say; until then the status alone says it.
+   */
+  private _settlement?: SettlementView;
+  private _loadSettlement = loadOnce(() => import('./settlement/settlement-view.ts'));
 
   constructor(private _owner: OrderOwner) {
     _owner.host._addStyles?.(statusStyles);
@@ -84,9 +93,10 @@ export class PayOrder {
     this._open(order);
   }
 
-  private _open(order: Order): void {
+  /** Shows the order's payment page, or `url`: the page the merchant gave for paying the rest. */
+  private _open(order: Order, url = order.link): void {
     const apiOrigin = new URL(this._owner.host.api, location.href).origin;
-    this._owner.ctx.open(order.link, [new URL(order.link).origin, apiOrigin]);
+    this._owner.ctx.open(url, [new URL(url).origin, apiOrigin]);
   }
 
   /** Starts over after an expired or failed payment: a new attempt gets a new key. */
@@ -122,8 +132,8 @@ export class PayOrder {
     }
   }
 
-  /** Opens the payment page of the restored order again. */
-  private async _resume(): Promise<void> {
+  /** Opens the payment page of the restored order again, or `url` (where to pay the rest). */
+  private async _resume(url?: string): Promise<void> {
     const order = this.order;
     if (!order) return;
     try {
@@ -133,7 +143,7 @@ export class PayOrder {
       return;
     }
     this._restored = false;
-    this._open(order);
+    this._open(order, url);
     this._owner.host.requestUpdate();
   }
 
@@ -159,22 +169,38 @@ export class PayOrder {
   render(): TemplateResult | typeof nothing {
     const order = this.order;
     if (!order) return nothing;
-    const t = (key: OrderKey | 'retry') => orderMessages(this._owner.ctx.loc, key);
+    const { loc } = this._owner.ctx;
+    const t = (key: OrderKey | 'retry') => orderMessages(loc, key);
     const outcome = this._outcome ?? order.status;
-    const retry = outcome === 'expired' || outcome === 'failed';
+    const view = this._status?.view;
+    const retry = outcome === 'expired' || outcome === 'failed' || outcome === 'cancelled';
+    const rest = restOf(view);
+    if (!this._settlement && hasSettlement(view))
+      this._loadSettlement().then(
+        ({ SettlementView }) => {
+          this._settlement ??= new SettlementView(this._owner.host);
+          this._owner.host.requestUpdate();
+        },
+        // Offline: the status still says it, and the next change tries again.
+        () => undefined,
+      );
+    // The merchant asked for the rest on a page of its own: the way to it, whether or not the order's page is open.
+    const restUrl = rest && !view?.settlement?.payTo?.address ? view?.settlement?.payTo?.url : undefined;
     return html`<div part="status" class="status ${outcome ?? 'pending'}" role="status" aria-live="polite">
         <span class="icon" aria-hidden="true"></span>
-        <p>${t(outcome === 'awaiting_payment' || !outcome ? 'pending' : (outcome as OrderKey))}</p>
+        <p>
+          ${this._settlement?.statusLine(view, loc) ?? t(outcome === 'awaiting_payment' || !outcome ? 'pending' : (outcome as OrderKey))}
+        </p>
         ${retry ? html`<button type="button" @click=${() => this._again()}>${t('retry')}</button>` : nothing}
       </div>
+      ${this._settlement?.render(view, loc) ?? nothing}
       ${
         // Its page is not open (this tab came back to it, or the shopper closed the modal): a way back to it.
-        (this._restored || !(this._returned || this._owner.ctx.frame?.url)) &&
-        !retry &&
-        !this._status?.view?.final
+        (restUrl || ((this._restored || !(this._returned || this._owner.ctx.frame?.url)) && !retry)) &&
+        !view?.final
           ? html`<div class="actions">
-              <button part="button" type="button" class="primary" @click=${() => this._resume()}>
-                ${t('resume')}
+              <button part="button" type="button" class="primary" @click=${() => this._resume(restUrl)}>
+                ${t(rest ? 'payRest' : 'resume')}
               </button>
               <button type="button" @click=${() => this._again()}>${t('startOver')}</button>
             </div>`

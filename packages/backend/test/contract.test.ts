@@ -81,13 +81,27 @@ describe('the published contract', () => {
       return ((await listed.json()) as { refunds: Array<{ id: string }> }).refunds[0]?.id ?? '';
     };
     const sentRefund = async () => {
-      const made = await adminPost(`/api/admin/orders/${await overpaidOrderId()}/refunds`, { of: 'excess' });
+      const made = await adminPost(`/api/admin/orders/${await overpaidOrderId()}/refunds`, {
+        of: 'order',
+        amount: '0.000001',
+      });
       const refund = (await made.json()) as { id: string; claimUrl: string };
       await stack.api(new URL(refund.claimUrl).pathname, {
         method: 'POST',
         json: { address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
       });
       return adminPost(`/api/admin/refunds/${refund.id}/sent`, { txHash: `0x${'ab'.repeat(32)}` });
+    };
+    const claimRefund = async () => {
+      const made = await adminPost(`/api/admin/orders/${await overpaidOrderId()}/refunds`, {
+        of: 'order',
+        amount: '0.000001',
+      });
+      const refund = (await made.json()) as { claimUrl: string };
+      return stack.api(new URL(refund.claimUrl).pathname, {
+        method: 'POST',
+        json: { address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+      });
     };
     const calls: Array<[method: string, path: string, status: number, send: () => Promise<Response>]> = [
       ['get', '/api/products', 200, () => stack.api('/api/products')],
@@ -314,6 +328,7 @@ describe('the published contract', () => {
         async () => adminPost(`/api/admin/refunds/${await firstRefundId()}/cancel`, {}),
       ],
       ['post', '/api/admin/refunds/{id}/sent', 200, () => sentRefund()],
+      ['post', '/refunds/{token}', 200, () => claimRefund()],
       ['get', '/healthz', 200, () => stack.api('/healthz')],
       ['get', '/readyz', 200, () => stack.api('/readyz')],
     ];

@@ -5,11 +5,13 @@
  * or the error envelope (ADDRESS_INVALID with the reason). The token is the only credential: unknown tokens
  * read as not found, the same for every kind of wrong.
  */
-import { Hono } from 'hono';
+import { $, createRoute } from '@hono/zod-openapi';
 import { z } from 'zod';
-import type { AppDeps, AppEnv } from '../deps.ts';
+import type { AppDeps } from '../deps.ts';
 import { AppError } from '../errors.ts';
 import { limitBody } from '../middleware/security.ts';
+import { errorResponses, jsonResponse, openApiRoutes, otherResponse } from '../openapi.ts';
+import { orderRefundSchema } from '../orders/order.ts';
 import { claimPage, unknownClaimPage } from '../refunds/claim-page.ts';
 import { refundView } from '../refunds/refund.ts';
 import type { Refunds } from '../refunds/refunds.ts';
@@ -23,17 +25,44 @@ export function refundClaimRoutes(deps: AppDeps, refunds: Refunds) {
   const { publicUrl } = deps.config;
   const nonceOf = (c: { get(key: 'secureHeadersNonce'): string | undefined }) =>
     c.get('secureHeadersNonce') ?? '';
-  return new Hono<AppEnv>()
-    .use('*', async (c, next) => {
-      await next();
-      c.header('Cache-Control', 'no-store');
-    })
-    .get('/:token', async (c) => {
+  const params = z.object({ token: z.string().min(1).max(200).describe('The claim token (`ref_….secret`)') });
+  const pageRoute = createRoute({
+    method: 'get',
+    path: '/{token}',
+    tags: ['Refunds'],
+    summary: 'The refund claim page: what is refunded, a form for the address, later the refund’s state',
+    request: { params },
+    responses: {
+      200: otherResponse('text/html', 'The page (strict CSP, no script)'),
+      404: otherResponse('text/html', 'No refund has this link'),
+    },
+  });
+  const giveRoute = createRoute({
+    method: 'post',
+    path: '/{token}',
+    tags: ['Refunds'],
+    summary: 'Gives (or corrects, until sent) the refund address: a form post, or JSON `{ address, memo? }`',
+    middleware: [limitBody(8 * 1024)] as const,
+    request: { params },
+    responses: {
+      200: jsonResponse(orderRefundSchema, 'JSON: the refund, its address received'),
+      303: { description: 'A form post: back to the page, which shows the address received' },
+      // A form post refused answers the page again (422, text/html) with the reason; JSON, the envelope.
+      ...errorResponses('NOT_FOUND', 'ADDRESS_INVALID', 'VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE'),
+    },
+  });
+  const routes = openApiRoutes();
+  routes.use('*', async (c, next) => {
+    await next();
+    c.header('Cache-Control', 'no-store');
+  });
+  return $(routes)
+    .openapi(pageRoute, async (c) => {
       const refund = await refunds.byToken(c.req.param('token'));
       if (!refund) return c.html(await unknownClaimPage(nonceOf(c)), 404);
       return c.html(await claimPage(refund, nonceOf(c)), 200);
     })
-    .post('/:token', limitBody(8 * 1024), async (c) => {
+    .openapi(giveRoute, async (c) => {
       const refund = await refunds.byToken(c.req.param('token'));
       const json = (c.req.header('content-type') ?? '').includes('application/json');
       if (!refund) {

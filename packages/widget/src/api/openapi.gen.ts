@@ -125,6 +125,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/refunds/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The refund claim page: what is refunded, a form for the address, later the refund’s state */
+        get: operations["getRefundsToken"];
+        put?: never;
+        /** Gives (or corrects, until sent) the refund address: a form post, or JSON `{ address, memo? }` */
+        post: operations["postRefundsToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/products": {
         parameters: {
             query?: never;
@@ -971,6 +989,19 @@ export interface components {
                 };
             };
         };
+        OrderRefund: {
+            /** @description `ref_…` */
+            id: string;
+            /** @enum {string} */
+            status: "requested" | "address_provided" | "sent" | "cancelled";
+            amount: string;
+            currency: string;
+            network: string;
+            /** @description The claim page: where the shopper gives the refund address, then follows it */
+            claimUrl: string;
+            /** @description Once sent */
+            txHash?: string;
+        };
         Product: {
             id: string;
             name: string;
@@ -1199,19 +1230,6 @@ export interface components {
             updatedAt: string;
             /** @description The refunds the merchant made of this order, oldest first (absent: none) */
             refunds?: components["schemas"]["OrderRefund"][];
-        };
-        OrderRefund: {
-            /** @description `ref_…` */
-            id: string;
-            /** @enum {string} */
-            status: "requested" | "address_provided" | "sent" | "cancelled";
-            amount: string;
-            currency: string;
-            network: string;
-            /** @description The claim page: where the shopper gives the refund address, then follows it */
-            claimUrl: string;
-            /** @description Once sent */
-            txHash?: string;
         };
         DepositAddress: {
             chain: string;
@@ -1738,6 +1756,149 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    getRefundsToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The claim token (`ref_….secret`) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (strict CSP, no script) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No refund has this link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    postRefundsToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The claim token (`ref_….secret`) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON: the refund, its address received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderRefund"];
+                };
+            };
+            /** @description A form post: back to the page, which shows the address received */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADDRESS_INVALID, VALIDATION_FAILED */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -15,7 +15,7 @@ const floors = [
     '(clock|errors|logger|money|keyed-lock|origins|precompressed|trusted-proxies|outage-log|lifecycle)\\.ts$|schemas/|secrets/keyring\\.ts$',
   ],
   ['storage, Redis, upstream', '(store|shared|upstream)/'],
-  ['domain', '(orders|quotes|events|deposits|catalog|csp)/|(products|tokens)\\.ts$'],
+  ['domain', '(orders|quotes|events|deposits|catalog|csp|refunds)/|(products|tokens)\\.ts$'],
   ['operating rooms', '(checks|metrics|admin|config)/|secrets/(?!keyring\\.ts$)|config\\.ts$'],
   ['HTTP', '(middleware|routes)/|(app|deps|openapi)\\.ts$'],
   ['process', '(process|workers)/|(cli|index)\\.ts$'],

@@ -26,7 +26,9 @@ import { type OpenApiDocument, openApiDocument, openApiRoutes } from './openapi.
 import { createOrderLedger } from './orders/ledger.ts';
 import { createRampOrders } from './orders/ramp-orders.ts';
 import { createProductCatalog } from './products.ts';
+import { createRefunds } from './refunds/refunds.ts';
 import { adminRoutes } from './routes/admin/index.ts';
+import { refundAdminRoutes } from './routes/admin/refunds.ts';
 import { adminAccessRoutes } from './routes/admin-access.ts';
 import { catalogRoutes } from './routes/catalog.ts';
 import { checkoutTokenRoutes } from './routes/checkout-tokens.ts';
@@ -40,6 +42,7 @@ import { orderRoutes } from './routes/orders.ts';
 import { productRoutes } from './routes/products.ts';
 import { quoteRoutes } from './routes/quotes.ts';
 import { rampSessionRoutes } from './routes/ramp-sessions.ts';
+import { refundClaimRoutes } from './routes/refund-claim.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { widgetBundleRoutes } from './routes/widget-bundle.ts';
 
@@ -86,6 +89,13 @@ export function createApp(deps: AppDeps) {
       description: apiDescription,
       serverUrl: deps.config.publicUrl,
     }));
+  // One refunds keeper (one keyed lock per order) for the admin's routes, the claim page and the order view.
+  const refunds = createRefunds({
+    store: deps.store,
+    outbox: deps.outbox,
+    clock: deps.clock,
+    publicUrl: deps.config.publicUrl,
+  });
   const api = openApiRoutes()
     .route('/products', productRoutes(deps, catalog))
     .route('/catalog', catalogRoutes(deps))
@@ -93,13 +103,14 @@ export function createApp(deps: AppDeps) {
     .route('/quotes', quoteRoutes(deps))
     .route('/ramp-sessions', rampSessionRoutes(deps))
     .route('/checkout-tokens', checkoutTokenRoutes(deps))
-    .route('/orders', orderRoutes(deps, ledger, catalog))
+    .route('/orders', orderRoutes(deps, ledger, catalog, refunds))
     .route('/deposit-addresses', depositAddressRoutes(deps))
     .route('/csp-reports', cspReportRoutes(deps))
     .route('/webhooks', webhookRoutes(deps, ledger, rampOrders))
     // Every admin route: a named credential with the scope it needs, writes recorded (admin/access.ts).
     .use('/admin/*', adminAccess(deps, audit, lockouts, sessions))
     .route('/admin', adminRoutes(deps))
+    .route('/admin', refundAdminRoutes(deps, refunds))
     .route('/admin', adminAccessRoutes(audit, lockouts))
     .route('/', docsRoutes(reference));
 
@@ -174,6 +185,7 @@ export function createApp(deps: AppDeps) {
   )
     .route('/', healthRoutes(deps))
     .route('/widget', widgetBundleRoutes(deps))
+    .route('/refunds', refundClaimRoutes(deps, refunds))
     .route('/api', api);
   // The merchant console (CONSOLE=off: nothing at /console).
   if (sessions) {

@@ -10,7 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import { tokenSha256 } from '../src/admin/credentials.ts';
 import { createApp } from '../src/app.ts';
 import { documentedRoutes } from '../src/openapi.ts';
-import { createOrder, productsFile } from './order-fixtures.ts';
+import { createOrder, getStatus, newKey, productsFile, upstreamIdOf } from './order-fixtures.ts';
+import { waitFor } from './servers.ts';
 import { json, type Stack, startStack, testSecrets } from './support.ts';
 
 const tokens = {
@@ -42,6 +43,8 @@ describe('each scope on each admin route', () => {
   let endpointId: string;
   let orderId: string;
   let doomedId: string;
+  let sentId: string;
+  let cancelId: string;
   before(async () => {
     stack = await startStack({
       env: {
@@ -72,6 +75,26 @@ describe('each scope on each admin route', () => {
         .then((made) => made.endpoint.id);
     endpointId = await endpoint('http://127.0.0.1:9/kept');
     doomedId = await endpoint('http://127.0.0.1:9/deleted');
+    // Refunds need something paid: the order overpaid in the sandbox, two refunds (one with its address given).
+    await stack.control('POST', `/orders/${upstreamIdOf(created)}/pay`, { kind: 'overpaid' });
+    await waitFor(async () => {
+      assert.equal((await getStatus(stack, created)).status, 'overpaid');
+    }, 'the order overpaid');
+    const refund = () =>
+      stack
+        .api(`/api/admin/orders/${orderId}/refunds`, {
+          method: 'POST',
+          headers: { ...bearer(tokens.ops), 'idempotency-key': newKey() },
+          json: { of: 'excess', amount: '0.000001' },
+        })
+        .then((r) => json<{ id: string; claimUrl: string }>(r));
+    const toSend = await refund();
+    await stack.api(new URL(toSend.claimUrl).pathname, {
+      method: 'POST',
+      json: { address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+    });
+    sentId = toSend.id;
+    cancelId = (await refund()).id;
   });
   const streams = new AbortController();
   after(() => {
@@ -130,6 +153,27 @@ describe('each scope on each admin route', () => {
       path: '/api/admin/events/resend',
       init: { method: 'POST', json: { all: true } },
     }),
+    'POST /api/admin/orders/{id}/refunds': () => ({
+      path: `/api/admin/orders/${orderId}/refunds`,
+      init: {
+        method: 'POST',
+        headers: { 'idempotency-key': newKey() },
+        json: { of: 'order', amount: '0.000001' },
+      },
+    }),
+    'POST /api/admin/refunds/{id}/sent': () => ({
+      path: `/api/admin/refunds/${sentId}/sent`,
+      init: {
+        method: 'POST',
+        headers: { 'idempotency-key': newKey() },
+        json: { txHash: `0x${'ab'.repeat(32)}` },
+      },
+    }),
+    'POST /api/admin/refunds/{id}/cancel': () => ({
+      path: `/api/admin/refunds/${cancelId}/cancel`,
+      init: { method: 'POST', headers: { 'idempotency-key': newKey() }, json: {} },
+    }),
+    'GET /api/admin/refunds': () => ({ path: '/api/admin/refunds' }),
     'GET /api/admin/upstream-drift': () => ({ path: '/api/admin/upstream-drift' }),
     'GET /api/admin/quote-engine': () => ({ path: '/api/admin/quote-engine' }),
     'GET /api/admin/credential': () => ({ path: '/api/admin/credential' }),

@@ -14,6 +14,7 @@ import { createCustomerToken } from '../src/index.ts';
 import { documentedRoutes } from '../src/openapi.ts';
 import { createCheckoutToken } from '../src/tokens.ts';
 import { createOrder, newKey, postOrder, postWebhook, productsFile, upstreamIdOf } from './order-fixtures.ts';
+import { waitFor } from './servers.ts';
 import { type Stack, startStack, testSecrets } from './support.ts';
 
 let stack: Stack;
@@ -54,6 +55,54 @@ describe('the published contract', () => {
     const secret = testSecrets.checkoutTokenSecret;
     const created = await createOrder(stack);
     const key = newKey();
+    // Refunds: of an order overpaid in the sandbox (the ledger told by its webhook).
+    const adminPost = (path: string, body: unknown, key = newKey()) =>
+      stack.api(path, { method: 'POST', headers: { ...auth, 'idempotency-key': key }, json: body });
+    let overpaid: Promise<string> | undefined;
+    const overpaidOrderId = () =>
+      (overpaid ??= (async () => {
+        const order = await createOrder(stack);
+        await stack.control('POST', `/orders/${upstreamIdOf(order)}/pay`, { kind: 'overpaid' });
+        await waitFor(async () => {
+          const view = await stack.api(`/api/orders/${order.orderId}`, {
+            headers: { 'x-status-token': order.statusToken },
+          });
+          if (((await view.json()) as { status: string }).status !== 'overpaid') throw new Error('not yet');
+        }, 'the order overpaid');
+        return order.orderId;
+      })());
+    const refundKey = newKey();
+    const requestRefund = async () =>
+      adminPost(`/api/admin/orders/${await overpaidOrderId()}/refunds`, { of: 'excess' }, refundKey);
+    const firstRefundId = async () => {
+      const listed = await stack.api(`/api/admin/refunds?orderId=${await overpaidOrderId()}`, {
+        headers: auth,
+      });
+      return ((await listed.json()) as { refunds: Array<{ id: string }> }).refunds[0]?.id ?? '';
+    };
+    const sentRefund = async () => {
+      const made = await adminPost(`/api/admin/orders/${await overpaidOrderId()}/refunds`, {
+        of: 'order',
+        amount: '0.000001',
+      });
+      const refund = (await made.json()) as { id: string; claimUrl: string };
+      await stack.api(new URL(refund.claimUrl).pathname, {
+        method: 'POST',
+        json: { address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+      });
+      return adminPost(`/api/admin/refunds/${refund.id}/sent`, { txHash: `0x${'ab'.repeat(32)}` });
+    };
+    const claimRefund = async () => {
+      const made = await adminPost(`/api/admin/orders/${await overpaidOrderId()}/refunds`, {
+        of: 'order',
+        amount: '0.000001',
+      });
+      const refund = (await made.json()) as { claimUrl: string };
+      return stack.api(new URL(refund.claimUrl).pathname, {
+        method: 'POST',
+        json: { address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+      });
+    };
     const calls: Array<[method: string, path: string, status: number, send: () => Promise<Response>]> = [
       ['get', '/api/products', 200, () => stack.api('/api/products')],
       ['get', '/api/products/{id}', 200, () => stack.api('/api/products/hoodie')],
@@ -269,6 +318,17 @@ describe('the published contract', () => {
         200,
         () => stack.api('/api/admin/lockouts/192.0.2.7', { method: 'DELETE', headers: auth }),
       ],
+      ['post', '/api/admin/orders/{id}/refunds', 201, () => requestRefund()],
+      ['post', '/api/admin/orders/{id}/refunds', 200, () => requestRefund()],
+      ['get', '/api/admin/refunds', 200, () => stack.api('/api/admin/refunds', { headers: auth })],
+      [
+        'post',
+        '/api/admin/refunds/{id}/cancel',
+        200,
+        async () => adminPost(`/api/admin/refunds/${await firstRefundId()}/cancel`, {}),
+      ],
+      ['post', '/api/admin/refunds/{id}/sent', 200, () => sentRefund()],
+      ['post', '/refunds/{token}', 200, () => claimRefund()],
       ['get', '/healthz', 200, () => stack.api('/healthz')],
       ['get', '/readyz', 200, () => stack.api('/readyz')],
     ];

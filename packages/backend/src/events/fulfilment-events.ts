@@ -23,6 +23,11 @@ export const fulfilmentEventTypes = [
   'ramp.completed',
   'ramp.cancelled',
   'deposit.received',
+  // A refund's steps (refunds/refund.ts), in the order's sequence.
+  'refund.requested',
+  'refund.address_provided',
+  'refund.sent',
+  'refund.cancelled',
 ] as const;
 export type FulfilmentEventType = (typeof fulfilmentEventTypes)[number];
 
@@ -100,6 +105,29 @@ export interface DepositEventData {
   receivedAt: string;
 }
 
+/** What a refund event carries (refunds/refund.ts): the refund as it stands, and what the order had refunded. */
+export interface RefundEventData {
+  refundId: string;
+  orderId: string;
+  status: 'requested' | 'address_provided' | 'sent' | 'cancelled';
+  amount: string;
+  currency: string;
+  network: string;
+  of: 'order' | 'excess';
+  reason: string | null;
+  address: string | null;
+  memo: string | null;
+  txHash: string | null;
+  /** The claim page to send the shopper (by e-mail, say) so they give the address. */
+  claimUrl: string;
+  /** Of the order, in the crypto paid: refunds not cancelled (`requested`) and those sent. */
+  refunded: { requested: string; sent: string; currency: string };
+  /** Every step, oldest first: who (an admin credential's name, or `shopper`) and when. */
+  history: Array<{ status: string; at: string; by: string }>;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** The body delivered (Standard Webhooks' recommended `{ type, timestamp, data }`), plus its stable id. */
 export interface FulfilmentEvent {
   id: string;
@@ -110,7 +138,7 @@ export interface FulfilmentEvent {
    * writes the event). A ramp order's or a deposit's single event is 1.
    */
   sequence?: number;
-  data: OrderEventData | RampEventData | DepositEventData | TestEventData;
+  data: OrderEventData | RampEventData | DepositEventData | RefundEventData | TestEventData;
 }
 
 /** The in-process hook an app that mounts the backend may give (`createCheckout(config, { onEvent })`). */

@@ -21,7 +21,7 @@
  * uncertain?, response?, ...seed }`.
  */
 import { createHash } from 'node:crypto';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
@@ -61,8 +61,11 @@ export interface ClaimOwners {
 export interface IdempotencyOptions<Seed extends Record<string, unknown>> {
   store: Store;
   clock: Clock;
-  /** Prefix of the store key, one per route (`orders`). */
-  scope: string;
+  /**
+   * Prefix of the store key, one per route (`orders`); a function of the request where a key holds for one
+   * resource of the path only (`refunds:ord_…`: the same key for another order is another request).
+   */
+  scope: string | ((c: Context) => string);
   /** The route's body schema: what the key is checked against. */
   body: z.ZodType;
   /** The values fixed when a key is first claimed and kept by whoever takes the claim over. */
@@ -142,7 +145,9 @@ export function idempotency<Seed extends Record<string, unknown>>(
         return true;
       })
       .catch((error: Error) => {
-        log(`[${options.scope}] looking for what an uncertain attempt made failed: ${error.message}`);
+        log(
+          `[${storeKey.split(':')[0]}] looking for what an uncertain attempt made failed: ${error.message}`,
+        );
         return false;
       });
     if (!settled) await reconcile(storeKey, find, attempt + 1);
@@ -161,7 +166,8 @@ export function idempotency<Seed extends Record<string, unknown>>(
         issues: [{ path: 'Idempotency-Key', message }],
       });
     }
-    const storeKey = `${options.scope}:${checked.data}`;
+    const scope = typeof options.scope === 'string' ? options.scope : options.scope(c);
+    const storeKey = `${scope}:${checked.data}`;
     const bodyHash = createHash('sha256').update(canonical(parsed.data)).digest('hex');
 
     return lock.run(storeKey, async () => {

@@ -107,6 +107,9 @@ export function originGuard(config: Config): MiddlewareHandler<AppEnv> {
 /** The merchant console's page (routes/console.ts); its assets are scripts, under the strict policy. */
 const isConsolePage = (path: string) => path === '/console' || path === '/console/';
 
+/** The refund claim page (routes/refund-claim.ts): a form that posts to itself, no script. */
+const isClaimPage = (path: string) => /^\/refunds\/[^/]+$/.test(path);
+
 /** Our HTML pages: the API reference and the order return page, each with a nonce-based policy of its own. */
 const isPage = (path: string) => isFramedPage(path) || path === '/api/docs' || isConsolePage(path);
 
@@ -197,9 +200,17 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
       frameAncestors: ["'self'"],
     },
   });
+  // The claim page: its form posts back to itself only; no other origin frames it (the address typed is the
+  // shopper's money); its own may (a phone-sized frame in WebKit's tests, as for the console).
+  const claimPage = secureHeaders({
+    ...common,
+    xFrameOptions: 'SAMEORIGIN',
+    contentSecurityPolicy: { ...pagePolicy, formAction: ["'self'"], frameAncestors: ["'self'"] },
+  });
   return async (c, next) => {
     const path = c.get('path');
     if (isConsolePage(path)) return consolePage(c, next);
+    if (isClaimPage(path)) return claimPage(c, next);
     if (isPage(path)) return isFramedPage(path) ? returnPage(c, next) : docsPage(c, next);
     return setsItsOwnPolicy(path) ? ownPolicy(c, next) : strict(c, next);
   };

@@ -59,6 +59,21 @@ export interface OrderRecord {
 
 export const orderStatusSchema = z.enum(orderStatuses).meta({ id: 'OrderStatus' });
 
+/** A refund of the order as the shopper reads it (refunds/refund.ts keeps the record). */
+export const orderRefundSchema = z
+  .object({
+    id: z.string().describe('`ref_…`'),
+    status: z.enum(['requested', 'address_provided', 'sent', 'cancelled']),
+    amount: z.string(),
+    currency: z.string(),
+    network: z.string(),
+    claimUrl: z
+      .string()
+      .describe('The claim page: where the shopper gives the refund address, then follows it'),
+    txHash: z.string().optional().describe('Once sent'),
+  })
+  .meta({ id: 'OrderRefund' });
+
 /** What a shopper (holding the status token) reads of an order: `GET /api/orders/{id}` and its event stream. */
 export const orderViewSchema = z
   .object({
@@ -72,6 +87,10 @@ export const orderViewSchema = z
     returnUrl: z.string().optional(),
     settlement: settlementSchema.optional(),
     updatedAt: z.string(),
+    refunds: z
+      .array(orderRefundSchema)
+      .optional()
+      .describe('The refunds the merchant made of this order, oldest first (absent: none)'),
   })
   .meta({ id: 'OrderView' });
 export type OrderView = z.output<typeof orderViewSchema>;

@@ -30,6 +30,8 @@ import { returnAnswer } from '../orders/return-page.ts';
 import { createdOrderSchema, createOrderBody } from '../orders/schemas.ts';
 import { statusStream } from '../orders/status-stream.ts';
 import type { ProductCatalog } from '../products.ts';
+import { refundView } from '../refunds/refund.ts';
+import type { Refunds } from '../refunds/refunds.ts';
 import { UpstreamRefusal } from '../upstream/http.ts';
 
 const orderParams = z.object({ id: z.string() });
@@ -45,7 +47,7 @@ const statusTokenHeader = {
 /** The values an order keeps whichever attempt of its Idempotency-Key makes it. */
 type OrderSeed = { orderId: string; statusToken: string };
 
-export function orderRoutes(deps: AppDeps, ledger: OrderLedger, catalog: ProductCatalog) {
+export function orderRoutes(deps: AppDeps, ledger: OrderLedger, catalog: ProductCatalog, refunds: Refunds) {
   const { config, payments, store, clock, metrics } = deps;
   const maker = createOrderMaker({ config, payments, clock, ledger, catalog, metrics });
 
@@ -145,7 +147,10 @@ export function orderRoutes(deps: AppDeps, ledger: OrderLedger, catalog: Product
         const record = await authorisedOrder(c);
         const fresh = (await ledger.fresh(record.id)) ?? record;
         c.header('Cache-Control', 'no-store');
-        return c.json(orderView(fresh), 200);
+        const made = await refunds.ofOrder(record.id);
+        const view = orderView(fresh);
+        if (made.length) view.refunds = made.map((refund) => refundView(config.publicUrl, refund));
+        return c.json(view, 200);
       },
     )
 

@@ -55,6 +55,10 @@ export function derive(collection: Collection, value: unknown, now: number, rete
       derived.pending = deliveries.some((delivery) => delivery.state === 'pending') ? 1 : 0;
       break;
     }
+    case 'refunds':
+      // Kept as long as the orders: for ever.
+      derived.orderId = text(record['orderId']);
+      break;
     case 'audit':
       // Kept as long as the orders: for ever.
       derived.credential = text(record['credential']);

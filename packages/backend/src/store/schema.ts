@@ -36,6 +36,11 @@ export interface OutboxRow extends RecordRow {
   pending: number | null;
 }
 
+/** A refund (refunds/refund.ts), found by the order it refunds. */
+export interface RefundRow extends RecordRow {
+  order_id: string | null;
+}
+
 export interface AuditRow extends RecordRow {
   credential: string | null;
 }
@@ -51,6 +56,7 @@ export interface Database {
   order_terms: OrderTermRow;
   webhook_endpoints: RecordRow;
   console_sessions: RecordRow;
+  refunds: RefundRow;
 }
 
 export const tableOf: Record<Collection, keyof Database> = {
@@ -63,6 +69,7 @@ export const tableOf: Record<Collection, keyof Database> = {
   audit: 'admin_audit',
   endpoints: 'webhook_endpoints',
   'console-sessions': 'console_sessions',
+  refunds: 'refunds',
 };
 
 /** The tables of the first migration (a released migration never changes, whatever tables come later). */
@@ -257,6 +264,35 @@ const migrations: Record<string, Migration> = {
     },
     async down(db: AnyDb) {
       await db.schema.dropTable('console_sessions').ifExists().execute();
+    },
+  },
+  // Refunds (refunds/refund.ts), kept like the orders; an order's are read (and summed) in its transaction.
+  '2026-12-07-110-refunds': {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('refunds')
+        .ifNotExists()
+        .addColumn('key', 'text', (column) => column.primaryKey())
+        .addColumn('value', 'text', (column) => column.notNull())
+        .addColumn('created_at', 'text')
+        .addColumn('expires_at', 'bigint')
+        .addColumn('order_id', 'text')
+        .execute();
+      await db.schema
+        .createIndex('refunds_order_created')
+        .ifNotExists()
+        .on('refunds')
+        .columns(['order_id', 'created_at'])
+        .execute();
+      await db.schema
+        .createIndex('refunds_created')
+        .ifNotExists()
+        .on('refunds')
+        .column('created_at')
+        .execute();
+    },
+    async down(db: AnyDb) {
+      await db.schema.dropTable('refunds').ifExists().execute();
     },
   },
 };

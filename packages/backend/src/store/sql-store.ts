@@ -193,6 +193,7 @@ export function storeOverKysely(db: AnyDb, options: KyselyStoreOptions): Store {
         };
       if (collection === 'outbox') return { ...base, order_id: d.orderId, pending: d.pending };
       if (collection === 'audit') return { ...base, credential: d.credential };
+      if (collection === 'refunds') return { ...base, order_id: d.orderId };
       return base;
     };
     const store: Store = {

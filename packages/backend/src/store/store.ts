@@ -1,7 +1,8 @@
 /**
  * What must survive a restart, behind one small interface: idempotency records, the ledger of orders this
  * backend created (with their status history), the customer-to-route map, the webhook dedupe set, the ramp
- * orders reported by ramp callbacks, the outbox of fulfilment events and the audit log of admin writes.
+ * orders reported by ramp callbacks, the outbox of fulfilment events, the audit log of admin writes and the
+ * refunds (refunds/refund.ts).
  *
  * Implementations: `sql-store.ts` (SQLite under DATA_DIR by default, PostgreSQL with DATABASE_URL, one schema
  * through Kysely) and `memory-store.ts` (tests). The guarantees callers rely on:
@@ -12,7 +13,7 @@
  *   `FOR UPDATE`; SQLite has one writer), so a read-change-write on one record is safe across instances;
  * - finished idempotency records and webhook dedupe records expire `retention` after they were written: they
  *   then read as absent and `prune` deletes them; so do console sessions, at the time each carries
- *   (`expiresAt`). Orders, routes, ramp orders, events and the audit log are kept.
+ *   (`expiresAt`). Orders, routes, ramp orders, events, refunds and the audit log are kept.
  */
 export type Collection =
   | 'idempotency'
@@ -23,11 +24,12 @@ export type Collection =
   | 'outbox'
   | 'audit'
   | 'endpoints'
-  | 'console-sessions';
+  | 'console-sessions'
+  | 'refunds';
 
 /** The indexed fields a `find` can filter on (see `indexes.ts` for how each is read from a record). */
 export interface IndexedFields {
-  /** outbox: the order of ours an event is about. */
+  /** outbox: the order of ours an event is about; refunds: the order refunded. */
   orderId: string;
   /** outbox: 1 when some delivery is pending, else 0. */
   pending: number;

@@ -125,6 +125,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/refunds/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The refund claim page: what is refunded, a form for the address, later the refund’s state */
+        get: operations["getRefundsToken"];
+        put?: never;
+        /** Gives (or corrects, until sent) the refund address: a form post, or JSON `{ address, memo? }` */
+        post: operations["postRefundsToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/products": {
         parameters: {
             query?: never;
@@ -706,6 +724,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/orders/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Requests a refund of an order (or of its excess), in the crypto paid; the shopper gets a claim link */
+        post: operations["postApiAdminOrdersIdRefunds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/refunds/{id}/sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Records a refund paid out (in the upstream’s dashboard) with its transaction hash */
+        post: operations["postApiAdminRefundsIdSent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/refunds/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancels a refund not yet sent (what it held may be refunded again) */
+        post: operations["postApiAdminRefundsIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Refunds, newest first (or one order’s, oldest first) */
+        get: operations["getApiAdminRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/credential": {
         parameters: {
             query?: never;
@@ -908,7 +994,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "UNAUTHORIZED" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "ENDPOINT_READ_ONLY" | "PAYLOAD_TOO_LARGE" | "VALIDATION_FAILED" | "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH" | "METHOD_UNAVAILABLE" | "RETURN_URL_NOT_ALLOWED" | "RATE_LIMITED" | "INTERNAL" | "BODY_ALREADY_READ" | "UPSTREAM_ERROR" | "QUOTE_UNAVAILABLE" | "UPSTREAM_BUSY" | "SERVICE_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
+                code: "BAD_REQUEST" | "UNAUTHORIZED" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "ENDPOINT_READ_ONLY" | "REFUND_STATE" | "REFUND_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "VALIDATION_FAILED" | "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH" | "METHOD_UNAVAILABLE" | "RETURN_URL_NOT_ALLOWED" | "REFUND_TOO_LARGE" | "ADDRESS_INVALID" | "RATE_LIMITED" | "INTERNAL" | "BODY_ALREADY_READ" | "UPSTREAM_ERROR" | "QUOTE_UNAVAILABLE" | "UPSTREAM_BUSY" | "SERVICE_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
                 message: string;
                 requestId: string;
                 issues?: {
@@ -919,6 +1005,19 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+        };
+        OrderRefund: {
+            /** @description `ref_…` */
+            id: string;
+            /** @enum {string} */
+            status: "requested" | "address_provided" | "sent" | "cancelled";
+            amount: string;
+            currency: string;
+            network: string;
+            /** @description The claim page: where the shopper gives the refund address, then follows it */
+            claimUrl: string;
+            /** @description Once sent */
+            txHash?: string;
         };
         Product: {
             id: string;
@@ -1147,6 +1246,8 @@ export interface components {
             returnUrl?: string;
             settlement?: components["schemas"]["OrderSettlement"];
             updatedAt: string;
+            /** @description The refunds the merchant made of this order, oldest first (absent: none) */
+            refunds?: components["schemas"]["OrderRefund"][];
         };
         /** @description the money in the crypto paid, once known: what is due, what arrived, the rest or the excess */
         OrderSettlement: {
@@ -1284,6 +1385,32 @@ export interface components {
             reference: string | null;
             /** @description Every payment transaction seen, by hash */
             txHashes: string[];
+        };
+        AdminRefund: {
+            /** @description `ref_…` */
+            id: string;
+            /** @enum {string} */
+            status: "requested" | "address_provided" | "sent" | "cancelled";
+            amount: string;
+            currency: string;
+            network: string;
+            /** @description The claim page: where the shopper gives the refund address, then follows it */
+            claimUrl: string;
+            txHash: string | null;
+            orderId: string;
+            /** @enum {string} */
+            of: "order" | "excess";
+            reason: string | null;
+            address: string | null;
+            memo: string | null;
+            history: {
+                /** @enum {string} */
+                status: "requested" | "address_provided" | "sent" | "cancelled";
+                at: string;
+                by: string;
+            }[];
+            createdAt: string;
+            updatedAt: string;
         };
         WebhookEndpoint: {
             /** @description `we_…` */
@@ -1673,6 +1800,149 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    getRefundsToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The claim token (`ref_….secret`) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (strict CSP, no script) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No refund has this link */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    postRefundsToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The claim token (`ref_….secret`) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON: the refund, its address received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderRefund"];
+                };
+            };
+            /** @description A form post: back to the page, which shows the address received */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ADDRESS_INVALID, VALIDATION_FAILED */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4059,6 +4329,16 @@ export interface operations {
                                 at: string;
                                 source: string;
                             }[];
+                            /** @description The refunds of this order, oldest first */
+                            refunds: components["schemas"]["AdminRefund"][];
+                            /** @description What was refunded in total, in the crypto paid */
+                            refunded: {
+                                /** @description Every refund not cancelled */
+                                requested: string;
+                                /** @description The refunds recorded sent */
+                                sent: string;
+                                currency: string | null;
+                            };
                         };
                         events: {
                             id: string;
@@ -4257,7 +4537,7 @@ export interface operations {
                     /** Format: uri */
                     url: string;
                     /** @description Event types, or ['*'] for all */
-                    events: ("*" | "order.created" | "order.paid" | "order.overpaid" | "order.underpaid" | "order.expired" | "order.failed" | "ramp.completed" | "ramp.cancelled" | "deposit.received")[];
+                    events: ("*" | "order.created" | "order.paid" | "order.overpaid" | "order.underpaid" | "order.expired" | "order.failed" | "ramp.completed" | "ramp.cancelled" | "deposit.received" | "refund.requested" | "refund.address_provided" | "refund.sent" | "refund.cancelled")[];
                     description?: string;
                 };
             };
@@ -4456,7 +4736,7 @@ export interface operations {
                     /** Format: uri */
                     url?: string;
                     /** @description Event types, or ['*'] for all */
-                    events?: ("*" | "order.created" | "order.paid" | "order.overpaid" | "order.underpaid" | "order.expired" | "order.failed" | "ramp.completed" | "ramp.cancelled" | "deposit.received")[];
+                    events?: ("*" | "order.created" | "order.paid" | "order.overpaid" | "order.underpaid" | "order.expired" | "order.failed" | "ramp.completed" | "ramp.cancelled" | "deposit.received" | "refund.requested" | "refund.address_provided" | "refund.sent" | "refund.cancelled")[];
                     enabled?: boolean;
                     description?: string | null;
                 };
@@ -4915,6 +5195,449 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UPSTREAM_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminOrdersIdRefunds: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description 8 to 128 printable ASCII characters; the same key and body answer the same refund */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description order: all or part of what was paid; excess: what arrived beyond what was due
+                     * @default order
+                     * @enum {string}
+                     */
+                    of?: "order" | "excess";
+                    /** @description In the crypto paid; absent: all that may still be refunded (of the order, or of the excess) */
+                    amount?: string | number;
+                    /** @description Shown to the shopper on the claim page */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Replay of the same key and body */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRefund"];
+                };
+            };
+            /** @description Requested: refund.requested is written */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRefund"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REFUND_NOT_ALLOWED, IDEMPOTENCY_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REFUND_TOO_LARGE */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UPSTREAM_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminRefundsIdSent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description 8 to 128 printable ASCII characters; the same key and body answer the same refund */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The transaction that paid the refund out (from the upstream’s dashboard) */
+                    txHash: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sent: refund.sent is written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRefund"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REFUND_STATE, IDEMPOTENCY_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UPSTREAM_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminRefundsIdCancel: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description 8 to 128 printable ASCII characters; the same key and body answer the same refund */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Cancelled: refund.cancelled is written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRefund"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REFUND_STATE, IDEMPOTENCY_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UPSTREAM_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAdminRefunds: {
+        parameters: {
+            query?: {
+                orderId?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refunds */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        refunds: components["schemas"]["AdminRefund"][];
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

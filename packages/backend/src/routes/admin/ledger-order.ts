@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import type { OrderRecord } from '../../orders/order.ts';
 import { orderStatuses } from '../../orders/status.ts';
+import { adminRefund, adminRefundSchema, type RefundRecord } from '../../refunds/refund.ts';
+import { refundedTotal } from '../../refunds/refunds.ts';
 import type { UpstreamOrder } from '../../schemas/upstream-payments.ts';
 import { adminOrder, adminOrderSchema } from './upstream-orders.ts';
 
@@ -39,6 +41,26 @@ export const ledgerOrderSchema = adminOrderSchema
   })
   .meta({ id: 'AdminOrder' });
 export type LedgerOrder = z.output<typeof ledgerOrderSchema>;
+
+/** What the order's detail adds of its refunds: each (refunds/refund.ts) and what they come to. */
+export const ledgerOrderRefunds = {
+  refunds: z.array(adminRefundSchema).describe('The refunds of this order, oldest first'),
+  refunded: z
+    .object({
+      requested: z.string().describe('Every refund not cancelled'),
+      sent: z.string().describe('The refunds recorded sent'),
+      currency: z.string().nullable(),
+    })
+    .describe('What was refunded in total, in the crypto paid'),
+};
+
+export function ledgerRefunds(publicUrl: string, record: OrderRecord, refunds: readonly RefundRecord[]) {
+  const currency = refunds[0]?.currency ?? record.paid?.currency ?? null;
+  return {
+    refunds: refunds.map((refund) => adminRefund(publicUrl, refund)),
+    refunded: { ...refundedTotal(refunds, currency ?? ''), currency },
+  };
+}
 
 export function ledgerOrder(record: OrderRecord, upstream?: UpstreamOrder): LedgerOrder {
   const up = upstream ? adminOrder(upstream) : undefined;

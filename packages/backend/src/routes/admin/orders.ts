@@ -15,10 +15,11 @@ import { errorResponses, jsonResponse, openApiRoutes } from '../../openapi.ts';
 import type { OrderRecord } from '../../orders/order.ts';
 import { orderStatuses } from '../../orders/status.ts';
 import { upstreamKey } from '../../orders/upstream-facts.ts';
+import type { RefundRecord } from '../../refunds/refund.ts';
 import type { UpstreamOrder } from '../../schemas/upstream-payments.ts';
 import { orderCursor, readOrderCursor, searchTerm } from '../../store/order-search.ts';
 import { adminErrors, adminRoute, intParam } from './admin-route.ts';
-import { ledgerOrder, ledgerOrderSchema } from './ledger-order.ts';
+import { ledgerOrder, ledgerOrderRefunds, ledgerOrderSchema, ledgerRefunds } from './ledger-order.ts';
 
 /** An ISO date or date-time; `to` as a bare date means the end of that day. */
 const isoParam = (endOfDay: boolean) =>
@@ -98,6 +99,7 @@ export const ledgerOrderDetail = z.object({
     statusHistory: z.array(
       z.object({ status: z.string(), upstreamStatus: z.string(), at: z.string(), source: z.string() }),
     ),
+    ...ledgerOrderRefunds,
   }),
   events: z.array(orderEventView),
   audit: z.array(z.record(z.string(), z.unknown())),
@@ -225,10 +227,11 @@ export function ledgerOrderRoutes(deps: AppDeps) {
         (await store.get<OrderRecord>('orders', id)) ??
         (await store.find<OrderRecord>('orders', { upstreamKey: upstreamKey(id) }, { limit: 1 }))[0];
       if (!record) throw new AppError('NOT_FOUND', 'No order of this backend has that id.');
-      const [upstream, entries, audited] = await Promise.all([
+      const [upstream, entries, audited, refunds] = await Promise.all([
         upstreamOf(record.upstreamId),
         outbox.list({ orderId: record.id, limit: 200 }),
         store.find<AuditEntry>('audit', {}, { newestFirst: true, limit: auditScan }),
+        store.find<RefundRecord>('refunds', { orderId: record.id }),
       ]);
       const touched = new Set([record.id, record.upstreamId, ...entries.map((entry) => entry.event.id)]);
       const order = {
@@ -239,6 +242,7 @@ export function ledgerOrderRoutes(deps: AppDeps) {
           at,
           source,
         })),
+        ...ledgerRefunds(deps.config.publicUrl, record, refunds),
       };
       return c.json(
         {

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { startBackground } from '../src/process/runtime.ts';
+import { startBackground } from '../src/process/background.ts';
 import { startReceiver } from './merchant-receiver.ts';
 import { createOrder, getStatus, productsFile, upstreamIdOf } from './order-fixtures.ts';
 import { waitFor } from './servers.ts';

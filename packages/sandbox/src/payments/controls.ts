@@ -15,10 +15,10 @@ import {
   cancel as cancelOrder,
   expire as expireOrder,
   provideCustomer,
-  receivePayment,
   selectCurrency,
-  TransitionError,
 } from './order-transitions.ts';
+import { receivePayment } from './payment-receipts.ts';
+import { TransitionError } from './transition.ts';
 
 const paySchema = z.object({
   kind: z.enum(['exact', 'underpaid', 'overpaid']).default('exact'),

@@ -18,14 +18,9 @@ import type { SandboxState } from '../../state.ts';
 import { cryptoCode } from '../currencies.ts';
 import { LedgerError, ledgerOf } from '../ledger.ts';
 import type { OrderRecord } from '../order.ts';
-import {
-  expire,
-  openPage,
-  provideCustomer,
-  receivePayment,
-  selectCurrency,
-  TransitionError,
-} from '../order-transitions.ts';
+import { expire, openPage, provideCustomer, selectCurrency } from '../order-transitions.ts';
+import { receivePayment } from '../payment-receipts.ts';
+import { TransitionError } from '../transition.ts';
 import { notFoundPage, render, type View } from './view.ts';
 
 /**

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { instanceName } from './logger.ts';
+import type { PaymentPolicy } from './orders/payment-policy.ts';
 import { loadProductsSync } from './products.ts';
 import type { EngineSettings } from './quotes/engine/types.ts';
 import {
@@ -217,6 +218,26 @@ const baseSchema = z.object({
   ORDER_FOLLOW_MS: numeric(rules.orderFollowMs).default(30_000),
   /** Share of the upstream budget the follower may take (0–1; 0 = off: orders move only on webhooks and pages). */
   ORDER_FOLLOW_SHARE: numeric(rules.share).default(0.1),
+  // The payment policy (docs/money.md, orders/payment-policy.ts): how short an order may be and still count as
+  // paid, and how long after expiry a payment is still matched to its order (as paid late).
+  /** Percent of the amount due an underpayment may miss and still count as paid (0–50; default 0: none). */
+  PAYMENT_TOLERANCE_PERCENT: z
+    .string()
+    .trim()
+    .regex(/^\d{1,2}(\.\d{1,4})?$/, 'must be a percentage such as 0.5 (at most 4 decimals)')
+    .refine((value) => Number(value) <= 50, 'must be at most 50')
+    .default('0'),
+  /** How long after expiry a payment is matched to its order as paid late: `90m`, `24h`, `2d` (default `24h`). */
+  LATE_PAYMENT_WINDOW: z
+    .string()
+    .trim()
+    .regex(/^\d{1,4}(m|h|d)$/, 'must be minutes, hours or days: 90m, 24h, 2d')
+    .transform(
+      (value) =>
+        Number(value.slice(0, -1)) *
+        { m: 60_000, h: 3_600_000, d: 86_400_000 }[value.slice(-1) as 'm' | 'h' | 'd'],
+    )
+    .default(86_400_000),
   /** Requests per minute one client (IP) may send to the public routes. */
   RATE_LIMIT_PER_MINUTE: numeric(rules.rateLimitPerMinute).default(120),
   /** Proxies whose X-Forwarded-For names the client: addresses, CIDR ranges, loopback, private (none: nobody's). */
@@ -299,6 +320,8 @@ export interface Config {
   quoteEngine: EngineSettings;
   /** The follower of unfinished orders (orders/follower.ts); absent: its defaults. */
   orderFollow?: { everyMs: number; share: number } | undefined;
+  /** PAYMENT_TOLERANCE_PERCENT, LATE_PAYMENT_WINDOW (orders/payment-policy.ts); absent: none and a day. */
+  paymentPolicy?: PaymentPolicy | undefined;
   rateLimitPerMinute: number;
   /** TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client; none (undefined): the connection's peer. */
   trustedProxies?: string[] | undefined;
@@ -374,6 +397,7 @@ const configSchema = z.object({
     driftThreshold: rules.driftThreshold,
   }),
   orderFollow: z.object({ everyMs: rules.orderFollowMs, share: rules.share }).optional(),
+  paymentPolicy: z.object({ tolerancePercent: z.string(), lateWindowMs: z.number().int().min(0) }).optional(),
   rateLimitPerMinute: rules.rateLimitPerMinute,
   trustedProxies: rules.trustedProxies.optional(),
   accessLog: z.boolean(),
@@ -641,6 +665,10 @@ export function loadConfig(
       driftThreshold: vars.QUOTE_DRIFT_THRESHOLD,
     },
     orderFollow: { everyMs: vars.ORDER_FOLLOW_MS, share: vars.ORDER_FOLLOW_SHARE },
+    paymentPolicy: {
+      tolerancePercent: vars.PAYMENT_TOLERANCE_PERCENT,
+      lateWindowMs: vars.LATE_PAYMENT_WINDOW,
+    },
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
     trustedProxies: vars.TRUSTED_PROXIES,
     accessLog: vars.ACCESS_LOG === 'on',

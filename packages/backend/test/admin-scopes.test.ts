@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { tokenSha256 } from '../src/admin/credentials.ts';
 import { createApp } from '../src/app.ts';
 import { documentedRoutes } from '../src/openapi.ts';
-import { createOrder, productsFile } from './order-fixtures.ts';
+import { createOrder, getStatus, productsFile, upstreamIdOf, waitFor } from './order-fixtures.ts';
 import { json, type Stack, startStack, testSecrets } from './support.ts';
 
 const tokens = {
@@ -42,6 +42,7 @@ describe('each scope on each admin route', () => {
   let endpointId: string;
   let orderId: string;
   let doomedId: string;
+  let underpaidId: string;
   before(async () => {
     stack = await startStack({
       env: {
@@ -56,6 +57,14 @@ describe('each scope on each admin route', () => {
     });
     const created = await createOrder(stack);
     orderId = created.orderId;
+    // An underpaid order for the merchant's actions (ask for the rest, then accept as paid).
+    const short = await createOrder(stack);
+    underpaidId = short.orderId;
+    await stack.control('POST', `/orders/${upstreamIdOf(short)}/pay`, { kind: 'underpaid' });
+    await waitFor(
+      async () => ((await getStatus(stack, short)).status === 'underpaid' ? true : undefined),
+      'the order to be underpaid',
+    );
     const events = await json<{ events: Array<{ id: string }> }>(
       await stack.api(`/api/admin/events?orderId=${created.orderId}`, { headers: bearer(tokens.ops) }),
     );
@@ -80,6 +89,14 @@ describe('each scope on each admin route', () => {
     'GET /api/admin/orders': () => ({ path: '/api/admin/orders?limit=5' }),
     'GET /api/admin/orders/{id}': () => ({ path: `/api/admin/orders/${orderId}` }),
     'GET /api/admin/upstream-orders': () => ({ path: '/api/admin/upstream-orders?limit=5' }),
+    'POST /api/admin/orders/{id}/request-rest': () => ({
+      path: `/api/admin/orders/${underpaidId}/request-rest`,
+      init: { method: 'POST' },
+    }),
+    'POST /api/admin/orders/{id}/accept': () => ({
+      path: `/api/admin/orders/${underpaidId}/accept`,
+      init: { method: 'POST' },
+    }),
     'GET /api/admin/webhook-endpoints': () => ({ path: '/api/admin/webhook-endpoints' }),
     'POST /api/admin/webhook-endpoints': () => ({
       path: '/api/admin/webhook-endpoints',

@@ -13,7 +13,16 @@ import { errorCodes } from '../src/errors.ts';
 import { createCustomerToken } from '../src/index.ts';
 import { documentedRoutes } from '../src/openapi.ts';
 import { createCheckoutToken } from '../src/tokens.ts';
-import { createOrder, newKey, postOrder, postWebhook, productsFile, upstreamIdOf } from './order-fixtures.ts';
+import {
+  createOrder,
+  getStatus,
+  newKey,
+  postOrder,
+  postWebhook,
+  productsFile,
+  upstreamIdOf,
+  waitFor,
+} from './order-fixtures.ts';
 import { type Stack, startStack, testSecrets } from './support.ts';
 
 let stack: Stack;
@@ -62,6 +71,13 @@ describe('the published contract', () => {
         .then((body) => body.endpoint.id));
     const secret = testSecrets.checkoutTokenSecret;
     const created = await createOrder(stack);
+    // An underpaid order, for the merchant's actions (ask for the rest, then accept).
+    const short = await createOrder(stack);
+    await stack.control('POST', `/orders/${upstreamIdOf(short)}/pay`, { kind: 'underpaid' });
+    await waitFor(
+      async () => ((await getStatus(stack, short)).status === 'underpaid' ? true : undefined),
+      'the order to be underpaid',
+    );
     const key = newKey();
     const calls: Array<[method: string, path: string, status: number, send: () => Promise<Response>]> = [
       ['get', '/api/products', 200, () => stack.api('/api/products')],
@@ -268,6 +284,18 @@ describe('the published contract', () => {
             headers: auth,
             json: { name: 'Consulting', note: 'internal', currency: 'EUR', amount: '120.00' },
           }),
+      ],
+      [
+        'post',
+        '/api/admin/orders/{id}/request-rest',
+        200,
+        () => stack.api(`/api/admin/orders/${short.orderId}/request-rest`, { method: 'POST', headers: auth }),
+      ],
+      [
+        'post',
+        '/api/admin/orders/{id}/accept',
+        200,
+        () => stack.api(`/api/admin/orders/${short.orderId}/accept`, { method: 'POST', headers: auth }),
       ],
       ['get', '/api/admin/credential', 200, () => stack.api('/api/admin/credential', { headers: auth })],
       // After the payment link above: its entry is in the log.

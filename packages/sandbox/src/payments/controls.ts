@@ -85,7 +85,9 @@ export function orderControls(state: SandboxState) {
       }
       return ok(
         c,
-        ledger.apply(id, (r, ctx) => receivePayment(r, { kind: body.kind, amount: body.amount }, ctx)),
+        ledger.apply(id, (r, ctx) =>
+          receivePayment(r, { kind: body.kind, amount: body.amount, late: state.settings.latePayments }, ctx),
+        ),
       );
     })
     .post('/:id/expire', (c) => ok(c, ledger.apply(c.req.param('id'), expireOrder)))

@@ -15,6 +15,7 @@ import {
   type Payment,
   type PaymentRouteRef,
   toUnits,
+  UNPAID,
   type Update,
 } from './order.ts';
 import { type CreateOrderContext, createOrder } from './order-transitions.ts';
@@ -34,17 +35,30 @@ import {
 export type PaymentKind = 'exact' | 'underpaid' | 'overpaid';
 
 /**
+ * What the upstream does with a payment to an order that is expired or already paid (the settings'
+ * `latePayments`; docs/upstream.md#payments-after-expiry): not unknown to it, but unreported (refused here),
+ * recorded on the order with its status unchanged, or taken as if the order were open (its status moves on).
+ */
+export type LatePayments = 'unreported' | 'recorded' | 'reopened';
+
+/** Whether an order whose status or expiry no longer takes payments. */
+const finished = (order: Order, now: number) => !PAYABLE.has(order.status) || isExpired(order, now);
+
+/**
  * An on-chain payment to the order's deposit address. `kind` sizes it against what is still due (exact pays the
  * rest, underpaid about half of it, overpaid about 10% more); `amount` overrides the size.
  */
 export function receivePayment(
   record: OrderRecord,
-  payment: { kind: PaymentKind; amount?: string | undefined },
+  payment: { kind: PaymentKind; amount?: string | undefined; late?: LatePayments | undefined },
   ctx: Context,
 ): Transition {
   const { order } = record;
-  if (!PAYABLE.has(order.status) || !order.depositAddress) refuse(record, 'receive a payment');
-  if (isExpired(order, ctx.now)) refuse(record, 'receive a payment after it expired');
+  const late = payment.late ?? 'unreported';
+  const afterward = finished(order, ctx.now);
+  if (!order.depositAddress || (afterward && late === 'unreported' && !PAYABLE.has(order.status)))
+    refuse(record, 'receive a payment');
+  if (afterward && late === 'unreported') refuse(record, 'receive a payment after it expired');
   const currency = order.quote.toAmount.currency;
   const precision = currency.precision;
   const due = toUnits(order.quote.toAmount.amount, precision);
@@ -60,12 +74,16 @@ export function receivePayment(
   if (units <= 0n) throw new TransitionError('A payment must be a positive amount');
 
   const total = received + units;
+  // Recorded late: the order keeps its status (an unpaid one past its expiry is expired).
+  const kept: OrderStatus = UNPAID.has(order.status) ? 'EXPIRED' : order.status;
   const status: OrderStatus =
-    total === due
-      ? 'PAYMENT_CONFIRMED_ACCURATE'
-      : total > due
-        ? 'PAYMENT_CONFIRMED_OVERPAID'
-        : 'PAYMENT_CONFIRMED_UNDERPAID';
+    afterward && late === 'recorded'
+      ? kept
+      : total === due
+        ? 'PAYMENT_CONFIRMED_ACCURATE'
+        : total > due
+          ? 'PAYMENT_CONFIRMED_OVERPAID'
+          : 'PAYMENT_CONFIRMED_UNDERPAID';
   const chain = chainOf(record.payCode);
   const seed = ctx.random.seed();
   const at = iso(ctx.now);
@@ -101,7 +119,7 @@ export function receivePayment(
   // PAYMENT_RECEIVED for under- and overpayments (an overpaid order is paid, yet the documented completion
   // event is not sent).
   const event: OrderEvent =
-    status === 'PAYMENT_CONFIRMED_ACCURATE'
+    status === 'PAYMENT_CONFIRMED_ACCURATE' && !(afterward && late === 'recorded')
       ? { type: 'ORDER_COMPLETED', payment: paid }
       : { type: 'PAYMENT_RECEIVED', payment: paid };
   return { record: { ...record, order: next }, events: [event] };

@@ -163,7 +163,8 @@ export function payPage(state: SandboxState) {
         if (!parsed.success) return show(c, record, 422, { error: 'Unknown simulation.' });
         const kind = parsed.data.kind;
         if (kind === 'expire') ledger.apply(id, expire);
-        else ledger.apply(id, (r, ctx) => receivePayment(r, { kind }, ctx));
+        else
+          ledger.apply(id, (r, ctx) => receivePayment(r, { kind, late: state.settings.latePayments }, ctx));
         return back(c, id);
       }),
     )

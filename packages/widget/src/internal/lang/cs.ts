@@ -55,6 +55,8 @@ export default translation({
     overpaid: 'Zaplaceno – přijali jsme víc, než bylo potřeba. Děkujeme!',
     expired: 'Platnost této platby vypršela.',
     failed: 'Platba se nezdařila.',
+    cancelled: 'Tato platba byla zrušena.',
+    paid_late: 'Zaplaceno po vypršení lhůty: obchod platbu posuzuje.',
     resume: 'Otevřít platební stránku',
     startOver: 'Začít znovu',
   },

@@ -55,6 +55,8 @@ export default translation({
     overpaid: 'Betalt – mere end beløbet. Tak!',
     expired: 'Denne betaling er udløbet.',
     failed: 'Betalingen mislykkedes.',
+    cancelled: 'Betalingen blev annulleret.',
+    paid_late: 'Betalt efter fristen: butikken gennemgår betalingen.',
     resume: 'Åbn betalingssiden',
     startOver: 'Start forfra',
   },

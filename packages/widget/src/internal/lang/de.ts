@@ -54,6 +54,8 @@ export default translation({
     overpaid: 'Bezahlt, mehr als fällig. Danke!',
     expired: 'Diese Zahlung ist abgelaufen.',
     failed: 'Die Zahlung ist fehlgeschlagen.',
+    cancelled: 'Diese Zahlung wurde storniert.',
+    paid_late: 'Nach Ablauf der Frist bezahlt: der Shop prüft die Zahlung.',
     resume: 'Zahlungsseite öffnen',
     startOver: 'Neu beginnen',
   },

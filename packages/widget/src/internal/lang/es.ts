@@ -54,6 +54,8 @@ export default translation({
     overpaid: 'Pagado, más de lo debido. ¡Gracias!',
     expired: 'Este pago ha caducado.',
     failed: 'El pago ha fallado.',
+    cancelled: 'Este pago se ha cancelado.',
+    paid_late: 'Pagado después del plazo: la tienda lo está revisando.',
     resume: 'Abrir la página de pago',
     startOver: 'Empezar de nuevo',
   },

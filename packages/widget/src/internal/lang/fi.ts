@@ -55,6 +55,8 @@ export default translation({
     overpaid: 'Maksettu – summa oli suurempi kuin vaadittiin. Kiitos!',
     expired: 'Tämä maksu on vanhentunut.',
     failed: 'Maksu epäonnistui.',
+    cancelled: 'Maksu peruttiin.',
+    paid_late: 'Maksettu määräajan jälkeen: kauppa tarkistaa maksun.',
     resume: 'Avaa maksusivu',
     startOver: 'Aloita alusta',
   },

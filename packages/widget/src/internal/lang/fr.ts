@@ -54,6 +54,8 @@ export default translation({
     overpaid: 'Payé, plus que dû. Merci !',
     expired: 'Ce paiement a expiré.',
     failed: 'Le paiement a échoué.',
+    cancelled: 'Ce paiement a été annulé.',
+    paid_late: 'Payé après le délai : la boutique examine le paiement.',
     resume: 'Ouvrir la page de paiement',
     startOver: 'Recommencer',
   },

@@ -55,6 +55,8 @@ export default translation({
     overpaid: 'Fizetve, a szükségesnél nagyobb összeggel. Köszönjük!',
     expired: 'Ez a fizetés lejárt.',
     failed: 'A fizetés nem sikerült.',
+    cancelled: 'A fizetést törölték.',
+    paid_late: 'A határidő után fizetve: a bolt ellenőrzi a fizetést.',
     resume: 'Fizetési oldal megnyitása',
     startOver: 'Újrakezdés',
   },

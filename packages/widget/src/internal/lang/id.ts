@@ -55,6 +55,8 @@ export default translation({
     overpaid: 'Sudah dibayar, melebihi jumlah tagihan. Terima kasih!',
     expired: 'Pembayaran ini sudah kedaluwarsa.',
     failed: 'Pembayaran gagal.',
+    cancelled: 'Pembayaran ini dibatalkan.',
+    paid_late: 'Dibayar setelah batas waktu: toko sedang meninjaunya.',
     resume: 'Buka halaman pembayaran',
     startOver: 'Mulai dari awal',
   },

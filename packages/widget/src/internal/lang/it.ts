@@ -55,6 +55,8 @@ export default translation({
     overpaid: 'Pagato, più del dovuto. Grazie!',
     expired: 'Questo pagamento è scaduto.',
     failed: 'Il pagamento non è riuscito.',
+    cancelled: 'Questo pagamento è stato annullato.',
+    paid_late: 'Pagato dopo la scadenza: il negozio lo sta verificando.',
     resume: 'Apri la pagina di pagamento',
     startOver: 'Ricomincia',
   },

@@ -55,6 +55,8 @@ export default translation({
     overpaid: 'Betalt – mer enn beløpet. Takk!',
     expired: 'Denne betalingen er utløpt.',
     failed: 'Betalingen mislyktes.',
+    cancelled: 'Betalingen ble kansellert.',
+    paid_late: 'Betalt etter fristen: butikken går gjennom betalingen.',
     resume: 'Åpne betalingssiden',
     startOver: 'Start på nytt',
   },

@@ -55,6 +55,8 @@ export default translation({
     overpaid: 'Betaald, meer dan nodig. Bedankt!',
     expired: 'Deze betaling is verlopen.',
     failed: 'De betaling is mislukt.',
+    cancelled: 'Deze betaling is geannuleerd.',
+    paid_late: 'Betaald na de termijn: de winkel beoordeelt de betaling.',
     resume: 'Betaalpagina openen',
     startOver: 'Opnieuw beginnen',
   },

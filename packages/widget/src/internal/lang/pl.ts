@@ -55,6 +55,8 @@ export default translation({
     overpaid: 'Opłacono – więcej niż wymagana kwota. Dziękujemy!',
     expired: 'Ta płatność wygasła.',
     failed: 'Płatność nie powiodła się.',
+    cancelled: 'Ta płatność została anulowana.',
+    paid_late: 'Zapłacono po terminie: sklep weryfikuje płatność.',
     resume: 'Otwórz stronę płatności',
     startOver: 'Zacznij od nowa',
   },

@@ -54,6 +54,8 @@ export default translation({
     overpaid: 'Pago, acima do devido. Obrigado!',
     expired: 'Este pagamento expirou.',
     failed: 'O pagamento falhou.',
+    cancelled: 'Este pagamento foi cancelado.',
+    paid_late: 'Pago após o prazo: a loja está a analisar o pagamento.',
     resume: 'Abrir a página de pagamento',
     startOver: 'Recomeçar',
   },

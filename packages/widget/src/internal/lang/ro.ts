@@ -55,6 +55,8 @@ export default translation({
     overpaid: 'Plătit, mai mult decât era necesar. Vă mulțumim!',
     expired: 'Această plată a expirat.',
     failed: 'Plata nu a reușit.',
+    cancelled: 'Această plată a fost anulată.',
+    paid_late: 'Plătit după termen: magazinul verifică plata.',
     resume: 'Deschideți pagina de plată',
     startOver: 'Începeți din nou',
   },

@@ -55,6 +55,8 @@ export default translation({
     overpaid: 'Betald – mer än beloppet. Tack!',
     expired: 'Den här betalningen har gått ut.',
     failed: 'Betalningen misslyckades.',
+    cancelled: 'Betalningen avbröts.',
+    paid_late: 'Betalt efter tidsfristen: butiken granskar betalningen.',
     resume: 'Öppna betalningssidan',
     startOver: 'Börja om',
   },

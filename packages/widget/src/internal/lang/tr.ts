@@ -55,6 +55,8 @@ export default translation({
     overpaid: 'Ödendi, gereken tutardan fazla. Teşekkürler!',
     expired: 'Bu ödemenin süresi doldu.',
     failed: 'Ödeme başarısız oldu.',
+    cancelled: 'Bu ödeme iptal edildi.',
+    paid_late: 'Süre dolduktan sonra ödendi: mağaza ödemeyi inceliyor.',
     resume: 'Ödeme sayfasını aç',
     startOver: 'Baştan başla',
   },

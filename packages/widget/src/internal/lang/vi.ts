@@ -55,6 +55,8 @@ export default translation({
     overpaid: 'Đã thanh toán, nhiều hơn số tiền cần trả. Cảm ơn bạn!',
     expired: 'Thanh toán này đã hết hạn.',
     failed: 'Thanh toán không thành công.',
+    cancelled: 'Khoản thanh toán này đã bị hủy.',
+    paid_late: 'Đã thanh toán sau thời hạn: cửa hàng đang xem xét.',
     resume: 'Mở trang thanh toán',
     startOver: 'Bắt đầu lại',
   },

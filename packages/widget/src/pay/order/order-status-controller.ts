@@ -8,10 +8,12 @@ const RANK: Record<OrderStatus, number> = {
   pending: 0,
   awaiting_payment: 1,
   underpaid: 2,
+  paid_late: 2,
   paid: 3,
   overpaid: 3,
   expired: 3,
   failed: 3,
+  cancelled: 3,
 };
 export const isFinal = (status: OrderStatus): boolean => RANK[status] === 3;
 /** Whether a value from a message is one of the order statuses. */

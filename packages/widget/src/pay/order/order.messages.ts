@@ -8,6 +8,8 @@ export const orderEn = {
   overpaid: 'Paid, more than was due. Thank you!',
   expired: 'This payment expired.',
   failed: 'The payment failed.',
+  cancelled: 'This payment was cancelled.',
+  paid_late: 'Paid after the time ran out: the shop is reviewing it.',
   resume: 'Open the payment page',
   startOver: 'Start over',
 };

@@ -161,7 +161,7 @@ export class PayOrder {
     if (!order) return nothing;
     const t = (key: OrderKey | 'retry') => orderMessages(this._owner.ctx.loc, key);
     const outcome = this._outcome ?? order.status;
-    const retry = outcome === 'expired' || outcome === 'failed';
+    const retry = outcome === 'expired' || outcome === 'failed' || outcome === 'cancelled';
     return html`<div part="status" class="status ${outcome ?? 'pending'}" role="status" aria-live="polite">
         <span class="icon" aria-hidden="true"></span>
         <p>${t(outcome === 'awaiting_payment' || !outcome ? 'pending' : (outcome as OrderKey))}</p>

@@ -53,14 +53,17 @@ const cspReportBodyLimit = limitBody(16 * 1024);
 
 /** The ledger of `deps`' orders (createDeps makes one, which the follower of unfinished orders shares). */
 export const ledgerOf = (deps: Omit<AppDeps, 'ledger'>) =>
-  createOrderLedger({
-    store: deps.store,
-    clock: deps.clock,
-    payments: deps.payments,
-    outbox: deps.outbox,
-    fanout: deps.shared?.fanout,
-    metrics: deps.metrics,
-  });
+  createOrderLedger(
+    {
+      store: deps.store,
+      clock: deps.clock,
+      payments: deps.payments,
+      outbox: deps.outbox,
+      fanout: deps.shared?.fanout,
+      metrics: deps.metrics,
+    },
+    { policy: deps.config.paymentPolicy },
+  );
 
 export function createApp(deps: AppDeps) {
   // One ledger (with its status hub) shared by the routes that read or move orders.
@@ -109,7 +112,7 @@ export function createApp(deps: AppDeps) {
     .route('/webhooks', webhookRoutes(deps, ledger, rampOrders))
     // Every admin route: a named credential with the scope it needs, writes recorded (admin/access.ts).
     .use('/admin/*', adminAccess(deps, audit, lockouts, sessions))
-    .route('/admin', adminRoutes(deps))
+    .route('/admin', adminRoutes(deps, ledger))
     .route('/admin', refundAdminRoutes(deps, refunds))
     .route('/admin', adminAccessRoutes(audit, lockouts))
     .route('/', docsRoutes(reference));

@@ -45,6 +45,7 @@ describe('each scope on each admin route', () => {
   let doomedId: string;
   let sentId: string;
   let cancelId: string;
+  let underpaidId: string;
   before(async () => {
     stack = await startStack({
       env: {
@@ -59,6 +60,14 @@ describe('each scope on each admin route', () => {
     });
     const created = await createOrder(stack);
     orderId = created.orderId;
+    // An underpaid order for the merchant's actions (ask for the rest, then accept as paid).
+    const short = await createOrder(stack);
+    underpaidId = short.orderId;
+    await stack.control('POST', `/orders/${upstreamIdOf(short)}/pay`, { kind: 'underpaid' });
+    await waitFor(
+      async () => assert.equal((await getStatus(stack, short)).status, 'underpaid'),
+      'the order to be underpaid',
+    );
     const events = await json<{ events: Array<{ id: string }> }>(
       await stack.api(`/api/admin/events?orderId=${created.orderId}`, { headers: bearer(tokens.ops) }),
     );
@@ -107,6 +116,14 @@ describe('each scope on each admin route', () => {
     'GET /api/admin/orders': () => ({ path: '/api/admin/orders?limit=5' }),
     'GET /api/admin/orders/{id}': () => ({ path: `/api/admin/orders/${orderId}` }),
     'GET /api/admin/upstream-orders': () => ({ path: '/api/admin/upstream-orders?limit=5' }),
+    'POST /api/admin/orders/{id}/request-rest': () => ({
+      path: `/api/admin/orders/${underpaidId}/request-rest`,
+      init: { method: 'POST' },
+    }),
+    'POST /api/admin/orders/{id}/accept': () => ({
+      path: `/api/admin/orders/${underpaidId}/accept`,
+      init: { method: 'POST' },
+    }),
     'GET /api/admin/webhook-endpoints': () => ({ path: '/api/admin/webhook-endpoints' }),
     'POST /api/admin/webhook-endpoints': () => ({
       path: '/api/admin/webhook-endpoints',

@@ -13,7 +13,7 @@ import { errorCodes } from '../src/errors.ts';
 import { createCustomerToken } from '../src/index.ts';
 import { documentedRoutes } from '../src/openapi.ts';
 import { createCheckoutToken } from '../src/tokens.ts';
-import { createOrder, newKey, postOrder, postWebhook, productsFile, upstreamIdOf } from './order-fixtures.ts';
+import { createOrder, getStatus, newKey, postOrder, postWebhook, productsFile, upstreamIdOf } from './order-fixtures.ts';
 import { waitFor } from './servers.ts';
 import { type Stack, startStack, testSecrets } from './support.ts';
 
@@ -54,6 +54,13 @@ describe('the published contract', () => {
         .then((body) => body.endpoint.id));
     const secret = testSecrets.checkoutTokenSecret;
     const created = await createOrder(stack);
+    // An underpaid order, for the merchant's actions (ask for the rest, then accept).
+    const short = await createOrder(stack);
+    await stack.control('POST', `/orders/${upstreamIdOf(short)}/pay`, { kind: 'underpaid' });
+    await waitFor(
+      async () => assert.equal((await getStatus(stack, short)).status, 'underpaid'),
+      'the order to be underpaid',
+    );
     const key = newKey();
     // Refunds: of an order overpaid in the sandbox (the ledger told by its webhook).
     const adminPost = (path: string, body: unknown, key = newKey()) =>
@@ -308,6 +315,18 @@ describe('the published contract', () => {
             headers: auth,
             json: { name: 'Consulting', note: 'internal', currency: 'EUR', amount: '120.00' },
           }),
+      ],
+      [
+        'post',
+        '/api/admin/orders/{id}/request-rest',
+        200,
+        () => stack.api(`/api/admin/orders/${short.orderId}/request-rest`, { method: 'POST', headers: auth }),
+      ],
+      [
+        'post',
+        '/api/admin/orders/{id}/accept',
+        200,
+        () => stack.api(`/api/admin/orders/${short.orderId}/accept`, { method: 'POST', headers: auth }),
       ],
       ['get', '/api/admin/credential', 200, () => stack.api('/api/admin/credential', { headers: auth })],
       // After the payment link above: its entry is in the log.

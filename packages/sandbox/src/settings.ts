@@ -53,6 +53,13 @@ export const settingsSchema = z.object({
    * `current_page`), a shape no document describes, for testing that it is refused, not read as empty.
    */
   payApiCasing: z.enum(['camel', 'snake']).default('camel'),
+  /**
+   * A payment to an order that is expired (or already paid): whether the upstream tells of it is not known
+   * (docs/upstream.md#payments-after-expiry). Unreported (the pay control and page refuse it, as the sandbox always
+   * did), recorded on the order with its status unchanged (PAYMENT_RECEIVED, the order's own status), or taken as
+   * if the order were open (its status moves on, with the usual webhook).
+   */
+  latePayments: z.enum(['unreported', 'recorded', 'reopened']).default('unreported'),
   /*
    * The fee model (docs/upstream.md#fees-and-rounding leaves each of these open; README "Quote model" writes
    * them out). The defaults are the model the sandbox always had.

@@ -148,7 +148,7 @@ export async function expireOrder(order: string) {
   return sandboxControl<{ order: Record<string, Json> }>(`orders/${encodeURIComponent(id)}/expire`);
 }
 
-/** Cancels an order now (same `order` forms as payOrder): the backend maps CANCELLED to `failed`. */
+/** Cancels an order now (same `order` forms as payOrder): the backend maps CANCELLED to `cancelled`. */
 export async function cancelOrder(order: string) {
   const id = await upstreamOrderId(order);
   return sandboxControl<{ order: Record<string, Json> }>(`orders/${encodeURIComponent(id)}/cancel`);

@@ -1,4 +1,5 @@
 /** What `loadConfig` returns (and `createCheckout(config)` takes), and the error that names each bad setting. */
+import type { PaymentPolicy } from '../orders/payment-policy.ts';
 import type { EngineSettings } from '../quotes/engine/types.ts';
 import type { AdminConfig, SecretsConfig } from '../secrets/config.ts';
 import type { ObservabilityConfig } from './observability.ts';
@@ -32,6 +33,8 @@ export interface Config {
   quoteEngine: EngineSettings;
   /** The follower of unfinished orders (orders/follower.ts); absent: its defaults. */
   orderFollow?: { everyMs: number; share: number } | undefined;
+  /** PAYMENT_TOLERANCE_PERCENT, LATE_PAYMENT_WINDOW (orders/payment-policy.ts); absent: none and a day. */
+  paymentPolicy?: PaymentPolicy | undefined;
   rateLimitPerMinute: number;
   /** TRUSTED_PROXIES: the proxies whose X-Forwarded-For names the client; none (undefined): the connection's peer. */
   trustedProxies?: string[] | undefined;

@@ -82,7 +82,7 @@ const codeOnly: Record<string, z.ZodType> = {
 };
 
 /** Blocks a config given in code may leave out (their defaults apply). */
-const optionalBlocks = new Set(['shutdown', 'orderFollow', 'console']);
+const optionalBlocks = new Set(['shutdown', 'orderFollow', 'paymentPolicy', 'console']);
 
 const isSchema = (value: unknown): value is z.ZodType =>
   typeof value === 'object' && value !== null && '_zod' in value;

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { balanceOf, type OrderBalance } from '../orders/balance.ts';
-import type { OrderRecord } from '../orders/order.ts';
+import type { OrderRecord, RestRequest } from '../orders/order.ts';
 import type { OrderStatus } from '../orders/status.ts';
 import type { PaymentFact } from '../orders/upstream-facts.ts';
 
@@ -20,6 +20,10 @@ export const fulfilmentEventTypes = [
   'order.underpaid',
   'order.expired',
   'order.failed',
+  'order.paid_late',
+  'order.cancelled',
+  'order.rest_requested',
+  'order.payment_after_final',
   'ramp.completed',
   'ramp.cancelled',
   'deposit.received',
@@ -71,6 +75,14 @@ export interface OrderEventData extends OrderBalance {
   payments: PaymentFact[];
   /** Every status the order went through, oldest first. */
   history: Array<{ status: OrderStatus; upstreamStatus: string; at: string }>;
+  /** Who accepted it as paid (the admin credential's name), when the merchant did; else null. */
+  acceptedBy: string | null;
+  /** The tolerance (percent) under which it counted as paid though short by `shortfall`; else null. */
+  tolerance: string | null;
+  /** The rest the merchant asked for: what, until when, how to pay it; else null. */
+  rest: RestRequest | null;
+  /** Money that reached the order after it was finished (each flagged by an `order.payment_after_final`). */
+  afterFinal: NonNullable<OrderRecord['afterFinal']>;
   createdAt: string;
   updatedAt: string;
 }
@@ -153,6 +165,8 @@ const orderTypeFor: Partial<Record<OrderStatus, FulfilmentEventType>> = {
   underpaid: 'order.underpaid',
   expired: 'order.expired',
   failed: 'order.failed',
+  paid_late: 'order.paid_late',
+  cancelled: 'order.cancelled',
 };
 
 function orderData(record: OrderRecord): OrderEventData {
@@ -181,12 +195,20 @@ function orderData(record: OrderRecord): OrderEventData {
     ...balanceOf(record),
     payments: record.payments ?? [],
     history: record.history.map(({ status, upstreamStatus, at }) => ({ status, upstreamStatus, at })),
+    acceptedBy: record.accepted?.by ?? null,
+    tolerance: record.tolerated?.tolerancePercent ?? null,
+    rest: record.rest ?? null,
+    afterFinal: record.afterFinal ?? [],
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };
 }
 
-/** The events an order's move from `before` (absent: just created) to `after` causes. */
+/**
+ * The events an order's move from `before` (absent: just created) to `after` causes: its new status's (one per
+ * status: an order is paid once, whether by the upstream, the tolerance or the merchant's accept), the rest asked
+ * for, and each payment after it was finished.
+ */
 export function orderEvents(before: OrderRecord | undefined, after: OrderRecord): FulfilmentEvent[] {
   const events: FulfilmentEvent[] = [];
   if (!before) {
@@ -200,6 +222,26 @@ export function orderEvents(before: OrderRecord | undefined, after: OrderRecord)
   const type = orderTypeFor[after.status];
   if (type && before?.status !== after.status) {
     events.push({ id: eventId(after.id, type), type, timestamp: after.updatedAt, data: orderData(after) });
+  }
+  if (after.rest && !before?.rest) {
+    const rest = 'order.rest_requested';
+    events.push({
+      id: eventId(after.id, rest),
+      type: rest,
+      timestamp: after.updatedAt,
+      data: orderData(after),
+    });
+  }
+  // Each payment reaching a finished order is flagged once (its place in `afterFinal` names it).
+  const flagged = after.afterFinal?.length ?? 0;
+  for (let index = before?.afterFinal?.length ?? 0; index < flagged; index += 1) {
+    const late = 'order.payment_after_final';
+    events.push({
+      id: eventId(after.id, late, String(index)),
+      type: late,
+      timestamp: after.updatedAt,
+      data: orderData(after),
+    });
   }
   return events;
 }

@@ -1,5 +1,5 @@
 /**
- * The follower of unfinished orders: every order that is not final is read again from the upstream in the
+ * The follower of unfinished orders: every order that is not final (or expired, through its late window) is read again from the upstream in the
  * background, so an order reaches its final state and its event (`order.expired`, a cancel, a payment nobody's page
  * saw) with no browser open and no webhook (the upstream's payments webhooks say nothing of expiry or cancels:
  * docs/upstream.md#payments-webhooks).
@@ -15,7 +15,7 @@ import type { Store } from '../store/store.ts';
 import type { Budget } from '../upstream/budget.ts';
 import type { OrderLedger } from './ledger.ts';
 import type { OrderRecord } from './order.ts';
-import { isFinal } from './status.ts';
+import { DAY_MS, defaultPaymentPolicy, type PaymentPolicy, stillWatched } from './payment-policy.ts';
 
 /** What the follower keeps on an order: when it was last read for the follower, and who holds it until when. */
 export interface FollowMark {
@@ -41,16 +41,17 @@ export interface FollowerSettings {
    * past it the upstream has nothing more to say of it (ms; default a day, the late-payment window).
    */
   followForMs?: number;
+  /** The payment policy: an expired order is followed through its late window (a payment may still come). */
+  policy?: PaymentPolicy | undefined;
   /** Orders read per round at most (default 50). */
   batch?: number;
   log?: LogLine;
 }
 
-const DAY_MS = 24 * 3_600_000;
-
 export function createOrderFollower(deps: FollowerDeps, settings: FollowerSettings) {
   const { store, clock, ledger, budget } = deps;
-  const followForMs = settings.followForMs ?? DAY_MS;
+  const policy = settings.policy ?? defaultPaymentPolicy;
+  const followForMs = settings.followForMs ?? policy.lateWindowMs;
   const batch = settings.batch ?? 50;
   const log = settings.log ?? logger.warn;
   // A claimed order is held for a look's worst case (the upstream's timeout and some): an instance killed mid-look
@@ -67,7 +68,7 @@ export function createOrderFollower(deps: FollowerDeps, settings: FollowerSettin
     (record.expiresAt ? Date.parse(record.expiresAt) : Date.parse(record.createdAt) + DAY_MS) + followForMs;
 
   const due = (record: OrderRecord & { follow?: FollowMark }, now: number) =>
-    !isFinal(record.status) &&
+    stillWatched(record, now, policy) &&
     now <= followUntil(record) &&
     Date.parse(record.follow?.leaseUntil ?? '1970-01-01T00:00:00Z') <= now &&
     now - Date.parse(record.follow?.lookedAt ?? record.createdAt) >= settings.everyMs;

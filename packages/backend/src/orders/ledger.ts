@@ -17,6 +17,14 @@ import type { OrderFanout } from '../shared/redis.ts';
 import type { Store } from '../store/store.ts';
 import type { PaymentsClient } from '../upstream/payments-client.ts';
 import type { OrderRecord, StatusChange } from './order.ts';
+import {
+  defaultPaymentPolicy,
+  lateMoney,
+  newMoney,
+  type PaymentPolicy,
+  settleUnderpaid,
+  stillWatched,
+} from './payment-policy.ts';
 import { isFinal, isProgress, mapUpstreamStatus } from './status.ts';
 import {
   factsOf,
@@ -44,6 +52,8 @@ export interface LedgerDeps {
 }
 
 export interface LedgerOptions {
+  /** Tolerance and late window (PAYMENT_TOLERANCE_PERCENT, LATE_PAYMENT_WINDOW); default: none and a day. */
+  policy?: PaymentPolicy | undefined;
   /** A GET re-reads the upstream list when the last sync is older than this (default 5 s). */
   syncMaxAgeMs?: number;
   log?: LogLine;
@@ -52,6 +62,7 @@ export interface LedgerOptions {
 export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {}) {
   const { store, clock, payments, outbox, fanout, metrics } = deps;
   const syncMaxAgeMs = options.syncMaxAgeMs ?? 5000;
+  const policy = options.policy ?? defaultPaymentPolicy;
   const log = options.log ?? logger.warn;
   // Every open status stream syncs its order every few seconds: while the payments API is away that is a failure per
   // order per sync, said at once and then at growing intervals, and once more when syncs work again.
@@ -102,10 +113,12 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
    */
   async function readBack(id: string, facts: UpstreamFacts): Promise<UpstreamFacts> {
     const record = await store.get<OrderRecord>('orders', id);
+    const finished = record && (isFinal(record.status) || record.status === 'paid_late');
     const moves =
       record &&
-      mapUpstreamStatus(facts.upstreamStatus) !== undefined &&
-      isProgress(record, facts.upstreamStatus);
+      (finished
+        ? newMoney(record, facts) !== undefined
+        : mapUpstreamStatus(facts.upstreamStatus) !== undefined && isProgress(record, facts.upstreamStatus));
     if (!record || !moves) return facts;
     try {
       const { orders } = await payments.listOrders({ searchId: record.upstreamId, limit: 10 });
@@ -123,6 +136,33 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
       log(`[ledger] reading an order back from the upstream failed: ${(error as Error).message}`);
       return facts;
     }
+  }
+
+  /** Writes `next` (undefined: nothing changed) with the events the move from `record` causes. */
+  async function save(tx: Store, record: OrderRecord, next: OrderRecord | undefined) {
+    if (!next) return { record, changed: false, statusChanged: false };
+    await outbox.record(orderEvents(record, next), next.updatedAt, tx);
+    await tx.set('orders', record.id, next);
+    return { record: next, changed: true, statusChanged: next.status !== record.status };
+  }
+
+  /** Runs a change of one order under its lock and in a transaction, then tells metrics and listeners. */
+  function run(
+    id: string,
+    change: (
+      tx: Store,
+      told?: UpstreamFacts,
+    ) => Promise<{ record: OrderRecord; changed: boolean; statusChanged: boolean } | undefined>,
+    source: StatusChange['source'],
+    prepare?: () => Promise<UpstreamFacts>,
+  ) {
+    return lock.run(id, async () => {
+      const told = await prepare?.();
+      const next = await store.transaction((tx) => change(tx, told));
+      if (next?.statusChanged) metrics?.orderStatusChanged(next.record.status, source);
+      if (next?.changed) publish(next.record);
+      return next?.record;
+    });
   }
 
   const ledger = {
@@ -188,13 +228,13 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
      */
     apply(id: string, facts: UpstreamFacts, source: StatusChange['source']) {
       // The keyed lock orders this process's changes; the transaction's row lock those of other instances.
-      const work = lock.run(id, async () => {
-        const told = source === 'webhook' ? await readBack(id, facts) : facts;
-        const next = await store.transaction((tx) => ledger.applyIn(tx, id, told, source));
-        if (next?.statusChanged) metrics?.orderStatusChanged(next.record.status, source);
-        if (next?.changed) publish(next.record);
-        return next?.record;
-      });
+      // The read back (an upstream call) is made under the order's lock, before its transaction opens.
+      const work = run(
+        id,
+        (tx, told) => ledger.applyIn(tx, id, told ?? facts, source),
+        source,
+        () => (source === 'webhook' ? readBack(id, facts) : Promise.resolve(facts)),
+      );
       applying.set(id, work);
       const done = () => {
         if (applying.get(id) === work) applying.delete(id);
@@ -207,16 +247,19 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
     async applyIn(tx: Store, id: string, facts: UpstreamFacts, source: StatusChange['source']) {
       const record = await tx.get<OrderRecord>('orders', id);
       if (!record) return undefined;
+      const at = iso();
+      const step = { at, now: clock.now(), source };
+      // A finished order (or one paid late) the news brings money to: recorded, and paid late or flagged.
+      if (isFinal(record.status) || record.status === 'paid_late') {
+        return save(tx, record, lateMoney(record, facts, step, policy));
+      }
       const mapped = mapUpstreamStatus(facts.upstreamStatus);
       const progress = mapped !== undefined && isProgress(record, facts.upstreamStatus);
       // Top-ups on an underpaid order change the paid amount without changing the status.
       const paidChanged =
         facts.paid != null &&
-        !isFinal(record.status) &&
         (progress || facts.upstreamStatus.toUpperCase() === record.upstreamStatus.toUpperCase()) &&
         (facts.paid.amount !== record.paid?.amount || facts.paid.currency !== record.paid?.currency);
-      if (!progress && !paidChanged) return { record, changed: false, statusChanged: false };
-      const at = iso();
       const next: OrderRecord = { ...record, updatedAt: at };
       if (progress && mapped) {
         next.status = mapped;
@@ -231,9 +274,24 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
       // The order as it stands now: who paid and each payment, as the upstream tells them.
       if (facts.customer) next.customer = mergedCustomer(record.customer, facts.customer);
       if (facts.payments?.length) next.payments = facts.payments;
-      await outbox.record(orderEvents(record, next), at, tx);
-      await tx.set('orders', id, next);
-      return { record: next, changed: true, statusChanged: next.status !== record.status };
+      // The payment policy: an underpayment within the tolerance is paid, one whose time to pay passed expired.
+      const settled = settleUnderpaid(next, step, policy);
+      return save(tx, record, progress || paidChanged || settled ? next : undefined);
+    },
+
+    /**
+     * A merchant's action on one order (orders/merchant-actions.ts): `decide` gets the record as it stands (under
+     * the order's lock, in a transaction) and returns the next one, or undefined to change nothing.
+     */
+    act(id: string, decide: (record: OrderRecord, at: string) => OrderRecord | undefined) {
+      return run(
+        id,
+        async (tx) => {
+          const record = await tx.get<OrderRecord>('orders', id);
+          return record && save(tx, record, decide(record, iso()));
+        },
+        'merchant',
+      );
     },
 
     /**
@@ -247,7 +305,7 @@ export function createOrderLedger(deps: LedgerDeps, options: LedgerOptions = {})
       // A change being applied (a webhook reading its order back) is waited for: what it brings is the news.
       await applying.get(id)?.catch(() => undefined);
       const record = await store.get<OrderRecord>('orders', id);
-      if (!record || isFinal(record.status)) return record;
+      if (!record || !stillWatched(record, clock.now(), policy)) return record;
       if (clock.now() - (syncedAt.get(id) ?? 0) < maxAgeMs) return record;
       const work = (async () => {
         try {

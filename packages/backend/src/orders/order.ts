@@ -6,8 +6,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { UpstreamOrder } from '../schemas/upstream-payments.ts';
-import { settlementOf, settlementSchema } from './settlement.ts';
-import { isFinal, mapUpstreamStatus, type OrderStatus, orderStatuses } from './status.ts';
+import { settlementSchema } from './settlement.ts';
+import { mapUpstreamStatus, type OrderStatus, orderStatuses } from './status.ts';
 import { factsOf, type PaymentFact } from './upstream-facts.ts';
 
 export interface OrderProduct {
@@ -28,7 +28,20 @@ export interface StatusChange {
   status: OrderStatus;
   upstreamStatus: string;
   at: string;
-  source: 'created' | 'webhook' | 'sync' | 'return';
+  /** `merchant`: an admin action (accept, ask for the rest); `policy`: the payment policy (tolerance, expiry). */
+  source: 'created' | 'webhook' | 'sync' | 'return' | 'merchant';
+}
+
+/** The rest of an underpaid order the merchant asked for, and how the shopper pays it. */
+export interface RestRequest {
+  requestedBy: string;
+  at: string;
+  /** Exactly what is still missing, in the crypto paid. */
+  remaining: { amount: string; currency: string };
+  /** Until when it can be paid (ISO); null when the upstream gave the order no expiry. */
+  payBy: string | null;
+  /** The upstream's own means: the same order's payment page (which shows its address), as it takes top-ups. */
+  payTo: { url?: string; address?: string; network?: string; memo?: string };
 }
 
 export interface OrderRecord {
@@ -52,6 +65,20 @@ export interface OrderRecord {
   /** Each payment as the upstream told it (amount, crypto, chain, transaction hash), when it did. */
   payments?: PaymentFact[];
   history: StatusChange[];
+  /** Counted paid though short, within the payment tolerance (orders/payment-policy.ts). */
+  tolerated?: { shortfall: string; tolerancePercent: string };
+  /** Accepted as paid by the merchant (underpaid or paid late): who (the credential's name) and when. */
+  accepted?: { by: string; at: string; from: OrderStatus };
+  /** The rest the merchant asked the shopper to pay (routes/admin/order-actions.ts). */
+  rest?: RestRequest;
+  /** Money that reached the order after it was finished: recorded, never dropped, each flagged once. */
+  afterFinal?: Array<{
+    amount: string;
+    currency: string;
+    txHashes: string[];
+    at: string;
+    upstreamStatus: string;
+  }>;
   createdAt: string;
   updatedAt: string;
   expiresAt: string | null;
@@ -79,7 +106,7 @@ export const orderViewSchema = z
   .object({
     orderId: z.string(),
     status: orderStatusSchema,
-    final: z.boolean().describe('paid, overpaid, expired and failed are final'),
+    final: z.boolean().describe('paid, overpaid, expired, failed and cancelled are final'),
     upstreamStatus: z.string(),
     amount: z.string(),
     currency: z.string(),
@@ -94,22 +121,6 @@ export const orderViewSchema = z
   })
   .meta({ id: 'OrderView' });
 export type OrderView = z.output<typeof orderViewSchema>;
-
-export function orderView(record: OrderRecord): OrderView {
-  const settlement = settlementOf(record);
-  return {
-    orderId: record.id,
-    status: record.status,
-    final: isFinal(record.status),
-    upstreamStatus: record.upstreamStatus,
-    amount: record.product.price,
-    currency: record.product.currency,
-    ...(record.paid ? { paid: record.paid } : {}),
-    ...(record.returnUrl ? { returnUrl: record.returnUrl } : {}),
-    ...(settlement ? { settlement } : {}),
-    updatedAt: record.updatedAt,
-  };
-}
 
 /** The upstream order an order of ours was made as: its id and payment page, and the order when it was sent. */
 export interface MadeUpstream {

@@ -17,7 +17,9 @@ const statusSentence: Record<OrderStatus, string> = {
   paid: 'Payment received. Thank you!',
   overpaid: 'Payment received (a little more than the amount due). Thank you!',
   expired: 'This payment request has expired.',
-  failed: 'This payment was cancelled.',
+  failed: 'This payment failed.',
+  paid_late: 'Your payment arrived after the time to pay had ended: the shop is reviewing it.',
+  cancelled: 'This payment was cancelled.',
 };
 
 /**

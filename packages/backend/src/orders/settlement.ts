@@ -39,7 +39,12 @@ export type Settlement = z.output<typeof settlementSchema>;
 
 /** The settlement of `record`, or undefined while the crypto due is not known (or arrived in another one). */
 export function settlementOf(
-  record: BalanceInput & { status: OrderStatus; expiresAt: string | null },
+  record: BalanceInput & {
+    status: OrderStatus;
+    expiresAt: string | null;
+    /** The rest the merchant asked for (orders/order.ts `RestRequest`): until when, and how to pay it. */
+    rest?: { payBy: string | null; payTo: NonNullable<Settlement['payTo']> } | undefined;
+  },
 ): Settlement | undefined {
   const { due, shortfall, excess } = balanceOf(record);
   if (!due) return undefined;
@@ -50,11 +55,14 @@ export function settlementOf(
   // Something arrived in another crypto than the one quoted: nothing here can say what is missing.
   if (record.paid && symbolOf(record.paid.currency) !== symbolOf(due.currency)) return undefined;
   const short = record.paid && shortfall !== null;
+  // The rest's own time once the merchant asked for it (orders/payment-policy.ts payByOf), else the order's expiry.
+  const payBy = record.rest?.payBy ?? record.expiresAt;
   return {
     due,
     received,
     ...(short ? { remaining: shortfall } : {}),
     ...(excess !== null ? { excess } : {}),
-    ...(short && !isFinal(record.status) && record.expiresAt ? { payBy: record.expiresAt } : {}),
+    ...(short && !isFinal(record.status) && payBy ? { payBy } : {}),
+    ...(short && record.rest && record.status === 'underpaid' ? { payTo: record.rest.payTo } : {}),
   };
 }

@@ -7,7 +7,8 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Lifecycle } from '../lifecycle.ts';
 import type { OrderLedger } from './ledger.ts';
-import { type OrderRecord, orderView } from './order.ts';
+import type { OrderRecord } from './order.ts';
+import { orderView } from './order-view.ts';
 import { isFinal } from './status.ts';
 
 /** How often an open stream asks the ledger to look at the upstream list (the ledger limits it further). */

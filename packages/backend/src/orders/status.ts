@@ -1,6 +1,7 @@
 /**
  * Our order statuses, how the upstream's map onto them, and the one rule every writer obeys: a status never
- * moves backwards (an underpaid order can still become paid; a final one never changes).
+ * moves backwards (an underpaid order can still become paid; a final one never changes, except that an expired
+ * order a payment reaches within the late window becomes `paid_late`: orders/payment-policy.ts).
  */
 export const orderStatuses = [
   'pending',
@@ -10,10 +11,14 @@ export const orderStatuses = [
   'overpaid',
   'expired',
   'failed',
+  // A payment matched within the late window after expiry: the merchant accepts it (→ paid) or refunds it.
+  'paid_late',
+  // The upstream cancelled the order (CANCELLED): final, and no failure of the payer's.
+  'cancelled',
 ] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
 
-const finals: ReadonlySet<OrderStatus> = new Set(['paid', 'overpaid', 'expired', 'failed']);
+const finals: ReadonlySet<OrderStatus> = new Set(['paid', 'overpaid', 'expired', 'failed', 'cancelled']);
 export const isFinal = (status: OrderStatus) => finals.has(status);
 
 /** Upstream statuses in the order they can happen; the finals share the top rank. */
@@ -26,7 +31,7 @@ const upstream: Record<string, { rank: number; status: OrderStatus }> = {
   COMPLETED: { rank: 4, status: 'paid' },
   PAYMENT_CONFIRMED_OVERPAID: { rank: 4, status: 'overpaid' },
   EXPIRED: { rank: 4, status: 'expired' },
-  CANCELLED: { rank: 4, status: 'failed' },
+  CANCELLED: { rank: 4, status: 'cancelled' },
 };
 
 /** Our status for an upstream one; undefined for a status we do not know (it is then ignored). */

@@ -36,7 +36,7 @@ export function startFollower(deps: AppDeps): OrderFollower | undefined {
   if (!deps.ledger) return undefined;
   const follower = createOrderFollower(
     { store: deps.store, clock: deps.clock, ledger: deps.ledger, budget: deps.budget },
-    deps.config.orderFollow ?? { everyMs: 30_000, share: 0.1 },
+    { ...(deps.config.orderFollow ?? { everyMs: 30_000, share: 0.1 }), policy: deps.config.paymentPolicy },
   );
   follower.start();
   return follower;

@@ -22,10 +22,10 @@ import {
   newOrderId,
   newStatusToken,
   type OrderRecord,
-  orderView,
   orderViewSchema,
   statusTokenMatches,
 } from '../orders/order.ts';
+import { orderView } from '../orders/order-view.ts';
 import { returnAnswer } from '../orders/return-page.ts';
 import { createdOrderSchema, createOrderBody } from '../orders/schemas.ts';
 import { statusStream } from '../orders/status-stream.ts';

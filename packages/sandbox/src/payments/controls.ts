@@ -15,10 +15,10 @@ import {
   cancel as cancelOrder,
   expire as expireOrder,
   provideCustomer,
-  receivePayment,
   selectCurrency,
-  TransitionError,
 } from './order-transitions.ts';
+import { receivePayment } from './payment-receipts.ts';
+import { TransitionError } from './transition.ts';
 
 const paySchema = z.object({
   kind: z.enum(['exact', 'underpaid', 'overpaid']).default('exact'),
@@ -85,7 +85,9 @@ export function orderControls(state: SandboxState) {
       }
       return ok(
         c,
-        ledger.apply(id, (r, ctx) => receivePayment(r, { kind: body.kind, amount: body.amount }, ctx)),
+        ledger.apply(id, (r, ctx) =>
+          receivePayment(r, { kind: body.kind, amount: body.amount, late: state.settings.latePayments }, ctx),
+        ),
       );
     })
     .post('/:id/expire', (c) => ok(c, ledger.apply(c.req.param('id'), expireOrder)))

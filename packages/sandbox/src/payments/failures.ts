@@ -2,7 +2,7 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { LedgerError } from './ledger.ts';
-import { TransitionError } from './order-transitions.ts';
+import { TransitionError } from './transition.ts';
 
 /** A positive or zero decimal written plainly (`0`, `19.99`), the form prices and amounts take. */
 export const DECIMAL = /^(?:0|[1-9]\d*)(?:\.(\d+))?$/;

@@ -7,16 +7,10 @@ import type { PartKey, SandboxState } from '../state.ts';
 import { CRYPTOS, codesOnChain, fiatToCrypto, isChain } from './currencies.ts';
 import { cryptoRandom, type RandomSource, stableUuid } from './ids.ts';
 import type { OrderRecord } from './order.ts';
-import {
-  type Context,
-  type CreateOrderInput,
-  createOrder,
-  type OrderEvent,
-  receiveRouteDeposit,
-  settle,
-  type Transition,
-} from './order-transitions.ts';
+import { type CreateOrderInput, createOrder, settle } from './order-transitions.ts';
+import { receiveRouteDeposit } from './payment-receipts.ts';
 import { makeRoute, type PaymentRoute } from './payment-routes.ts';
+import type { Context, OrderEvent, Transition } from './transition.ts';
 import { webhookBody, webhookFacts } from './webhooks.ts';
 
 /** A request that cannot be served as asked; the HTTP layers map `status` to their own envelope. */

@@ -4,60 +4,43 @@
  * the ledger stores records and turns events into webhooks.
  *
  *   PENDING_USER_CREATION ──payer details──▶ PENDING_CURRENCY_SELECTION ──currency──▶ AWAITING_PAYMENT
- *   AWAITING_PAYMENT ──payment──▶ PAYMENT_CONFIRMED_ACCURATE | _OVERPAID | _UNDERPAID (top-up until expiry)
+ *   AWAITING_PAYMENT ──payment (payment-receipts.ts)──▶ PAYMENT_CONFIRMED_ACCURATE | _OVERPAID | _UNDERPAID (top-up until expiry)
  *   any unpaid state ──expiry / control──▶ EXPIRED | CANCELLED
  */
 import { PAYMENTS_MAGIC } from '../magic.ts';
 import {
   CHAIN_NAMES,
-  type Chain,
   CRYPTOS,
   codesOnChain,
   cryptoCurrency,
-  cryptoPrice,
   DEFAULT_PAY_CURRENCY,
   fiatCurrency,
   fiatRate,
   fiatToCrypto,
   MEMO_CHAINS,
 } from './currencies.ts';
-import { addressFor, memoFor, type RandomSource, txHashFor } from './ids.ts';
+import { addressFor, memoFor } from './ids.ts';
 import {
   type DepositAddress,
-  fromUnits,
   MERCHANT_CURRENCY,
   type Order,
   type OrderRecord,
-  type OrderStatus,
-  PAYABLE,
-  type Payment,
   type PaymentRouteRef,
   type Purchase,
   type Quote,
-  toUnits,
   UNPAID,
-  type Update,
 } from './order.ts';
-
-export type OrderEvent =
-  | { type: 'ORDER_CREATED' }
-  | { type: 'PAYMENT_RECEIVED'; payment: Payment }
-  | { type: 'ORDER_COMPLETED'; payment: Payment };
-
-export interface Transition {
-  record: OrderRecord;
-  events: OrderEvent[];
-}
-
-export interface Context {
-  now: number;
-  random: RandomSource;
-}
-
-/** A transition the order's current state does not allow: the API answers 409 with this message. */
-export class TransitionError extends Error {
-  override readonly name = 'TransitionError';
-}
+import {
+  type Context,
+  chainOf,
+  isExpired,
+  iso,
+  moved,
+  refuse,
+  type Transition,
+  TransitionError,
+  update,
+} from './transition.ts';
 
 export interface CreateOrderInput {
   purchase: {
@@ -86,21 +69,6 @@ export interface CreateOrderContext extends Context {
   route?: PaymentRouteRef;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
-function update(ctx: Context, message: string, authorId: string, metadata: Record<string, string>): Update {
-  return { id: ctx.random.uuid(), message, entityType: 'ORDER', authorId, metadata, timestamp: iso(ctx.now) };
-}
-
-function moved(record: OrderRecord, to: OrderStatus, ctx: Context, message: string, author: string): Order {
-  const from = record.order.status;
-  return {
-    ...record.order,
-    status: to,
-    updates: [...record.order.updates, update(ctx, message, author, { fromStatus: from, toStatus: to })],
-  };
-}
-
 function quoteFor(order: Pick<Order, 'purchase'>, code: string, ctx: Context): Quote {
   return {
     fromAmount: { amount: order.purchase.price, currency: order.purchase.currency },
@@ -111,12 +79,6 @@ function quoteFor(order: Pick<Order, 'purchase'>, code: string, ctx: Context): Q
     exchangeRateSnapshotId: ctx.random.uuid(),
     fees: [],
   };
-}
-
-function chainOf(code: string): Chain {
-  const row = CRYPTOS[code];
-  if (!row) throw new TransitionError(`Unsupported currency ${code}`);
-  return row.chain;
 }
 
 /** Memo chains share one merchant address and tell orders apart by memo; the others get an address each. */
@@ -198,8 +160,6 @@ export function createOrder(input: CreateOrderInput, ctx: CreateOrderContext): T
   };
 }
 
-const isExpired = (order: Order, now: number) => now >= Date.parse(order.expiresAt);
-
 /** Lazy expiry: an unpaid order read after its expiresAt becomes EXPIRED then. */
 export function settle(record: OrderRecord, ctx: Context): Transition {
   if (!UNPAID.has(record.order.status) || !isExpired(record.order, ctx.now)) return { record, events: [] };
@@ -207,10 +167,6 @@ export function settle(record: OrderRecord, ctx: Context): Transition {
     record: { ...record, order: moved(record, 'EXPIRED', ctx, 'Order expired', 'SYSTEM') },
     events: [],
   };
-}
-
-function refuse(record: OrderRecord, action: string): never {
-  throw new TransitionError(`Order ${record.order.id} is ${record.order.status}; cannot ${action}`);
 }
 
 /** The payer opened the page: with name and email already in the metadata the details step is skipped. */
@@ -263,82 +219,6 @@ export function selectCurrency(record: OrderRecord, code: string, ctx: Context):
   return { record: { ...next, order }, events: [] };
 }
 
-export type PaymentKind = 'exact' | 'underpaid' | 'overpaid';
-
-/**
- * An on-chain payment to the order's deposit address. `kind` sizes it against what is still due (exact pays the
- * rest, underpaid about half of it, overpaid about 10% more); `amount` overrides the size.
- */
-export function receivePayment(
-  record: OrderRecord,
-  payment: { kind: PaymentKind; amount?: string | undefined },
-  ctx: Context,
-): Transition {
-  const { order } = record;
-  if (!PAYABLE.has(order.status) || !order.depositAddress) refuse(record, 'receive a payment');
-  if (isExpired(order, ctx.now)) refuse(record, 'receive a payment after it expired');
-  const currency = order.quote.toAmount.currency;
-  const precision = currency.precision;
-  const due = toUnits(order.quote.toAmount.amount, precision);
-  const received = order.payments.reduce((sum, p) => sum + toUnits(p.receivedAmount, precision), 0n);
-  const remaining = due - received;
-  const kind =
-    record.payer.email?.toLowerCase() === PAYMENTS_MAGIC.underpaidEmail ? 'underpaid' : payment.kind;
-  let units: bigint;
-  if (payment.amount !== undefined) units = toUnits(payment.amount, precision);
-  else if (kind === 'exact') units = remaining;
-  else if (kind === 'underpaid') units = remaining / 2n;
-  else units = remaining + (due / 10n > 0n ? due / 10n : 1n);
-  if (units <= 0n) throw new TransitionError('A payment must be a positive amount');
-
-  const total = received + units;
-  const status: OrderStatus =
-    total === due
-      ? 'PAYMENT_CONFIRMED_ACCURATE'
-      : total > due
-        ? 'PAYMENT_CONFIRMED_OVERPAID'
-        : 'PAYMENT_CONFIRMED_UNDERPAID';
-  const chain = chainOf(record.payCode);
-  const seed = ctx.random.seed();
-  const at = iso(ctx.now);
-  const paid: Payment = {
-    id: ctx.random.uuid(),
-    orderId: order.id,
-    receivedAmount: fromUnits(units, precision),
-    receivedCurrency: currency,
-    txHash: txHashFor(chain, seed),
-    confirmedAt: at,
-    status: 'CONFIRMED',
-    createdAt: at,
-    depositAddress: order.depositAddress,
-    sourceAddress: addressFor(chain, `source:${seed}`),
-    custodyTxId: ctx.random.uuid(),
-  };
-  const base = moved(
-    record,
-    status,
-    ctx,
-    `Payment confirmed (${status.slice('PAYMENT_CONFIRMED_'.length).toLowerCase()})`,
-    'SYSTEM',
-  );
-  const note: Update = {
-    ...update(ctx, `Received ${paid.receivedAmount} ${currency.symbol}`, 'SYSTEM', {
-      paymentId: paid.id,
-      txHash: paid.txHash,
-    }),
-    entityType: 'PAYMENT',
-  };
-  const next: Order = { ...base, payments: [...order.payments, paid], updates: [...base.updates, note] };
-  // Webhooks as docs/upstream.md#payments-webhooks documents them: ORDER_COMPLETED for an accurate payment,
-  // PAYMENT_RECEIVED for under- and overpayments (an overpaid order is paid, yet the documented completion
-  // event is not sent).
-  const event: OrderEvent =
-    status === 'PAYMENT_CONFIRMED_ACCURATE'
-      ? { type: 'ORDER_COMPLETED', payment: paid }
-      : { type: 'PAYMENT_RECEIVED', payment: paid };
-  return { record: { ...record, order: next }, events: [event] };
-}
-
 export function expire(record: OrderRecord, ctx: Context): Transition {
   if (!UNPAID.has(record.order.status)) refuse(record, 'expire');
   const order = moved(record, 'EXPIRED', ctx, 'Order expired', 'SYSTEM');
@@ -355,49 +235,4 @@ export function cancel(record: OrderRecord, ctx: Context): Transition {
   if (!UNPAID.has(record.order.status)) refuse(record, 'cancel');
   const order = moved(record, 'CANCELLED', ctx, 'Order cancelled', 'MERCHANT');
   return { record: { ...record, order }, events: [] };
-}
-
-/**
- * Crypto arrived at a payment route: the sandbox opens a PAYMENT_ROUTE order for it, priced in the merchant's
- * currency at the table rate, already paid in full (a route has no price to miss), and reports ORDER_COMPLETED.
- */
-export function receiveRouteDeposit(
-  deposit: { route: PaymentRouteRef; code: string; amount: string; email?: string; name?: string },
-  ctx: CreateOrderContext,
-): Transition {
-  const row = CRYPTOS[deposit.code];
-  if (!row) throw new TransitionError(`Unsupported currency ${deposit.code}`);
-  const price = (Number(deposit.amount) * cryptoPrice(deposit.code, MERCHANT_CURRENCY, ctx.now)).toFixed(2);
-  const metadata: Record<string, string> = { externalId: deposit.route.externalId };
-  if (deposit.email) metadata['userEmail'] = deposit.email;
-  if (deposit.name) metadata['userName'] = deposit.name;
-  const created = createOrder(
-    {
-      purchase: {
-        name: `Deposit to payment route ${deposit.route.externalId}`,
-        price,
-        currency: MERCHANT_CURRENCY,
-      },
-      metadata,
-      testMode: false,
-    },
-    { ...ctx, route: deposit.route },
-  ).record;
-  const currency = cryptoCurrency(deposit.code);
-  const awaiting: OrderRecord = {
-    ...created,
-    payCode: deposit.code,
-    order: {
-      ...moved(created, 'AWAITING_PAYMENT', ctx, 'Deposit detected on payment route', 'SYSTEM'),
-      quote: { ...created.order.quote, toAmount: { amount: deposit.amount, currency } },
-      depositAddress: {
-        id: deposit.route.id,
-        address: deposit.route.address,
-        memo: deposit.route.memo,
-        available: true,
-        supportedCurrencies: codesOnChain(row.chain).map(cryptoCurrency),
-      },
-    },
-  };
-  return receivePayment(awaiting, { kind: 'exact', amount: deposit.amount }, ctx);
 }

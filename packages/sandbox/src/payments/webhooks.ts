@@ -6,7 +6,7 @@
 
 import { CHAIN_NAMES, CRYPTOS, fiatToFiat } from './currencies.ts';
 import { balance, MERCHANT_CURRENCY, type OrderRecord } from './order.ts';
-import type { OrderEvent } from './order-transitions.ts';
+import type { OrderEvent } from './transition.ts';
 
 export type WebhookCasing = 'camel' | 'snake';
 

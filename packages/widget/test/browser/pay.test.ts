@@ -275,23 +275,24 @@ describe('pay mode', () => {
     expect((await again).detail.orderId).to.not.equal(orderId);
   });
 
-  it('shows failed when the order is cancelled, emits checkout-status, and offers to try again', async () => {
+  it('shows cancelled (not failed) when the order is cancelled, emits checkout-status, and offers to try again', async () => {
     const el = await mountReady(html`<crypto-checkout mode="pay" product=${PRODUCT}></crypto-checkout>`);
     const order = waitForEvent(el, 'checkout-order');
     shadowQuery<HTMLButtonElement>(el, '[part~="button"]').click();
     const orderId = (await order).detail.orderId!;
     const failed = waitForEvent(el, 'checkout-status', {
-      accept: (e) => e.detail.status === 'failed',
+      accept: (e) => e.detail.status === 'cancelled',
     });
     const complete = waitForEvent(el, 'checkout-complete');
     await cancelOrder(orderId);
-    expect((await failed).detail).to.deep.equal({ orderId, status: 'failed', final: true });
-    expect((await complete).detail).to.deep.equal({ kind: 'pay', orderId, status: 'failed' });
+    expect((await failed).detail).to.deep.equal({ orderId, status: 'cancelled', final: true });
+    expect((await complete).detail).to.deep.equal({ kind: 'pay', orderId, status: 'cancelled' });
     await el.updateComplete;
     expect(el.shadowRoot!.querySelector('iframe')).to.equal(null);
     const shown = shadowQuery(el, '[part~="status"]');
-    expect(shown.className).to.contain('failed');
-    expect(shown.textContent).to.contain('The payment failed.');
+    expect(shown.className).to.contain('cancelled');
+    expect(shown.textContent).to.contain('This payment was cancelled.');
+    expect(shown.textContent).to.not.contain('failed');
     await expect(el).to.be.accessible();
     const retry = shadowQuery<HTMLButtonElement>(el, '[part~="status"] button');
     expect(retry.textContent).to.equal('Try again');

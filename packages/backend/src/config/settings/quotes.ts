@@ -56,4 +56,29 @@ export const quoteSettings = {
     at: 'orderFollow.share',
     code: rules.share,
   }),
+  // The payment policy (docs/money.md, orders/payment-policy.ts): how short an order may be and still count as
+  // paid, and how long after expiry a payment is still matched to its order (as paid late).
+  PAYMENT_TOLERANCE_PERCENT: setting({
+    env: z
+      .string()
+      .trim()
+      .regex(/^\d{1,2}(\.\d{1,4})?$/, 'must be a percentage such as 0.5 (at most 4 decimals)')
+      .refine((value) => Number(value) <= 50, 'must be at most 50')
+      .default('0'),
+    doc: 'Percent of the amount due an underpayment may miss and still count as paid (0–50; default 0: none).',
+    at: 'paymentPolicy.tolerancePercent',
+    code: z.string(),
+  }),
+  LATE_PAYMENT_WINDOW: setting({
+    env: z
+      .string()
+      .trim()
+      .regex(/^\d{1,4}(m|h|d)$/, 'must be minutes, hours or days: 90m, 24h, 2d')
+      .default('24h'),
+    doc: 'How long after expiry a payment is matched to its order as paid late: 90m, 24h, 2d (default 24h).',
+    at: 'paymentPolicy.lateWindowMs',
+    to: (value: string) =>
+      Number(value.slice(0, -1)) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[value.slice(-1) as 'm' | 'h' | 'd'],
+    code: z.number().int().min(0),
+  }),
 };

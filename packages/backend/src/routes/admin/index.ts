@@ -13,10 +13,12 @@ import { AppError } from '../../errors.ts';
 import type { OutboxEntry } from '../../events/outbox.ts';
 import { priceAmount, refuseExcessDecimals } from '../../money.ts';
 import { errorResponses, jsonBody, jsonResponse, openApiRoutes } from '../../openapi.ts';
+import type { OrderLedger } from '../../orders/ledger.ts';
 import { currencyCode } from '../../schemas/codes.ts';
 import { isValueRefusal } from '../../upstream/http.ts';
 import { adminErrors, adminRoute, dateParam, intParam } from './admin-route.ts';
 import { eventStreamRoute, streamEvents } from './event-stream.ts';
+import { orderActionRoutes } from './order-actions.ts';
 import { ledgerOrderRoutes } from './orders.ts';
 import { upstreamOrderRoutes } from './upstream-orders.ts';
 import { webhookEndpointRoutes } from './webhook-endpoints.ts';
@@ -211,7 +213,7 @@ const paymentLinkRoute = createRoute({
   },
 });
 
-export function adminRoutes(deps: AppDeps) {
+export function adminRoutes(deps: AppDeps, ledger: OrderLedger) {
   const { payments, outbox, clock } = deps;
   return $(openApiRoutes())
     .openapi(driftRoute, (c) => c.json({ drift: deps.ramp.drift() }, 200))
@@ -286,5 +288,6 @@ export function adminRoutes(deps: AppDeps) {
     })
     .route('/', upstreamOrderRoutes(deps))
     .route('/', ledgerOrderRoutes(deps))
+    .route('/', orderActionRoutes(deps, ledger))
     .route('/', webhookEndpointRoutes(deps));
 }

@@ -38,6 +38,42 @@ export const ledgerOrderSchema = adminOrderSchema
         confirmedAt: z.string().nullable(),
       }),
     ),
+    acceptedBy: z
+      .string()
+      .nullable()
+      .describe('Who accepted it as paid (an admin credential), when someone did'),
+    tolerated: z
+      .object({ shortfall: z.string(), tolerancePercent: z.string() })
+      .nullable()
+      .describe('Counted paid though short by `shortfall`, within PAYMENT_TOLERANCE_PERCENT'),
+    rest: z
+      .object({
+        requestedBy: z.string(),
+        at: z.string(),
+        remaining: z.object({ amount: z.string(), currency: z.string() }),
+        payBy: z.string().nullable(),
+        payTo: z.object({
+          url: z.string().optional(),
+          address: z.string().optional(),
+          network: z.string().optional(),
+          memo: z.string().optional(),
+        }),
+      })
+      .nullable()
+      .describe('The rest asked of the shopper (request-rest)'),
+    paymentsAfterFinal: z
+      .array(
+        z.object({
+          amount: z.string(),
+          currency: z.string(),
+          txHashes: z.array(z.string()),
+          at: z.string(),
+          upstreamStatus: z.string(),
+        }),
+      )
+      .describe(
+        'Money that reached the order after it was finished: recorded and flagged, for you to settle',
+      ),
   })
   .meta({ id: 'AdminOrder' });
 export type LedgerOrder = z.output<typeof ledgerOrderSchema>;
@@ -115,5 +151,9 @@ export function ledgerOrder(record: OrderRecord, upstream?: UpstreamOrder): Ledg
     expiresAt: record.expiresAt ?? up?.expiresAt ?? null,
     payments,
     updates: up?.updates ?? [],
+    acceptedBy: record.accepted?.by ?? null,
+    tolerated: record.tolerated ?? null,
+    rest: record.rest ?? null,
+    paymentsAfterFinal: record.afterFinal ?? [],
   };
 }

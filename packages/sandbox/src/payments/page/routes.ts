@@ -18,14 +18,9 @@ import type { SandboxState } from '../../state.ts';
 import { cryptoCode } from '../currencies.ts';
 import { LedgerError, ledgerOf } from '../ledger.ts';
 import type { OrderRecord } from '../order.ts';
-import {
-  expire,
-  openPage,
-  provideCustomer,
-  receivePayment,
-  selectCurrency,
-  TransitionError,
-} from '../order-transitions.ts';
+import { expire, openPage, provideCustomer, selectCurrency } from '../order-transitions.ts';
+import { receivePayment } from '../payment-receipts.ts';
+import { TransitionError } from '../transition.ts';
 import { notFoundPage, render, type View } from './view.ts';
 
 /**
@@ -168,7 +163,8 @@ export function payPage(state: SandboxState) {
         if (!parsed.success) return show(c, record, 422, { error: 'Unknown simulation.' });
         const kind = parsed.data.kind;
         if (kind === 'expire') ledger.apply(id, expire);
-        else ledger.apply(id, (r, ctx) => receivePayment(r, { kind }, ctx));
+        else
+          ledger.apply(id, (r, ctx) => receivePayment(r, { kind, late: state.settings.latePayments }, ctx));
         return back(c, id);
       }),
     )

@@ -13,7 +13,15 @@ import { errorCodes } from '../src/errors.ts';
 import { createCustomerToken } from '../src/index.ts';
 import { documentedRoutes } from '../src/openapi.ts';
 import { createCheckoutToken } from '../src/tokens.ts';
-import { createOrder, getStatus, newKey, postOrder, postWebhook, productsFile, upstreamIdOf } from './order-fixtures.ts';
+import {
+  createOrder,
+  getStatus,
+  newKey,
+  postOrder,
+  postWebhook,
+  productsFile,
+  upstreamIdOf,
+} from './order-fixtures.ts';
 import { waitFor } from './servers.ts';
 import { type Stack, startStack, testSecrets } from './support.ts';
 

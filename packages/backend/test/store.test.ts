@@ -250,7 +250,11 @@ for (const kind of kinds) {
         'ord_page1',
         'ord_page0',
       ]);
-      const first = await store.pageOrders<{ id: string; createdAt: string }>({ from: at(0), to: at(10), limit: 2 });
+      const first = await store.pageOrders<{ id: string; createdAt: string }>({
+        from: at(0),
+        to: at(10),
+        limit: 2,
+      });
       const last = first[1]!;
       const second = await store.pageOrders<{ id: string }>({
         from: at(0),

@@ -620,6 +620,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/orders/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accepts an underpaid or late-paid order as paid: it becomes paid, and order.paid says who accepted it */
+        post: operations["postApiAdminOrdersIdAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders/{id}/request-rest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Asks the shopper for the rest of an underpaid order: its view shows the exact remainder and how to pay it */
+        post: operations["postApiAdminOrdersIdRequestRest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -994,7 +1028,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "BAD_REQUEST" | "UNAUTHORIZED" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "ENDPOINT_READ_ONLY" | "REFUND_STATE" | "REFUND_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "VALIDATION_FAILED" | "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH" | "METHOD_UNAVAILABLE" | "RETURN_URL_NOT_ALLOWED" | "REFUND_TOO_LARGE" | "ADDRESS_INVALID" | "RATE_LIMITED" | "INTERNAL" | "BODY_ALREADY_READ" | "UPSTREAM_ERROR" | "QUOTE_UNAVAILABLE" | "UPSTREAM_BUSY" | "SERVICE_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
+                code: "BAD_REQUEST" | "UNAUTHORIZED" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "FORBIDDEN" | "NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "ENDPOINT_READ_ONLY" | "REFUND_STATE" | "REFUND_NOT_ALLOWED" | "ORDER_STATE_CONFLICT" | "PAYLOAD_TOO_LARGE" | "VALIDATION_FAILED" | "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH" | "METHOD_UNAVAILABLE" | "RETURN_URL_NOT_ALLOWED" | "REFUND_TOO_LARGE" | "ADDRESS_INVALID" | "RATE_LIMITED" | "INTERNAL" | "BODY_ALREADY_READ" | "UPSTREAM_ERROR" | "QUOTE_UNAVAILABLE" | "UPSTREAM_BUSY" | "SERVICE_UNAVAILABLE" | "UPSTREAM_TIMEOUT";
                 message: string;
                 requestId: string;
                 issues?: {
@@ -1217,7 +1251,7 @@ export interface components {
             };
         };
         /** @enum {string} */
-        OrderStatus: "pending" | "awaiting_payment" | "underpaid" | "paid" | "overpaid" | "expired" | "failed";
+        OrderStatus: "pending" | "awaiting_payment" | "underpaid" | "paid" | "overpaid" | "expired" | "failed" | "paid_late" | "cancelled";
         CreateOrderBody: {
             product?: string;
             checkoutToken?: string;
@@ -1234,7 +1268,7 @@ export interface components {
         OrderView: {
             orderId: string;
             status: components["schemas"]["OrderStatus"];
-            /** @description paid, overpaid, expired and failed are final */
+            /** @description paid, overpaid, expired, failed and cancelled are final */
             final: boolean;
             upstreamStatus: string;
             amount: string;
@@ -1340,7 +1374,7 @@ export interface components {
             type: string | null;
             link: string | null;
             /** @enum {string} */
-            status: "pending" | "awaiting_payment" | "underpaid" | "paid" | "overpaid" | "expired" | "failed";
+            status: "pending" | "awaiting_payment" | "underpaid" | "paid" | "overpaid" | "expired" | "failed" | "paid_late" | "cancelled";
             upstreamStatus: string | null;
             purchase: {
                 name: string | null;
@@ -1385,6 +1419,37 @@ export interface components {
             reference: string | null;
             /** @description Every payment transaction seen, by hash */
             txHashes: string[];
+            /** @description Who accepted it as paid (an admin credential), when someone did */
+            acceptedBy: string | null;
+            /** @description Counted paid though short by `shortfall`, within PAYMENT_TOLERANCE_PERCENT */
+            tolerated: {
+                shortfall: string;
+                tolerancePercent: string;
+            } | null;
+            /** @description The rest asked of the shopper (request-rest) */
+            rest: {
+                requestedBy: string;
+                at: string;
+                remaining: {
+                    amount: string;
+                    currency: string;
+                };
+                payBy: string | null;
+                payTo: {
+                    url?: string;
+                    address?: string;
+                    network?: string;
+                    memo?: string;
+                };
+            } | null;
+            /** @description Money that reached the order after it was finished: recorded and flagged, for you to settle */
+            paymentsAfterFinal: {
+                amount: string;
+                currency: string;
+                txHashes: string[];
+                at: string;
+                upstreamStatus: string;
+            }[];
         };
         AdminRefund: {
             /** @description `ref_…` */
@@ -4046,7 +4111,7 @@ export interface operations {
                             type: string | null;
                             link: string | null;
                             /** @enum {string|null} */
-                            status: "pending" | "awaiting_payment" | "underpaid" | "paid" | "overpaid" | "expired" | "failed" | null;
+                            status: "pending" | "awaiting_payment" | "underpaid" | "paid" | "overpaid" | "expired" | "failed" | "paid_late" | "cancelled" | null;
                             upstreamStatus: string | null;
                             purchase: {
                                 name: string | null;
@@ -4278,7 +4343,7 @@ export interface operations {
                             type: string | null;
                             link: string | null;
                             /** @enum {string} */
-                            status: "pending" | "awaiting_payment" | "underpaid" | "paid" | "overpaid" | "expired" | "failed";
+                            status: "pending" | "awaiting_payment" | "underpaid" | "paid" | "overpaid" | "expired" | "failed" | "paid_late" | "cancelled";
                             upstreamStatus: string | null;
                             purchase: {
                                 name: string | null;
@@ -4323,6 +4388,37 @@ export interface operations {
                             reference: string | null;
                             /** @description Every payment transaction seen, by hash */
                             txHashes: string[];
+                            /** @description Who accepted it as paid (an admin credential), when someone did */
+                            acceptedBy: string | null;
+                            /** @description Counted paid though short by `shortfall`, within PAYMENT_TOLERANCE_PERCENT */
+                            tolerated: {
+                                shortfall: string;
+                                tolerancePercent: string;
+                            } | null;
+                            /** @description The rest asked of the shopper (request-rest) */
+                            rest: {
+                                requestedBy: string;
+                                at: string;
+                                remaining: {
+                                    amount: string;
+                                    currency: string;
+                                };
+                                payBy: string | null;
+                                payTo: {
+                                    url?: string;
+                                    address?: string;
+                                    network?: string;
+                                    memo?: string;
+                                };
+                            } | null;
+                            /** @description Money that reached the order after it was finished: recorded and flagged, for you to settle */
+                            paymentsAfterFinal: {
+                                amount: string;
+                                currency: string;
+                                txHashes: string[];
+                                at: string;
+                                upstreamStatus: string;
+                            }[];
                             statusHistory: {
                                 status: string;
                                 upstreamStatus: string;
@@ -4376,6 +4472,216 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UPSTREAM_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminOrdersIdAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order as it now is (the same when asked again) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        order: components["schemas"]["AdminOrder"];
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_STATE_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UPSTREAM_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postApiAdminOrdersIdRequestRest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order as it now is (the same when asked again) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        order: components["schemas"]["AdminOrder"];
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ORDER_STATE_CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4537,7 +4843,7 @@ export interface operations {
                     /** Format: uri */
                     url: string;
                     /** @description Event types, or ['*'] for all */
-                    events: ("*" | "order.created" | "order.paid" | "order.overpaid" | "order.underpaid" | "order.expired" | "order.failed" | "ramp.completed" | "ramp.cancelled" | "deposit.received" | "refund.requested" | "refund.address_provided" | "refund.sent" | "refund.cancelled")[];
+                    events: ("*" | "order.created" | "order.paid" | "order.overpaid" | "order.underpaid" | "order.expired" | "order.failed" | "order.paid_late" | "order.cancelled" | "order.rest_requested" | "order.payment_after_final" | "ramp.completed" | "ramp.cancelled" | "deposit.received" | "refund.requested" | "refund.address_provided" | "refund.sent" | "refund.cancelled")[];
                     description?: string;
                 };
             };
@@ -4736,7 +5042,7 @@ export interface operations {
                     /** Format: uri */
                     url?: string;
                     /** @description Event types, or ['*'] for all */
-                    events?: ("*" | "order.created" | "order.paid" | "order.overpaid" | "order.underpaid" | "order.expired" | "order.failed" | "ramp.completed" | "ramp.cancelled" | "deposit.received" | "refund.requested" | "refund.address_provided" | "refund.sent" | "refund.cancelled")[];
+                    events?: ("*" | "order.created" | "order.paid" | "order.overpaid" | "order.underpaid" | "order.expired" | "order.failed" | "order.paid_late" | "order.cancelled" | "order.rest_requested" | "order.payment_after_final" | "ramp.completed" | "ramp.cancelled" | "deposit.received" | "refund.requested" | "refund.address_provided" | "refund.sent" | "refund.cancelled")[];
                     enabled?: boolean;
                     description?: string | null;
                 };

@@ -78,7 +78,8 @@ export const quoteSettings = {
     doc: 'How long after expiry a payment is matched to its order as paid late: 90m, 24h, 2d (default 24h).',
     at: 'paymentPolicy.lateWindowMs',
     to: (value: string) =>
-      Number(value.slice(0, -1)) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[value.slice(-1) as 'm' | 'h' | 'd'],
+      Number(value.slice(0, -1)) *
+      { m: 60_000, h: 3_600_000, d: 86_400_000 }[value.slice(-1) as 'm' | 'h' | 'd'],
     code: z.number().int().min(0),
   }),
 };

@@ -33,6 +33,7 @@ import { createRampClient } from '../upstream/ramp-client.ts';
 import { RedisBudget } from '../upstream/redis-budget.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { metricsOf, startObservability, watchSources } from './observability.ts';
+import { startWarmUp } from './warm-up.ts';
 
 export interface DepsOverrides {
   store: Store;
@@ -228,6 +229,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const backend = createApp(deps);
   const worker = startBackground(deps, { onEvent: options.onEvent });
   const follower = startFollower(deps);
+  const warming = startWarmUp(deps);
   // /metrics's own listener (METRICS_PORT), and the line naming storage, Redis and upstream (mounted or not).
   const observing = await startObservability(deps);
   logger.info(`checkout backend started: ${environmentLine(deps.readiness.environment())}`, {
@@ -236,6 +238,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
   const close = async () => {
     clearInterval(pruning);
+    await warming?.stop();
     await observing.close();
     await follower?.stop();
     await worker.stop();

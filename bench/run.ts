@@ -3,7 +3,7 @@
  * Writes bench/results.json and bench/results.md. Nothing here asserts a timing; the goals are reported as met
  * or not. Every server runs in a process of its own (bench/server.ts), on loopback, with bounded load.
  *
- * `npm run bench -- <part>…` (parts: weight, ttfq, overhead, load, accuracy, profile, instances, observability, rolling, workers, admin-orders; `load` includes
+ * `npm run bench -- <part>…` (parts: weight, ttfq, overhead, load, accuracy, profile, instances, cold, observability, rolling, workers, admin-orders; `load` includes
  * memory) runs only those parts and prints their sections; bench/results.* stay the record of the last full run.
  */
 import { spawnSync } from 'node:child_process';
@@ -12,6 +12,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { measureAccuracy, measureTypedTotals } from './accuracy.ts';
 import { measureAdminOrders, writeAdminOrdersResult } from './admin-orders.ts';
+import { coldStartMarkdown, measureColdStart, writeColdStartResult } from './cold-start.ts';
 import { instancesMarkdown, measureInstances, writeInstancesResult } from './instances.ts';
 import {
   benchDir,
@@ -74,6 +75,7 @@ const PARTS = [
   'accuracy',
   'profile',
   'instances',
+  'cold',
   'observability',
   'rolling',
   'workers',
@@ -448,6 +450,14 @@ if (wants('instances')) {
   writeInstancesResult(result);
   console.log(`\n${instancesMarkdown(result)}`);
   log('instances: bench/instances-results.json, bench/instances-results.md');
+}
+
+// A freshly started instance, and three, under load from their first second (issue 47 part 4).
+if (wants('cold')) {
+  const result = await measureColdStart(log);
+  writeColdStartResult(result);
+  console.log(`\n${coldStartMarkdown(result)}`);
+  log('cold: bench/cold-start-results.json, bench/cold-start-results.md');
 }
 
 // Metrics and JSON logs on against off, once the other servers are gone (they would share the cores).

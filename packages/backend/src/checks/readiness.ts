@@ -18,6 +18,8 @@
  *   last result is answered (with its age);
  * - `outboxWorker`: the delivery worker of this process has finished a pass recently (skipped where no worker
  *   runs, as in an app built with `createApp` alone);
+ * - `warmStart`: the instance has finished warming up (quotes/warm-start/warm-start.ts: the references shared
+ *   through Redis adopted, or the busiest combinations primed); skipped where nothing warms up;
  * - `shutdown`: the instance has not been marked as draining (`markDraining`, on the way to a graceful stop).
  */
 
@@ -37,6 +39,7 @@ export type CheckName =
   | 'upstreamRamp'
   | 'upstreamPayments'
   | 'outboxWorker'
+  | 'warmStart'
   | 'shutdown';
 
 export interface CheckResult {
@@ -110,6 +113,8 @@ export interface ReadinessChecks {
   draining(): boolean;
   /** The delivery worker to watch (createRuntime starts one). */
   watchWorker(worker: { liveness(): WorkerLiveness }): void;
+  /** The warm start to wait for (createRuntime starts one): not ready until it is done. */
+  watchWarmStart(warming: { done(): boolean; detail(): string }): void;
 }
 
 /** A failure as /readyz words it: `unreachable: connection refused (ECONNREFUSED)`, `the credentials were refused (401: …)`. */
@@ -292,6 +297,21 @@ export function createReadinessChecks(deps: ReadinessDeps, options: ReadinessOpt
     return ok('outboxWorker', true, null, `last pass ended ${Math.round(now - lastPassEndedAt)} ms ago`);
   };
 
+  let warming: { done(): boolean; detail(): string } | undefined;
+  const warmStartCheck = (): CheckResult => {
+    if (!warming)
+      return {
+        status: 'skipped',
+        required: false,
+        latencyMs: null,
+        lastError: null,
+        detail: 'nothing warms up in this process',
+      };
+    return warming.done()
+      ? ok('warmStart', true, null, warming.detail())
+      : { status: 'failing', required: true, latencyMs: null, lastError: null, detail: warming.detail() };
+  };
+
   const redisRequired = shared !== undefined && shared.fallbackInstances === undefined;
 
   return {
@@ -302,6 +322,9 @@ export function createReadinessChecks(deps: ReadinessDeps, options: ReadinessOpt
     draining: () => isDraining,
     watchWorker(watched) {
       worker = watched;
+    },
+    watchWarmStart(watched) {
+      warming = watched;
     },
     async run() {
       const [storage, redis, upstreamRamp, upstreamPayments] = await Promise.all([
@@ -333,6 +356,7 @@ export function createReadinessChecks(deps: ReadinessDeps, options: ReadinessOpt
         upstreamRamp,
         upstreamPayments,
         outboxWorker: workerCheck(),
+        warmStart: warmStartCheck(),
         shutdown: isDraining
           ? failing('shutdown', true, 'the instance is shutting down', null)
           : ok('shutdown', true, null),

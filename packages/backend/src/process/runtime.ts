@@ -16,6 +16,7 @@ import { startBackground, startFollower } from './background.ts';
 import { startObservability } from './observability.ts';
 import { openStore } from './open-store.ts';
 import { loadSandbox, withSandbox } from './sandbox-mount.ts';
+import { startWarmUp } from './warm-up.ts';
 
 export interface Runtime {
   app: Hono<AppEnv>;
@@ -64,6 +65,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const backend = createApp(deps);
   const worker = startBackground(deps, { onEvent: options.onEvent });
   const follower = startFollower(deps);
+  const warming = startWarmUp(deps);
   // /metrics's own listener (METRICS_PORT), and the line naming storage, Redis and upstream (mounted or not).
   const observing = await startObservability(deps);
   logger.info(`checkout backend started: ${environmentLine(deps.readiness.environment())}`, {
@@ -72,6 +74,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
   const close = async () => {
     clearInterval(pruning);
+    await warming?.stop();
     await observing.close();
     await follower?.stop();
     await worker.stop();

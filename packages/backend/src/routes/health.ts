@@ -49,6 +49,7 @@ const checkNames = [
   'upstreamRamp',
   'upstreamPayments',
   'outboxWorker',
+  'warmStart',
   'shutdown',
 ] as const;
 

@@ -165,18 +165,24 @@ export function createRampClient(options: RampClientOptions): RampClient {
     perf: clock,
     noDeleteOnStaleGet: true,
     noDeleteOnFetchRejection: true,
-    fetchMethod: async (_key, _stale, { context: read }) => {
+    fetchMethod: async (_key, _stale, { context: read, options: entry }) => {
       try {
-        const fetchRaw = () =>
-          http.get(read.path, { query: read.query, schema: envelope(z.unknown()), retry: true });
-        // Shared only briefly: each instance still keeps its own copy for the catalog's TTL.
-        const raw = options.sharedCache
+        const fetchRaw = async () => ({
+          raw: await http.get(read.path, { query: read.query, schema: envelope(z.unknown()), retry: true }),
+          at: Date.now(),
+        });
+        // Shared for as long as a copy is fresh, with when it was read: an instance starting meanwhile (or
+        // refreshing its own) takes it as it is, fresh for what is left of the TTL, not for a TTL of its own.
+        const answer = options.sharedCache
           ? await options.sharedCache.run(
-              `catalog:${read.path}?${new URLSearchParams(read.query)}`,
-              30_000,
+              `catalog:v2:${read.path}?${new URLSearchParams(read.query)}`,
+              ttl,
               fetchRaw,
             )
           : await fetchRaw();
+        const raw = answer.raw;
+        const age = Math.max(0, Date.now() - answer.at);
+        if (age > 0) entry.ttl = Math.max(1, ttl - age);
         const parsed = read.schema.safeParse(raw);
         if (!parsed.success) {
           drift.note(

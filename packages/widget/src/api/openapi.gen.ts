@@ -918,9 +918,9 @@ export interface components {
         Readiness: {
             ready: boolean;
             /** @description the required checks failing now */
-            failing: ("storage" | "redis" | "upstreamRamp" | "upstreamPayments" | "outboxWorker" | "shutdown")[];
+            failing: ("storage" | "redis" | "upstreamRamp" | "upstreamPayments" | "outboxWorker" | "warmStart" | "shutdown")[];
             /** @description the checks failing now that are not required (the upstream; Redis with REDIS_FALLBACK_INSTANCES): still ready, serving less */
-            degraded: ("storage" | "redis" | "upstreamRamp" | "upstreamPayments" | "outboxWorker" | "shutdown")[];
+            degraded: ("storage" | "redis" | "upstreamRamp" | "upstreamPayments" | "outboxWorker" | "warmStart" | "shutdown")[];
             /** @description INSTANCE_NAME */
             instance: string;
             storage: {
@@ -996,6 +996,20 @@ export interface components {
                     ageMs?: number;
                 };
                 outboxWorker: {
+                    /** @enum {string} */
+                    status: "ok" | "failing" | "skipped";
+                    required: boolean;
+                    latencyMs: number | null;
+                    lastError: {
+                        message: string;
+                        at: string;
+                    } | null;
+                    detail?: string;
+                    /** @description upstream checks: when the probe answered here was made */
+                    checkedAt?: string;
+                    ageMs?: number;
+                };
+                warmStart: {
                     /** @enum {string} */
                     status: "ok" | "failing" | "skipped";
                     required: boolean;

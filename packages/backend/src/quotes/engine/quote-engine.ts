@@ -31,7 +31,14 @@ const TICK_MS = 100;
 
 export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
   const { budget, clock, settings } = options;
-  const references = createReferences(options);
+  const listeners = new Set<NonNullable<QuoteEngineOptions['onLearn']>>();
+  const references = createReferences({
+    ...options,
+    onLearn: (combo, quote, at) => {
+      options.onLearn?.(combo, quote, at);
+      for (const listener of listeners) listener(combo, quote, at);
+    },
+  });
   const {
     combos,
     flights,
@@ -39,6 +46,7 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
     remembered,
     combination,
     call,
+    learn,
     usable,
     derivable,
     countDerived,
@@ -151,6 +159,32 @@ export function createQuoteEngine(options: QuoteEngineOptions): QuoteEngine {
       combo.demand += 1;
       countDerived(combo, amountOf(request));
       return true;
+    },
+    adopt(side, request, method, answers) {
+      if (!settings.enabled) return false;
+      const combo = combination(side, request, method);
+      // Oldest first, as they came; what this engine already learnt since is not overwritten.
+      for (const { quote, at } of [...answers].sort((a, b) => a.at - b.at)) {
+        if (at > combo.pricedAt) learn(combo, quote, at);
+      }
+      return usable(combo, settings.maxStaleMs);
+    },
+    onLearn(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    busiest(limit) {
+      const asked = (combo: { derived: number; upstream: number }) => combo.derived + combo.upstream;
+      return [...combos.values()]
+        .filter((combo) => asked(combo) > 0)
+        .sort((a, b) => asked(b) - asked(a))
+        .slice(0, limit)
+        .map((combo) => ({
+          side: combo.side,
+          request: combo.request,
+          method: combo.method,
+          demand: asked(combo),
+        }));
     },
     refresh,
     sample,

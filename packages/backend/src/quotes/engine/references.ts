@@ -49,7 +49,9 @@ export const amountOf = (request: AnyRequest): Amount =>
 
 export type References = ReturnType<typeof createReferences>;
 
-export function createReferences(options: Pick<QuoteEngineOptions, 'ramp' | 'clock' | 'settings' | 'store'>) {
+export function createReferences(
+  options: Pick<QuoteEngineOptions, 'ramp' | 'clock' | 'settings' | 'store' | 'onLearn'>,
+) {
   const { ramp, clock, settings } = options;
   /**
    * What a reference already answered, by amount: a derived quote is a pure function of the reference, the method
@@ -205,6 +207,7 @@ export function createReferences(options: Pick<QuoteEngineOptions, 'ramp' | 'clo
     const quote = await call(combo.side, request);
     const at = clock.now();
     learn(combo, quote, at);
+    options.onLearn?.(combo, quote, at);
     return { quote, source: 'upstream', pricedAt: at };
   };
 
@@ -215,6 +218,7 @@ export function createReferences(options: Pick<QuoteEngineOptions, 'ramp' | 'clo
     remembered,
     combination,
     call,
+    learn,
     derive,
     usable,
     unanimous,

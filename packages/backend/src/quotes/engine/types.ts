@@ -149,6 +149,15 @@ export interface QuoteEngine {
    * fresh, for the same method object; false when the engine must be asked.
    */
   repeated(side: Side, request: AnyRequest, from: object, method: RampMethod): boolean;
+  /**
+   * Learns a combination from upstream answers another instance got (oldest first), as if this engine had asked:
+   * its reference, fee corrections and freshness (their `at`). No upstream call; true when it now prices.
+   */
+  adopt(side: Side, request: AnyRequest, method: RampMethod, answers: SharedAnswer[]): boolean;
+  /** Hears each upstream answer a combination learns from, from now on; returns the unsubscribe. */
+  onLearn(listener: NonNullable<QuoteEngineOptions['onLearn']>): () => void;
+  /** The combinations asked for most since start (their requests without an amount), busiest first. */
+  busiest(limit: number): Array<{ side: Side; request: AnyRequest; method: RampMethod; demand: number }>;
   /** One refresher round: re-prices the busiest ageing references the budget has room for. */
   refresh(): Promise<number>;
   /** One drift sample (undefined when nothing was derived yet or the budget has no room). */
@@ -169,4 +178,12 @@ export interface QuoteEngineOptions {
   clock: Clock;
   settings: EngineSettings;
   store?: ReferenceStore;
+  /** Hears each upstream answer a combination learnt from (quotes/warm-start.ts shares them through Redis). */
+  onLearn?: (combination: Combination, quote: AnyQuote, at: number) => void;
+}
+
+/** An upstream answer given to another instance's engine (`adopt`), with when the upstream priced it (epoch ms). */
+export interface SharedAnswer {
+  quote: AnyQuote;
+  at: number;
 }

@@ -156,6 +156,9 @@ test('a write credential finds a paid order by its transaction hash and e-mail, 
     await assertAccessible(page, heading);
     await shot(page, `console-${hash.slice(2)}`);
   }
+  // The Health page (the last above) shows the upstream budget's limit as the backend reports it.
+  const { budget } = (await (await admin('/upstream-budget')).json()) as { budget: { perSecond: number } };
+  await page.getByText(`of ${budget.perSecond} per second`).waitFor();
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Merchant console' }).waitFor();

@@ -193,6 +193,7 @@ describe('each scope on each admin route', () => {
     'GET /api/admin/refunds': () => ({ path: '/api/admin/refunds' }),
     'GET /api/admin/upstream-drift': () => ({ path: '/api/admin/upstream-drift' }),
     'GET /api/admin/quote-engine': () => ({ path: '/api/admin/quote-engine' }),
+    'GET /api/admin/upstream-budget': () => ({ path: '/api/admin/upstream-budget' }),
     'GET /api/admin/credential': () => ({ path: '/api/admin/credential' }),
     'GET /api/admin/audit': () => ({ path: '/api/admin/audit' }),
     'DELETE /api/admin/lockouts/{address}': () => ({

@@ -293,6 +293,12 @@ describe('the published contract', () => {
       ['get', '/api/admin/quote-engine', 200, () => stack.api('/api/admin/quote-engine', { headers: auth })],
       [
         'get',
+        '/api/admin/upstream-budget',
+        200,
+        () => stack.api('/api/admin/upstream-budget', { headers: auth }),
+      ],
+      [
+        'get',
         '/api/admin/events',
         200,
         () => stack.api(`/api/admin/events?orderId=${created.orderId}`, { headers: auth }),

@@ -226,6 +226,30 @@ describe('listen and trigger against a sandbox backend', () => {
     }
   });
 
+  test('trigger deposit.received mints a customer token, asks the backend for its address and pays into it', async () => {
+    // From the developer's .env: the same configuration (CHECKOUT_TOKEN_SECRET) the backend reads.
+    const run = runCli(['trigger', 'deposit.received'], cwd);
+    const code = await run.exited;
+    const text = run.lines().join('\n');
+    assert.equal(code, 0, text);
+    const address = /Deposit address (0x[0-9a-f]{40}) \(base\) for customer (trigger-[0-9a-f-]+)\./.exec(
+      text,
+    );
+    assert.ok(address, text);
+    const said = /Triggered deposit\.received: event (\S+) for customer/.exec(text);
+    assert.ok(said, text);
+    const listed = (await (
+      await fetch(`${backend.url}/api/admin/events?limit=50`, {
+        headers: { authorization: `Bearer ${readToken}` },
+      })
+    ).json()) as { events: Array<{ id: string; type: string; payload: { data: Record<string, unknown> } }> };
+    const event = listed.events.find((candidate) => candidate.id === said[1]);
+    assert.equal(event?.type, 'deposit.received');
+    assert.equal(event?.payload.data['address'], address[1]);
+    assert.equal(event?.payload.data['customerId'], address[2]);
+    assert.equal(event?.payload.data['crypto'], 'USDC');
+  });
+
   test('a wrong token, no backend, and an event trigger cannot make are each refused in one sentence naming the fix', async () => {
     const wrong = runCli(
       ['listen', '--forward-to', 'http://127.0.0.1:9/hooks', '--token', 'not-a-token-at-all-0123'],

@@ -13,6 +13,8 @@ export interface BackendAccess {
   token: string;
   /** The configuration's mode when it was read (undefined: both flags given, nothing read). */
   mode?: 'sandbox' | 'live' | undefined;
+  /** CHECKOUT_TOKEN_SECRET when the configuration was read (trigger mints a customer token with it). */
+  checkoutTokenSecret?: string | undefined;
 }
 
 /** The access, or the sentence saying why there is none. */
@@ -36,7 +38,12 @@ export function findBackend(flags: {
       'No admin token to use: ADMIN_CREDENTIALS holds only hashes of tokens, and ADMIN_TOKEN is not set. ' +
       "Pass a credential's token with --token <token> (a read credential is enough)."
     );
-  return { url: trim(flags.url ?? config.publicUrl), token, mode: config.mode };
+  return {
+    url: trim(flags.url ?? config.publicUrl),
+    token,
+    mode: config.mode,
+    checkoutTokenSecret: config.checkoutTokenSecret,
+  };
 }
 
 /** The backend did not answer at all. */

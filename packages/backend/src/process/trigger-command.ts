@@ -3,12 +3,15 @@
  * through the real flow: an order created through the backend's own API as a shop's page would (a catalog
  * product, an Idempotency-Key), then the sandbox's order controls pay it (exactly, short, over), expire it or
  * cancel it, and the backend hears of it as it hears of any (a payment by the upstream's webhook, an expiry or a
- * cancel by reading the order as the shopper's page does). It waits until the event is in the outbox
+ * cancel by reading the order as the shopper's page does). A deposit as a customer makes one: a customer token
+ * minted with CHECKOUT_TOKEN_SECRET as the merchant's server would, the address asked of the backend's API, paid
+ * into by the sandbox's deposit control. It waits until the event is in the outbox
  * (the admin API lists it) and names it. Refused against a live backend (upstream keys, no sandbox: a real order
  * would be real money), and for an event it cannot produce without faking it.
  */
 import { randomUUID } from 'node:crypto';
 import { type FulfilmentEventType, fulfilmentEventTypes } from '../events/fulfilment-events.ts';
+import { createCustomerToken } from '../tokens.ts';
 import { type BackendAccess, backendRefusal, unreachable } from './backend-access.ts';
 
 /** What the sandbox's controls do to the order for each event (undefined: creating it is the event). */
@@ -26,8 +29,6 @@ const cannot: Partial<Record<FulfilmentEventType, string>> = {
     "a ramp order is made by a shopper in the ramp's hosted widget (a browser session the backend signs), and the sandbox has no control that makes one without it; open a ramp session's URL (POST /api/ramp-sessions) in a browser and complete the order there.",
   'ramp.cancelled':
     "a ramp order is made by a shopper in the ramp's hosted widget (a browser session the backend signs), and the sandbox has no control that makes one without it; open a ramp session's URL (POST /api/ramp-sessions) in a browser and cancel the order there.",
-  'deposit.received':
-    "a deposit address is asked for with a customer token your server signs with CHECKOUT_TOKEN_SECRET (POST /api/deposit-addresses), which trigger does not hold; ask for one, then pay into it with the sandbox's POST /sandbox/control/orders/route-deposits.",
 };
 
 export interface TriggerOptions extends BackendAccess {
@@ -74,6 +75,10 @@ export async function runTrigger(options: TriggerOptions): Promise<number> {
     const check = await call('/api/admin/events?limit=1', { headers: admin });
     if (check.status !== 200) throw new Refusal(backendRefusal(options, check.status));
     await check.body?.cancel();
+    if (type === 'deposit.received') {
+      out(await receiveDeposit(options, call, admin));
+      return 0;
+    }
 
     const { products = [] } = (await (await call('/api/products')).json().catch(() => ({}))) as {
       products?: Array<{ id: string; name: string; price: string; currency: string }>;
@@ -154,6 +159,71 @@ export async function runTrigger(options: TriggerOptions): Promise<number> {
     refuse(error.message);
     return 1;
   }
+}
+
+type Call = (path: string, init?: RequestInit) => Promise<Response>;
+
+/** deposit.received: a customer's deposit address asked of the backend, paid into by the sandbox. */
+async function receiveDeposit(options: TriggerOptions, call: Call, admin: Record<string, string>) {
+  const secret = options.checkoutTokenSecret;
+  if (!secret)
+    throw new Refusal(
+      "deposit.received needs the backend's CHECKOUT_TOKEN_SECRET to mint a customer token as your server does: run trigger where the backend's .env or environment is read (not with both --url and --token).",
+    );
+  const customerId = `trigger-${randomUUID()}`;
+  const customerToken = createCustomerToken(
+    { customerId, email: 'trigger@example.com', name: 'Trigger Test' },
+    secret,
+  );
+  const asked = await call('/api/deposit-addresses', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: new URL(options.url).origin },
+    body: JSON.stringify({ customerToken, chain: 'base' }),
+  });
+  const deposit = (await asked.json().catch(() => ({}))) as {
+    address?: string;
+    memo?: string | null;
+    error?: { message?: string };
+  };
+  if (asked.status !== 200 || !deposit.address)
+    throw new Refusal(
+      `The backend refused a deposit address (${asked.status}${deposit.error?.message ? `: ${deposit.error.message}` : ''})${asked.status === 401 ? ': its CHECKOUT_TOKEN_SECRET is not the one in the configuration read here (the same .env and environment)' : ''}.`,
+    );
+  options.out(`Deposit address ${deposit.address} (base) for customer ${customerId}.`);
+  const controls = `${options.url}/sandbox/control/orders/route-deposits`;
+  const paid = await fetch(controls, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      address: deposit.address,
+      ...(deposit.memo ? { memo: deposit.memo } : {}),
+      currency: 'USDC',
+      amount: '10',
+    }),
+  }).catch((error: unknown) => {
+    throw new Refusal(`Cannot reach the sandbox's controls at ${controls}: ${(error as Error).message}.`);
+  });
+  if (!paid.ok) throw new Refusal(`The sandbox refused the deposit (${paid.status}): ${await paid.text()}`);
+  options.out(`The sandbox: 10 USDC paid into ${deposit.address}.`);
+
+  // The event, once the upstream's webhook for the deposit has reached the backend and it has written it.
+  const waitMs = options.waitMs ?? 30_000;
+  const deadline = Date.now() + waitMs;
+  while (Date.now() < deadline) {
+    const listed = await call('/api/admin/events?limit=50', { headers: admin });
+    const { events = [] } = (await listed.json().catch(() => ({}))) as {
+      events?: Array<{ id: string; type: string; payload?: { data?: { customerId?: string } } }>;
+    };
+    const event = events.find(
+      (candidate) =>
+        candidate.type === 'deposit.received' && candidate.payload?.data?.customerId === customerId,
+    );
+    if (event) return `Triggered deposit.received: event ${event.id} for customer ${customerId}.`;
+    await sleep(250);
+  }
+  throw new Refusal(
+    `The sandbox paid into ${deposit.address}, but no deposit.received event was written within ${waitMs / 1000} s: see the backend's log.`,
+  );
 }
 
 const liveRefusal = (url: string) =>

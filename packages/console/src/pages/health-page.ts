@@ -1,6 +1,7 @@
 /**
- * Health: each readiness check (`/readyz`), the upstream's use as the quote engine counts it (quotes priced
- * upstream, answers refused because the budget was spent), and the outbox: how many deliveries wait and the oldest.
+ * Health: each readiness check (`/readyz`), the upstream budget's use (`/upstream-budget`: the limit, tokens held
+ * now and at the peak, calls granted, waited, refused), the quote engine's counts (quotes priced upstream, derived),
+ * and the outbox: how many deliveries wait and the oldest.
  */
 import { html, LitElement, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
@@ -35,6 +36,18 @@ interface QuoteEngineStats {
   maxDrift: number;
 }
 
+interface BudgetUse {
+  perSecond: number;
+  inWindow: number;
+  maxInWindow: number;
+  inFlight: number;
+  queued: number;
+  granted: number;
+  waited: number;
+  refused: number;
+  throttledByUpstream: number;
+}
+
 /** The most pending events the backlog is counted over (the events list's limit). */
 const backlogWindow = 200;
 
@@ -47,6 +60,8 @@ export class HealthPageElement extends LitElement {
 
   @state() private readiness: Readiness | undefined;
   @state() private engine: QuoteEngineStats | undefined;
+  /** null: the backend spends no upstream budget. */
+  @state() private budget: BudgetUse | null | undefined;
   @state() private pending: OutboxEvent[] | undefined;
   @state() private error = '';
 
@@ -57,16 +72,32 @@ export class HealthPageElement extends LitElement {
 
   private async refresh() {
     this.error = '';
-    const [readiness, engine, pending] = await Promise.allSettled([
+    const [readiness, budget, engine, pending] = await Promise.allSettled([
       this.api.readiness<Readiness>(),
+      this.api.get<{ budget: BudgetUse | null }>('/upstream-budget'),
       this.api.get<QuoteEngineStats>('/quote-engine'),
       this.api.get<{ events: OutboxEvent[] }>('/events', { state: 'pending', limit: backlogWindow }),
     ]);
     if (readiness.status === 'fulfilled') this.readiness = readiness.value;
+    if (budget.status === 'fulfilled') this.budget = budget.value.budget;
     if (engine.status === 'fulfilled') this.engine = engine.value;
     if (pending.status === 'fulfilled') this.pending = pending.value.events;
-    const failed = [readiness, engine, pending].find((r) => r.status === 'rejected');
+    const failed = [readiness, budget, engine, pending].find((r) => r.status === 'rejected');
     if (failed?.status === 'rejected') this.error = (failed.reason as Error).message;
+  }
+
+  private renderBudget() {
+    const b = this.budget;
+    if (b === undefined) return html`<p class="muted">Loading…</p>`;
+    if (b === null) return html`<p class="muted">No upstream budget: this backend makes no ramp calls.</p>`;
+    return html`<dl>
+      <dt>In use now</dt><dd>${b.inWindow} of ${b.perSecond} per second</dd>
+      <dt>Peak</dt><dd>${b.maxInWindow} of ${b.perSecond}</dd>
+      <dt>Calls granted</dt><dd>${b.granted}</dd>
+      <dt>Calls that waited</dt><dd>${b.waited}</dd>
+      <dt>Refused: budget spent</dt><dd>${b.refused}</dd>
+      <dt>Throttled by the upstream</dt><dd>${b.throttledByUpstream}</dd>
+    </dl>`;
   }
 
   private renderBacklog() {
@@ -108,6 +139,8 @@ export class HealthPageElement extends LitElement {
             </table>`
           : html`<p class="muted">Loading…</p>`
       }
+      <h2>Upstream budget</h2>
+      ${this.renderBudget()}
       <h2>Upstream use</h2>
       ${
         this.engine

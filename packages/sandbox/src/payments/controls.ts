@@ -29,7 +29,10 @@ const paySchema = z.object({
 });
 
 const depositSchema = z.object({
-  routeId: z.string().min(1),
+  /** The route paid into: its id, or its address (and memo, on memo chains) as the customer sees it. */
+  routeId: z.string().min(1).optional(),
+  address: z.string().min(1).optional(),
+  memo: z.string().min(1).optional(),
   currency: z.string().optional(),
   amount: z.string().regex(DECIMAL, 'must be a decimal string').optional(),
 });
@@ -55,7 +58,9 @@ export function orderControls(state: SandboxState) {
   return new Hono()
     .post('/route-deposits', jsonBody(depositSchema), (c) => {
       const body = c.req.valid('json');
-      return ok(c, ledger.deposit(body.routeId, resolveCode(body.currency), body.amount));
+      const routeId = body.routeId ?? (body.address ? ledger.routeIdAt(body.address, body.memo) : undefined);
+      if (!routeId) return controlFail(c, 400, 'give routeId, or the address (and memo) paid into');
+      return ok(c, ledger.deposit(routeId, resolveCode(body.currency), body.amount));
     })
     .get('/:id', (c) => {
       const record = ledger.get(c.req.param('id'));

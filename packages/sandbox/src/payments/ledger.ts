@@ -174,6 +174,17 @@ export class PayLedger {
   }
 
   /** Simulates crypto arriving at a route (any merchant's): a PAYMENT_ROUTE order, paid, ORDER_COMPLETED. */
+  /** The id of the route at this address (and memo, on memo chains), or 404. */
+  routeIdAt(address: string, memo?: string): string {
+    const entry = [...this.#routes.values()].find(
+      ({ route }) =>
+        route.address.toLowerCase() === address.toLowerCase() &&
+        (route.memo || undefined) === (memo || undefined),
+    );
+    if (!entry) throw new LedgerError(404, `No payment route at ${address}${memo ? ` memo ${memo}` : ''}`);
+    return entry.route.id;
+  }
+
   deposit(routeId: string, currency?: string, amount?: string): OrderRecord {
     const entry = [...this.#routes.values()].find(({ route }) => route.id === routeId);
     if (!entry) throw new LedgerError(404, `Payment route ${routeId} not found`);

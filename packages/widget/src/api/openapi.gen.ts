@@ -569,6 +569,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/upstream-budget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The upstream budget’s use: the limit, tokens held now and at the peak, calls granted, waited, refused */
+        get: operations["getApiAdminUpstreamBudget"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/upstream-orders": {
         parameters: {
             query?: never;
@@ -4026,6 +4043,111 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UPSTREAM_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApiAdminUpstreamBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counters since start */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description null: this app spends no upstream budget */
+                        budget: {
+                            /** @description The limit: upstream calls allowed in any one-second window (UPSTREAM_BUDGET, default 90) */
+                            perSecond: number;
+                            /** @description Tokens held now: calls in flight, plus calls finished less than a window ago (with REDIS_URL: this instance’s calls in flight) */
+                            inWindow: number;
+                            /** @description The most tokens held at once since start (never above perSecond) */
+                            maxInWindow: number;
+                            /** @description Calls upstream right now */
+                            inFlight: number;
+                            /** @description Calls waiting for a token right now */
+                            queued: number;
+                            /** @description Calls let through since start */
+                            granted: number;
+                            /** @description Calls that had to wait for a token since start */
+                            waited: number;
+                            /** @description Calls refused with UPSTREAM_BUSY since start (the budget spent) */
+                            refused: number;
+                            /** @description Times the upstream answered 429 anyway (should stay 0) */
+                            throttledByUpstream: number;
+                        } | null;
+                    };
                 };
             };
             /** @description UNAUTHORIZED */

@@ -1,6 +1,6 @@
 /**
  * Merchant routes behind an admin credential (admin/access.ts checks it, its scope, and records each write):
- * drift, the quote engine, events and their re-sends, payment links here; the ledger's orders (orders.ts), the
+ * drift, the quote engine, the upstream budget (upstream-budget.ts), events and their re-sends, payment links here; the ledger's orders (orders.ts), the
  * upstream's list (upstream-orders.ts) and the webhook endpoints (webhook-endpoints.ts) beside; payment links (an upstream order with a name, an internal note and a
  * display amount, to share as a link).
  */
@@ -20,6 +20,7 @@ import { adminErrors, adminRoute, dateParam, intParam } from './admin-route.ts';
 import { eventStreamRoute, streamEvents } from './event-stream.ts';
 import { orderActionRoutes } from './order-actions.ts';
 import { ledgerOrderRoutes } from './orders.ts';
+import { upstreamBudgetRoutes } from './upstream-budget.ts';
 import { upstreamOrderRoutes } from './upstream-orders.ts';
 import { webhookEndpointRoutes } from './webhook-endpoints.ts';
 
@@ -286,6 +287,7 @@ export function adminRoutes(deps: AppDeps, ledger: OrderLedger) {
       };
       return c.json(link, 201);
     })
+    .route('/', upstreamBudgetRoutes(deps))
     .route('/', upstreamOrderRoutes(deps))
     .route('/', ledgerOrderRoutes(deps))
     .route('/', orderActionRoutes(deps, ledger))

@@ -31,6 +31,7 @@ test('every setting starts at its documented default', async () => {
     feeCurrency: 'local',
     feeRounding: 'nearest',
     feeOn: 'priced',
+    latePayments: 'unreported',
   });
 });
 

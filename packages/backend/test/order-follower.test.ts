@@ -120,7 +120,8 @@ for (const kind of kinds) {
           };
           assert.ok(expired.due && Number(expired.due.amount) > 0, 'the amount due in crypto');
           assert.ok(expired.rate && Number(expired.rate) > 0, 'the rate');
-          assert.equal(expired.shortfall, expired.due.amount);
+          // The whole amount due, as a plain decimal (`55.37876` for the upstream's `55.378760`).
+          assert.equal(Number(expired.shortfall), Number(expired.due.amount));
           assert.equal(expired.excess, null);
         }
         // Expired: followed on through the late window, but each instance's lease holds it until the next look.

@@ -214,9 +214,11 @@ for (const kind of kinds) {
       const shown = await view(created);
       const remaining = share(due.amount, 1n, 1n, due.digits);
       const exact = (BigInt(remaining.replace('.', '')) - BigInt(sent.replace('.', ''))).toString();
+      // In the crypto's smallest units: the view writes a plain decimal (`1.2345`, never `1.23450`).
+      const [whole = '0', fraction = ''] = (shown.settlement?.remaining ?? '').split('.');
       assert.equal(
-        shown.settlement?.remaining?.replace('.', '').replace(/^0+/, ''),
-        exact.replace(/^0+/, ''),
+        BigInt(`${whole}${fraction.padEnd(due.digits, '0')}`).toString(),
+        BigInt(exact).toString(),
         'the exact remainder',
       );
       assert.equal(shown.settlement?.payTo?.url, created.link, "the same order's payment page");

@@ -94,8 +94,8 @@ export const adminRefundSchema = orderRefundSchema
   .meta({ id: 'AdminRefund' });
 export type AdminRefund = z.output<typeof adminRefundSchema>;
 
-export const adminRefund = (publicUrl: string, refund: RefundRecord): AdminRefund => ({
-  id: refund.id,
+/** What the merchant's view of a refund and its events both say of it, as the record holds it. */
+const refundFacts = (refund: RefundRecord) => ({
   orderId: refund.orderId,
   status: refund.status,
   amount: refund.amount,
@@ -106,10 +106,15 @@ export const adminRefund = (publicUrl: string, refund: RefundRecord): AdminRefun
   address: refund.address,
   memo: refund.memo,
   txHash: refund.txHash,
-  claimUrl: claimUrlOf(publicUrl, refund),
   history: refund.history,
   createdAt: refund.createdAt,
   updatedAt: refund.updatedAt,
+});
+
+export const adminRefund = (publicUrl: string, refund: RefundRecord): AdminRefund => ({
+  id: refund.id,
+  ...refundFacts(refund),
+  claimUrl: claimUrlOf(publicUrl, refund),
 });
 
 export type RefundEventType = `refund.${RefundStatus}`;
@@ -124,21 +129,9 @@ export function refundEvent(
   const id = `evt_${createHash('sha256').update(`${refund.id}\0${type}`).digest('base64url').slice(0, 24)}`;
   const data: RefundEventData = {
     refundId: refund.id,
-    orderId: refund.orderId,
-    status: refund.status,
-    amount: refund.amount,
-    currency: refund.currency,
-    network: refund.network,
-    of: refund.of,
-    reason: refund.reason,
-    address: refund.address,
-    memo: refund.memo,
-    txHash: refund.txHash,
+    ...refundFacts(refund),
     claimUrl,
     refunded,
-    history: refund.history,
-    createdAt: refund.createdAt,
-    updatedAt: refund.updatedAt,
   };
   return { id, type, timestamp: refund.updatedAt, data };
 }
